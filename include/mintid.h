@@ -1,0 +1,360 @@
+/*
+ * mintid.h - unique, time-ordered identifiers in several formats.
+ *
+ * This is the one public header of libmintid. It has three layers:
+ *
+ *   1. Formats: a read-only table describing every format (bit layout, text
+ *      forms, epoch, capacity). See mintid_format_find().
+ *   2. The pure core: build an ID from its fields, take it apart, encode and
+ *      decode its text forms. These functions use no clock, no randomness, no
+ *      global state and no allocation; they are safe to call from any thread.
+ *   3. The generator: a thread-safe object that mints strictly increasing IDs
+ *      of one format from a clock and a CSPRNG, both replaceable.
+ *
+ * Every function that can fail returns a mintid_status: MINTID_OK (0) or a
+ * negative code; mintid_strerror() describes it. The library never prints and
+ * never exits.
+ */
+#ifndef MINTID_H
+#define MINTID_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(_WIN32)
+#define MINTID_API __declspec(dllexport)
+#elif defined(__GNUC__)
+#define MINTID_API __attribute__((visibility("default")))
+#else
+#define MINTID_API
+#endif
+
+#define MINTID_VERSION_MAJOR 0
+#define MINTID_VERSION_MINOR 1
+#define MINTID_VERSION_PATCH 0
+#define MINTID_VERSION_STRING "0.1.0"
+
+/* ------------------------------------------------------------------------ */
+/* Status codes                                                               */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * One list, expanded into the enum and into mintid_strerror()/mintid_status_name().
+ * New codes are only ever added at the end, so existing values never change.
+ */
+#define MINTID_STATUS_MAP(XX)                                                      \
+    XX(EINVAL, -1, "invalid argument")                                             \
+    XX(ENOMEM, -2, "out of memory")                                                \
+    XX(EFORMAT, -3, "unknown format")                                              \
+    XX(EFORM, -4, "text form not defined for this format")                         \
+    XX(EBUFSIZE, -5, "output buffer too small")                                    \
+    XX(ELENGTH, -6, "wrong length")                                                \
+    XX(ECHAR, -7, "character outside the format's alphabet")                       \
+    XX(EOVERFLOW, -8, "value too large for the format")                            \
+    XX(ERANGE, -9, "field value does not fit its field")                           \
+    XX(ETIME, -10, "timestamp outside the format's range")                         \
+    XX(EEXHAUSTED, -11, "sequence exhausted for this millisecond")                 \
+    XX(ECLOCKBACK, -12, "clock moved backwards")                                   \
+    XX(ETIMEDOUT, -13, "wait limit reached before the clock moved on")             \
+    XX(EFORKED, -14, "generator was inherited across fork(); create a new one")    \
+    XX(EENTROPY, -15, "kernel random number generator failed")                     \
+    XX(ECLOCK, -16, "clock could not be read")                                     \
+    XX(EINVALID, -17, "not a valid ID of this format")                             \
+    XX(EAMBIGUOUS, -18, "ambiguous: several formats or forms match")
+
+typedef enum mintid_status {
+    MINTID_OK = 0,
+#define MINTID_XX_(name, value, text) MINTID_##name = value,
+    MINTID_STATUS_MAP(MINTID_XX_)
+#undef MINTID_XX_
+} mintid_status;
+
+/* A static, human-readable description of a status; never NULL. */
+MINTID_API const char *mintid_strerror(int status);
+/* The status's symbolic name ("MINTID_ELENGTH"); never NULL. */
+MINTID_API const char *mintid_status_name(int status);
+
+/* ------------------------------------------------------------------------ */
+/* Formats                                                                    */
+/* ------------------------------------------------------------------------ */
+
+typedef enum mintid_format_id {
+    MINTID_UEXKY = 0,
+    MINTID_SCRU160 = 1,
+    MINTID_ULID_FLAKE = 2,
+    MINTID_ULID_FLAKE_SCALABLE = 3,
+    MINTID_CALORIOSA = 4,
+    MINTID_NANOFLAKE = 5,
+    MINTID_FORMAT_COUNT
+} mintid_format_id;
+
+/* Which slot of mintid_parts a field is read from and written to. */
+typedef enum mintid_role {
+    MINTID_ROLE_TIMESTAMP, /* ms since the format's epoch */
+    MINTID_ROLE_SEQUENCE,  /* the part that rises within one millisecond */
+    MINTID_ROLE_NODE,      /* generator / scalability / node id */
+    MINTID_ROLE_RANDOM,    /* fresh random bits per ID (up to 64) */
+    MINTID_ROLE_RANDOM80,  /* scru160's 80-bit random field, as bytes */
+    MINTID_ROLE_CONSTANT   /* fixed bits, e.g. caloriosa's prefix bit */
+} mintid_role;
+
+typedef struct mintid_field {
+    const char *name;   /* the key `mintid inspect` uses, e.g. "sequence" */
+    uint8_t offset;     /* first bit, counted from the most significant bit */
+    uint8_t width;      /* in bits */
+    uint8_t role;       /* a mintid_role */
+    uint64_t constant;  /* value of a MINTID_ROLE_CONSTANT field */
+} mintid_field;
+
+/* Text forms. Not every format has every form: see mintid_format.forms. */
+typedef enum mintid_form {
+    MINTID_FORM_TEXT = 0, /* the format's canonical text */
+    MINTID_FORM_INT = 1,  /* unsigned decimal (64-bit formats only) */
+    MINTID_FORM_HEX = 2,  /* lower-case hex, fixed width (16 or 40 digits) */
+    MINTID_FORM_PADDED = 3, /* nanoflake: base36 zero-padded to 13 characters */
+    MINTID_FORM_CORE = 4, /* caloriosa: base62 with Caloriosa/core's 0-9A-Za-z */
+    MINTID_FORM_COUNT,
+    MINTID_FORM_ANY = -1 /* decoding only: recognise the form (see mintid_decode) */
+} mintid_form;
+
+#define MINTID_FORM_BIT(form) (1u << (form))
+
+typedef enum mintid_overflow_policy {
+    MINTID_OVERFLOW_WAIT = 0, /* wait (bounded) for the next millisecond */
+    MINTID_OVERFLOW_FAIL = 1  /* return MINTID_EEXHAUSTED, state unchanged */
+} mintid_overflow_policy;
+
+typedef enum mintid_rollback_policy {
+    MINTID_ROLLBACK_WAIT = 0,  /* wait (bounded) until the clock catches up */
+    MINTID_ROLLBACK_REUSE = 1, /* keep the last timestamp, continue its sequence */
+    MINTID_ROLLBACK_FAIL = 2   /* return MINTID_ECLOCKBACK */
+} mintid_rollback_policy;
+
+/* Everything the library knows about one format. Entries are static. */
+typedef struct mintid_format {
+    mintid_format_id id;
+    const char *name;        /* "nanoflake" */
+    const char *title;       /* one line for people */
+    uint8_t bits;            /* 64 or 160 */
+    uint8_t nfields;
+    const mintid_field *fields; /* most significant first */
+    int64_t epoch_ms;        /* Unix ms of timestamp 0 (default, if settable) */
+    uint8_t epoch_settable;  /* 1 if a generator may choose its epoch */
+    uint8_t node_bits;       /* width of the node id, 0 if the format has none */
+    uint8_t node_optional;   /* 1 if the node id is an opt-in (scru160) */
+    uint32_t capacity_per_ms; /* guaranteed IDs per ms per generator */
+    unsigned forms;          /* MINTID_FORM_BIT() of every supported form */
+    uint8_t text_min_len;    /* canonical text length range */
+    uint8_t text_max_len;
+    uint8_t text_sortable;   /* 1 if canonical text sorts like the value */
+    mintid_overflow_policy default_overflow;
+    mintid_rollback_policy default_rollback;
+} mintid_format;
+
+/* The format with this id, or NULL. */
+MINTID_API const mintid_format *mintid_format_get(mintid_format_id id);
+/* The format with this name (exact, lower case), or NULL. */
+MINTID_API const mintid_format *mintid_format_find(const char *name);
+/* The field playing `role` in `fmt`, or NULL if it has none. */
+MINTID_API const mintid_field *mintid_format_field(const mintid_format *fmt, mintid_role role);
+/* The name of a form ("text", "int", "hex", "padded", "core"), or NULL. */
+MINTID_API const char *mintid_form_name(mintid_form form);
+/* The form with this name, or -2 if there is none. */
+MINTID_API int mintid_form_find(const char *name);
+/* Largest timestamp field value the format can hold. */
+MINTID_API uint64_t mintid_format_max_timestamp(const mintid_format *fmt);
+
+/* ------------------------------------------------------------------------ */
+/* The pure core: IDs, parts, codecs                                          */
+/* ------------------------------------------------------------------------ */
+
+#define MINTID_ID_MAX_BYTES 20
+
+/*
+ * An ID as a plain value: the first bits/8 bytes, big-endian, so that memcmp()
+ * orders IDs of one format by value. Bytes past bits/8 are zero.
+ */
+typedef struct mintid_id {
+    uint8_t bytes[MINTID_ID_MAX_BYTES];
+} mintid_id;
+
+/* The fields of an ID, one slot per role (see mintid_role). */
+typedef struct mintid_parts {
+    uint64_t timestamp; /* ms since the format's epoch, as stored */
+    uint64_t sequence;  /* uexky/nanoflake sequence, scru160 counter,
+                           ulid-flake randomness, caloriosa increment */
+    uint64_t node;      /* nanoflake generator, ulid-flake-scalable scalability */
+    uint64_t random;    /* uexky random, scru160 random16, caloriosa random */
+    uint8_t random80[10]; /* scru160 random80, big-endian */
+} mintid_parts;
+
+/* Big-endian conversion between an ID of a 64-bit format and its value. */
+MINTID_API void mintid_id_from_u64(mintid_id *id, uint64_t value);
+MINTID_API uint64_t mintid_id_to_u64(const mintid_id *id);
+/* memcmp over the format's bytes: <0, 0, >0. */
+MINTID_API int mintid_id_compare(const mintid_format *fmt, const mintid_id *a, const mintid_id *b);
+
+/*
+ * Builds an ID from its fields. Returns MINTID_ERANGE if a slot the format
+ * uses does not fit its field; slots the format does not use must be zero
+ * (else MINTID_ERANGE too), so a mistaken format choice cannot pass silently.
+ */
+MINTID_API int mintid_id_build(const mintid_format *fmt, const mintid_parts *parts, mintid_id *out);
+
+/* Takes an ID apart. Constant fields are not checked; see mintid_id_check(). */
+MINTID_API void mintid_id_parse(const mintid_format *fmt, const mintid_id *id, mintid_parts *out);
+
+/*
+ * The stricter "is this a well-formed ID" check: constant fields hold their
+ * constant (caloriosa's prefix bit), reserved values are absent. Returns
+ * MINTID_OK or MINTID_EINVALID.
+ */
+MINTID_API int mintid_id_check(const mintid_format *fmt, const mintid_id *id);
+
+/* Unix ms of the ID's timestamp, given the epoch it was minted against. */
+MINTID_API int64_t mintid_id_unix_ms(const mintid_format *fmt, const mintid_id *id, int64_t epoch_ms);
+
+/* Buffer size that holds any text form of any format, with its NUL. */
+#define MINTID_TEXT_MAX 48
+
+/*
+ * Writes `form` of `id` into buf (NUL-terminated) and returns its length
+ * (> 0), or a negative status: MINTID_EFORM if the format lacks the form,
+ * MINTID_EBUFSIZE if cap is too small (MINTID_TEXT_MAX always suffices).
+ */
+MINTID_API int mintid_encode(const mintid_format *fmt, mintid_form form, const mintid_id *id, char *buf,
+                             size_t cap);
+
+/*
+ * Decodes `len` bytes of `text` (no NUL needed) in `form`. With
+ * MINTID_FORM_ANY the form is recognised in the format's documented order
+ * (see docs/formats) and stored in *form_out if form_out is not NULL.
+ * Errors: MINTID_ELENGTH, MINTID_ECHAR, MINTID_EOVERFLOW, MINTID_EFORM.
+ * On error *out is left unchanged.
+ */
+MINTID_API int mintid_decode(const mintid_format *fmt, mintid_form form, const char *text, size_t len,
+                             mintid_id *out, mintid_form *form_out);
+
+/*
+ * Guesses the format of a text from its shape: a format matches if the text
+ * is exactly one of its canonical encodings (its text form; scru160's hex;
+ * nanoflake's decimal and padded forms). Returns MINTID_OK with *fmt_out,
+ * *id_out and *form_out set; MINTID_EINVALID if nothing matches;
+ * MINTID_EAMBIGUOUS if several formats do, with a bit per format id set in
+ * *candidates (which may be NULL).
+ */
+MINTID_API int mintid_guess(const char *text, size_t len, const mintid_format **fmt_out, mintid_id *id_out,
+                            mintid_form *form_out, unsigned *candidates);
+
+/* ------------------------------------------------------------------------ */
+/* The generator                                                              */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * A clock: returns the current Unix time in milliseconds in *unix_ms and
+ * MINTID_OK, or a negative status. Called with the generator's lock held, so
+ * it must not call back into the same generator.
+ */
+typedef int (*mintid_clock_fn)(void *ctx, int64_t *unix_ms);
+
+/*
+ * A random source: fills buf with len unpredictable bytes and returns
+ * MINTID_OK, or a negative status. Called with the generator's lock held.
+ */
+typedef int (*mintid_random_fn)(void *ctx, void *buf, size_t len);
+
+typedef struct mintid_config {
+    int64_t epoch_ms;      /* nanoflake only: Unix ms; must not be in the future */
+    int64_t node;          /* node id, or -1 for none (see mintid_format.node_bits) */
+    mintid_overflow_policy overflow;
+    mintid_rollback_policy rollback;
+    uint32_t max_wait_ms;  /* upper bound of any wait inside one call */
+    unsigned entropy_size; /* ulid-flake: bytes per increment, 1..3 (scalable 1..2) */
+    mintid_clock_fn clock; /* NULL: the system's real-time clock */
+    void *clock_ctx;
+    mintid_random_fn random; /* NULL: the kernel CSPRNG through a fork-safe pool */
+    void *random_ctx;
+} mintid_config;
+
+#define MINTID_DEFAULT_MAX_WAIT_MS 1000u
+/* Twitter's epoch, 2010-11-04T01:42:54.657Z: the conventional snowflake default. */
+#define MINTID_NANOFLAKE_DEFAULT_EPOCH 1288834974657LL
+
+/* Fills *cfg with the defaults of `fmt`. */
+MINTID_API void mintid_config_init(mintid_config *cfg, const mintid_format *fmt);
+
+typedef struct mintid_gen mintid_gen;
+
+/*
+ * Creates a generator. cfg may be NULL for the format's defaults. Fails with
+ * MINTID_EINVAL for a node id out of range (or one given to a format without
+ * a node field), MINTID_ETIME for an epoch in the future, MINTID_ENOMEM.
+ */
+MINTID_API int mintid_gen_new(const mintid_format *fmt, const mintid_config *cfg, mintid_gen **out);
+/* Releases a generator; NULL is allowed. Not concurrently with other calls. */
+MINTID_API void mintid_gen_free(mintid_gen *gen);
+MINTID_API const mintid_format *mintid_gen_format(const mintid_gen *gen);
+/* The configuration the generator runs with (defaults filled in). */
+MINTID_API const mintid_config *mintid_gen_config(const mintid_gen *gen);
+
+/*
+ * Mints the next ID. Thread-safe: one generator may be shared by any number
+ * of threads, and every ID it returns is greater than every ID it returned
+ * before. May wait (never longer than max_wait_ms) when the sequence of the
+ * current millisecond is exhausted or the clock went back, as the policies
+ * say. Errors: MINTID_EEXHAUSTED, MINTID_ECLOCKBACK, MINTID_ETIMEDOUT,
+ * MINTID_ETIME, MINTID_EFORKED, MINTID_EENTROPY, MINTID_ECLOCK; on error the
+ * generator's state is unchanged.
+ */
+MINTID_API int mintid_gen_next(mintid_gen *gen, mintid_id *out);
+
+/*
+ * Mints up to n IDs into out under one lock and returns how many (> 0), or a
+ * negative status if not even one could be minted. Returns fewer than n only
+ * when an error stopped it; the next call reports that error.
+ */
+MINTID_API long mintid_gen_next_n(mintid_gen *gen, mintid_id *out, size_t n);
+
+/* As mintid_gen_next_n, for 64-bit formats, writing plain values (else MINTID_EFORMAT). */
+MINTID_API long mintid_gen_next_u64(mintid_gen *gen, uint64_t *out, size_t n);
+
+/* Counters since creation, for metrics. Safe to call at any time. */
+typedef struct mintid_gen_stats {
+    uint64_t issued;     /* IDs returned */
+    uint64_t waits;      /* times a call waited for the clock */
+    uint64_t rollbacks;  /* times the clock was seen going backwards */
+    uint64_t exhausted;  /* times a millisecond's sequence ran out */
+} mintid_gen_stats;
+MINTID_API void mintid_gen_get_stats(mintid_gen *gen, mintid_gen_stats *out);
+
+/* ------------------------------------------------------------------------ */
+/* Utilities                                                                  */
+/* ------------------------------------------------------------------------ */
+
+/* The system's real-time clock in Unix ms; matches mintid_clock_fn. */
+MINTID_API int mintid_clock_system(void *ctx, int64_t *unix_ms);
+
+/*
+ * Fills buf from the library's fork-safe pool over the kernel CSPRNG
+ * (getrandom()); matches mintid_random_fn. Thread-safe.
+ */
+MINTID_API int mintid_random_system(void *ctx, void *buf, size_t len);
+
+/* Writes Unix ms as RFC 3339 UTC with milliseconds ("2026-11-22T01:02:03.456Z"). */
+#define MINTID_TIME_MAX 32
+MINTID_API int mintid_format_time(int64_t unix_ms, char *buf, size_t cap);
+/*
+ * Parses a point in time: Unix ms as a decimal integer, or RFC 3339 UTC
+ * ("2015-01-01", "2015-01-01T00:00:00Z", "2015-01-01T00:00:00.123Z").
+ */
+MINTID_API int mintid_parse_time(const char *text, int64_t *unix_ms);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MINTID_H */

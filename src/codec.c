@@ -1,0 +1,160 @@
+/*
+ * codec.c - the digit machinery every text form is built from: base-N
+ * conversion of 64-bit values, decimal of wide values, and the integer and
+ * hex forms that the formats share.
+ */
+#include "internal.h"
+
+#include <string.h>
+
+int mintid__u64_to_base(uint64_t v, const mintid__alphabet *a, unsigned base, unsigned min_digits, char *buf,
+                        size_t cap) {
+    char tmp[64];
+    unsigned n = 0;
+    do {
+        tmp[n++] = a->digits[v % base];
+        v /= base;
+    } while (v != 0);
+    while (n < min_digits)
+        tmp[n++] = a->digits[0];
+    if (cap < (size_t)n + 1)
+        return MINTID_EBUFSIZE;
+    for (unsigned i = 0; i < n; i++)
+        buf[i] = tmp[n - 1 - i];
+    buf[n] = '\0';
+    return (int)n;
+}
+
+int mintid__base_to_u64(const char *s, size_t len, const mintid__alphabet *a, unsigned base, uint64_t *v) {
+    /* Every character is checked before any arithmetic, so a bad character
+     * is reported as such even in a string that would also overflow. */
+    for (size_t i = 0; i < len; i++)
+        if (a->value((unsigned char)s[i]) == 0xff)
+            return MINTID_ECHAR;
+    uint64_t acc = 0;
+    for (size_t i = 0; i < len; i++) {
+        uint64_t digit = a->value((unsigned char)s[i]);
+        if (__builtin_mul_overflow(acc, (uint64_t)base, &acc) || __builtin_add_overflow(acc, digit, &acc))
+            return MINTID_EOVERFLOW;
+    }
+    *v = acc;
+    return MINTID_OK;
+}
+
+int mintid__bytes_to_decimal(const uint8_t *be, size_t n, char *buf, size_t cap) {
+    /* Schoolbook division by 10 over a copy; the numbers here are at most
+     * 20 bytes, so quadratic is a few hundred operations. */
+    uint8_t num[MINTID_ID_MAX_BYTES];
+    char tmp[64];
+    size_t nd = 0;
+    if (n > sizeof num)
+        return MINTID_EINVAL;
+    memcpy(num, be, n);
+    size_t start = 0;
+    while (start < n && num[start] == 0)
+        start++;
+    if (start == n)
+        tmp[nd++] = '0';
+    while (start < n) {
+        unsigned rem = 0;
+        for (size_t i = start; i < n; i++) {
+            unsigned cur = (rem << 8) | num[i];
+            num[i] = (uint8_t)(cur / 10);
+            rem = cur % 10;
+        }
+        tmp[nd++] = (char)('0' + rem);
+        while (start < n && num[start] == 0)
+            start++;
+    }
+    if (cap < nd + 1)
+        return MINTID_EBUFSIZE;
+    for (size_t i = 0; i < nd; i++)
+        buf[i] = tmp[nd - 1 - i];
+    buf[nd] = '\0';
+    return (int)nd;
+}
+
+/* ---- the integer form: unsigned decimal of a 64-bit value --------------- */
+
+static uint8_t dec_value(unsigned char c) { return (c >= '0' && c <= '9') ? (uint8_t)(c - '0') : 0xff; }
+
+static int int_encode(const mintid_format *fmt, const mintid_id *id, char *buf, size_t cap) {
+    (void)fmt;
+    uint64_t v = mintid_id_to_u64(id);
+    char tmp[24];
+    unsigned n = 0;
+    do {
+        tmp[n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v != 0);
+    if (cap < (size_t)n + 1)
+        return MINTID_EBUFSIZE;
+    for (unsigned i = 0; i < n; i++)
+        buf[i] = tmp[n - 1 - i];
+    buf[n] = '\0';
+    return (int)n;
+}
+
+static int int_decode(const mintid_format *fmt, const char *s, size_t len, mintid_id *out) {
+    /* 20 digits hold 2^64-1; longer (even with leading zeros) is refused. */
+    if (len < 1 || len > 20)
+        return MINTID_ELENGTH;
+    for (size_t i = 0; i < len; i++)
+        if (dec_value((unsigned char)s[i]) == 0xff)
+            return MINTID_ECHAR;
+    uint64_t v = 0;
+    for (size_t i = 0; i < len; i++)
+        if (__builtin_mul_overflow(v, 10u, &v) || __builtin_add_overflow(v, (uint64_t)(s[i] - '0'), &v))
+            return MINTID_EOVERFLOW;
+    if (v > mintid__impl(fmt)->value_max)
+        return MINTID_EOVERFLOW;
+    mintid_id_from_u64(out, v);
+    return MINTID_OK;
+}
+
+const mintid__codec mintid__codec_int = {int_encode, int_decode};
+
+/* ---- the hex form: fixed width, lower case out, either case in ---------- */
+
+static const char hex_digits[] = "0123456789abcdef";
+
+static uint8_t hex_value(unsigned char c) {
+    if (c >= '0' && c <= '9')
+        return (uint8_t)(c - '0');
+    if (c >= 'a' && c <= 'f')
+        return (uint8_t)(c - 'a' + 10);
+    if (c >= 'A' && c <= 'F')
+        return (uint8_t)(c - 'A' + 10);
+    return 0xff;
+}
+
+static int hex_encode(const mintid_format *fmt, const mintid_id *id, char *buf, size_t cap) {
+    size_t nbytes = fmt->bits / 8u;
+    if (cap < nbytes * 2 + 1)
+        return MINTID_EBUFSIZE;
+    for (size_t i = 0; i < nbytes; i++) {
+        buf[2 * i] = hex_digits[id->bytes[i] >> 4];
+        buf[2 * i + 1] = hex_digits[id->bytes[i] & 15];
+    }
+    buf[nbytes * 2] = '\0';
+    return (int)(nbytes * 2);
+}
+
+static int hex_decode(const mintid_format *fmt, const char *s, size_t len, mintid_id *out) {
+    size_t nbytes = fmt->bits / 8u;
+    if (len != nbytes * 2)
+        return MINTID_ELENGTH;
+    for (size_t i = 0; i < len; i++)
+        if (hex_value((unsigned char)s[i]) == 0xff)
+            return MINTID_ECHAR;
+    mintid_id id;
+    memset(&id, 0, sizeof id);
+    for (size_t i = 0; i < nbytes; i++)
+        id.bytes[i] = (uint8_t)(hex_value((unsigned char)s[2 * i]) << 4 | hex_value((unsigned char)s[2 * i + 1]));
+    if (fmt->bits == 64 && mintid_id_to_u64(&id) > mintid__impl(fmt)->value_max)
+        return MINTID_EOVERFLOW;
+    *out = id;
+    return MINTID_OK;
+}
+
+const mintid__codec mintid__codec_hex = {hex_encode, hex_decode};

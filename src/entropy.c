@@ -1,0 +1,82 @@
+/*
+ * entropy.c - random bytes from the kernel, and fork detection.
+ *
+ * getrandom() costs about as much per call for 10 bytes as for 256, so
+ * callers draw from pools refilled in blocks. A pool copied into a child by
+ * fork() would hand the child the parent's next bytes; every pool and
+ * generator therefore records the process's fork generation, which a
+ * pthread_atfork() child handler bumps, and discards itself when it changes.
+ */
+#include "internal.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <sys/random.h>
+
+int mintid__getrandom(void *buf, size_t len) {
+    uint8_t *p = buf;
+    while (len > 0) {
+        ssize_t n = getrandom(p, len, 0);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            return MINTID_EENTROPY;
+        }
+        p += n;
+        len -= (size_t)n;
+    }
+    return MINTID_OK;
+}
+
+static atomic_uint_fast64_t fork_generation = 1;
+static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
+
+static void on_fork_child(void) { atomic_fetch_add_explicit(&fork_generation, 1, memory_order_relaxed); }
+
+static void register_atfork(void) { pthread_atfork(NULL, NULL, on_fork_child); }
+
+uint64_t mintid__fork_generation(void) {
+    pthread_once(&atfork_once, register_atfork);
+    return atomic_load_explicit(&fork_generation, memory_order_relaxed);
+}
+
+/* One pool per thread, so mintid_random_system() needs no lock. */
+#define POOL_SIZE 256
+
+static _Thread_local struct {
+    uint8_t buf[POOL_SIZE];
+    size_t pos; /* bytes of buf already handed out */
+    uint64_t generation;
+} pool = {.pos = POOL_SIZE};
+
+int mintid_random_system(void *ctx, void *buf, size_t len) {
+    (void)ctx;
+    uint64_t gen = mintid__fork_generation();
+    if (pool.generation != gen) {
+        /* Never hand out what the parent had left in this pool. */
+        memset(pool.buf, 0, sizeof pool.buf);
+        pool.pos = POOL_SIZE;
+        pool.generation = gen;
+    }
+    if (len > POOL_SIZE / 2)
+        return mintid__getrandom(buf, len);
+    uint8_t *out = buf;
+    while (len > 0) {
+        if (pool.pos == POOL_SIZE) {
+            int rc = mintid__getrandom(pool.buf, POOL_SIZE);
+            if (rc != MINTID_OK)
+                return rc;
+            pool.pos = 0;
+        }
+        size_t n = POOL_SIZE - pool.pos < len ? POOL_SIZE - pool.pos : len;
+        memcpy(out, pool.buf + pool.pos, n);
+        /* Bytes handed out are wiped so they cannot leak later. */
+        memset(pool.buf + pool.pos, 0, n);
+        pool.pos += n;
+        out += n;
+        len -= n;
+    }
+    return MINTID_OK;
+}

@@ -1,0 +1,353 @@
+/*
+ * format.c - the format table and everything the formats share: packing
+ * fields into IDs by their bit layout, dispatching to text forms, guessing a
+ * format from a text's shape, and the common sequence rules.
+ */
+#include "internal.h"
+
+#include <string.h>
+
+static const mintid__format_impl *const formats[MINTID_FORMAT_COUNT] = {
+    [MINTID_UEXKY] = &mintid__uexky,
+    [MINTID_SCRU160] = &mintid__scru160,
+    [MINTID_ULID_FLAKE] = &mintid__ulid_flake,
+    [MINTID_ULID_FLAKE_SCALABLE] = &mintid__ulid_flake_scalable,
+    [MINTID_CALORIOSA] = &mintid__caloriosa,
+    [MINTID_NANOFLAKE] = &mintid__nanoflake,
+};
+
+static const char *const form_names[MINTID_FORM_COUNT] = {
+    [MINTID_FORM_TEXT] = "text",
+    [MINTID_FORM_INT] = "int",
+    [MINTID_FORM_HEX] = "hex",
+    [MINTID_FORM_PADDED] = "padded",
+    [MINTID_FORM_CORE] = "core",
+};
+
+const mintid_format *mintid_format_get(mintid_format_id id) {
+    if ((unsigned)id >= MINTID_FORMAT_COUNT)
+        return NULL;
+    return &formats[id]->pub;
+}
+
+const mintid_format *mintid_format_find(const char *name) {
+    if (name == NULL)
+        return NULL;
+    for (unsigned i = 0; i < MINTID_FORMAT_COUNT; i++)
+        if (strcmp(formats[i]->pub.name, name) == 0)
+            return &formats[i]->pub;
+    return NULL;
+}
+
+const mintid_field *mintid_format_field(const mintid_format *fmt, mintid_role role) {
+    for (unsigned i = 0; i < fmt->nfields; i++)
+        if (fmt->fields[i].role == role)
+            return &fmt->fields[i];
+    return NULL;
+}
+
+const char *mintid_form_name(mintid_form form) {
+    if ((unsigned)form >= MINTID_FORM_COUNT)
+        return NULL;
+    return form_names[form];
+}
+
+int mintid_form_find(const char *name) {
+    for (int i = 0; i < MINTID_FORM_COUNT; i++)
+        if (name != NULL && strcmp(form_names[i], name) == 0)
+            return i;
+    return -2;
+}
+
+uint64_t mintid_format_max_timestamp(const mintid_format *fmt) {
+    const mintid_field *f = mintid_format_field(fmt, MINTID_ROLE_TIMESTAMP);
+    return f->width >= 64 ? UINT64_MAX : (UINT64_C(1) << f->width) - 1;
+}
+
+/* ---- IDs and their fields ------------------------------------------------ */
+
+void mintid_id_from_u64(mintid_id *id, uint64_t value) {
+    memset(id, 0, sizeof *id);
+    for (int i = 7; i >= 0; i--) {
+        id->bytes[i] = (uint8_t)value;
+        value >>= 8;
+    }
+}
+
+uint64_t mintid_id_to_u64(const mintid_id *id) {
+    uint64_t v = 0;
+    for (int i = 0; i < 8; i++)
+        v = v << 8 | id->bytes[i];
+    return v;
+}
+
+int mintid_id_compare(const mintid_format *fmt, const mintid_id *a, const mintid_id *b) {
+    return memcmp(a->bytes, b->bytes, fmt->bits / 8u);
+}
+
+static uint64_t field_mask(const mintid_field *f) {
+    return f->width >= 64 ? UINT64_MAX : (UINT64_C(1) << f->width) - 1;
+}
+
+/* The slot of parts a field reads; NULL for constant and 80-bit fields. */
+static const uint64_t *slot_of(const mintid_parts *p, const mintid_field *f) {
+    switch ((mintid_role)f->role) {
+    case MINTID_ROLE_TIMESTAMP:
+        return &p->timestamp;
+    case MINTID_ROLE_SEQUENCE:
+        return &p->sequence;
+    case MINTID_ROLE_NODE:
+        return &p->node;
+    case MINTID_ROLE_RANDOM:
+        return &p->random;
+    case MINTID_ROLE_RANDOM80:
+    case MINTID_ROLE_CONSTANT:
+        return NULL;
+    }
+    return NULL;
+}
+
+/*
+ * Bit access in a big-endian byte string. Every layout here puts fields that
+ * are wider than a byte on byte boundaries when the ID is wider than 64
+ * bits, but the bitwise path keeps any layout correct.
+ */
+static void put_bits(uint8_t *b, unsigned off, unsigned width, uint64_t v) {
+    if (off % 8 == 0 && width % 8 == 0) {
+        for (unsigned i = width / 8; i-- > 0; v >>= 8)
+            b[off / 8 + i] = (uint8_t)v;
+        return;
+    }
+    for (unsigned i = 0; i < width; i++) {
+        unsigned bit = off + i;
+        uint8_t m = (uint8_t)(0x80u >> (bit & 7));
+        if ((v >> (width - 1 - i)) & 1)
+            b[bit >> 3] |= m;
+        else
+            b[bit >> 3] &= (uint8_t)~m;
+    }
+}
+
+static uint64_t get_bits(const uint8_t *b, unsigned off, unsigned width) {
+    uint64_t v = 0;
+    if (off % 8 == 0 && width % 8 == 0) {
+        for (unsigned i = 0; i < width / 8; i++)
+            v = v << 8 | b[off / 8 + i];
+        return v;
+    }
+    for (unsigned i = 0; i < width; i++) {
+        unsigned bit = off + i;
+        v = v << 1 | ((b[bit >> 3] >> (7 - (bit & 7))) & 1u);
+    }
+    return v;
+}
+
+uint64_t mintid__pack_u64(const mintid_format *fmt, const mintid_parts *p) {
+    uint64_t v = 0;
+    for (unsigned i = 0; i < fmt->nfields; i++) {
+        const mintid_field *f = &fmt->fields[i];
+        const uint64_t *slot = slot_of(p, f);
+        uint64_t x = slot != NULL ? *slot : f->constant;
+        v |= (x & field_mask(f)) << (64u - f->offset - f->width);
+    }
+    return v;
+}
+
+static bool role_used(const mintid_format *fmt, mintid_role role) {
+    return mintid_format_field(fmt, role) != NULL;
+}
+
+int mintid_id_build(const mintid_format *fmt, const mintid_parts *parts, mintid_id *out) {
+    static const uint8_t zero80[10];
+    for (unsigned r = MINTID_ROLE_TIMESTAMP; r <= MINTID_ROLE_RANDOM; r++) {
+        const mintid_field probe = {.role = (uint8_t)r};
+        const uint64_t *slot = slot_of(parts, &probe);
+        const mintid_field *f = mintid_format_field(fmt, (mintid_role)r);
+        if (f == NULL ? *slot != 0 : (*slot & ~field_mask(f)) != 0)
+            return MINTID_ERANGE;
+    }
+    if (!role_used(fmt, MINTID_ROLE_RANDOM80) && memcmp(parts->random80, zero80, sizeof zero80) != 0)
+        return MINTID_ERANGE;
+    if (fmt->bits == 64) {
+        mintid_id_from_u64(out, mintid__pack_u64(fmt, parts));
+        return MINTID_OK;
+    }
+    mintid_id id;
+    memset(&id, 0, sizeof id);
+    for (unsigned i = 0; i < fmt->nfields; i++) {
+        const mintid_field *f = &fmt->fields[i];
+        if (f->role == MINTID_ROLE_RANDOM80) {
+            memcpy(id.bytes + f->offset / 8u, parts->random80, sizeof parts->random80);
+            continue;
+        }
+        const uint64_t *slot = slot_of(parts, f);
+        put_bits(id.bytes, f->offset, f->width, slot != NULL ? *slot : f->constant);
+    }
+    *out = id;
+    return MINTID_OK;
+}
+
+void mintid_id_parse(const mintid_format *fmt, const mintid_id *id, mintid_parts *out) {
+    memset(out, 0, sizeof *out);
+    for (unsigned i = 0; i < fmt->nfields; i++) {
+        const mintid_field *f = &fmt->fields[i];
+        if (f->role == MINTID_ROLE_RANDOM80) {
+            memcpy(out->random80, id->bytes + f->offset / 8u, sizeof out->random80);
+            continue;
+        }
+        uint64_t *slot = (uint64_t *)(uintptr_t)slot_of(out, f);
+        if (slot != NULL)
+            *slot = get_bits(id->bytes, f->offset, f->width);
+    }
+}
+
+int mintid_id_check(const mintid_format *fmt, const mintid_id *id) {
+    for (unsigned i = 0; i < fmt->nfields; i++) {
+        const mintid_field *f = &fmt->fields[i];
+        if (f->role == MINTID_ROLE_CONSTANT && get_bits(id->bytes, f->offset, f->width) != f->constant)
+            return MINTID_EINVALID;
+    }
+    const mintid__format_impl *impl = mintid__impl(fmt);
+    return impl->check != NULL ? impl->check(fmt, id) : MINTID_OK;
+}
+
+int64_t mintid_id_unix_ms(const mintid_format *fmt, const mintid_id *id, int64_t epoch_ms) {
+    const mintid_field *f = mintid_format_field(fmt, MINTID_ROLE_TIMESTAMP);
+    return epoch_ms + (int64_t)get_bits(id->bytes, f->offset, f->width);
+}
+
+/* ---- text forms ------------------------------------------------------------ */
+
+int mintid_encode(const mintid_format *fmt, mintid_form form, const mintid_id *id, char *buf, size_t cap) {
+    if ((unsigned)form >= MINTID_FORM_COUNT || mintid__impl(fmt)->codecs[form] == NULL)
+        return MINTID_EFORM;
+    return mintid__impl(fmt)->codecs[form]->encode(fmt, id, buf, cap);
+}
+
+/*
+ * How far a failed decode got: a form that rejected the length does not
+ * claim the text at all; one that rejected a character claimed its length.
+ */
+static int claim_rank(int status) {
+    return status == MINTID_ELENGTH ? 0 : status == MINTID_ECHAR ? 1 : 2;
+}
+
+int mintid_decode(const mintid_format *fmt, mintid_form form, const char *text, size_t len, mintid_id *out,
+                  mintid_form *form_out) {
+    const mintid__format_impl *impl = mintid__impl(fmt);
+    if (form != MINTID_FORM_ANY) {
+        if ((unsigned)form >= MINTID_FORM_COUNT || impl->codecs[form] == NULL)
+            return MINTID_EFORM;
+        int rc = impl->codecs[form]->decode(fmt, text, len, out);
+        if (rc == MINTID_OK && form_out != NULL)
+            *form_out = form;
+        return rc;
+    }
+    /*
+     * Forms are tried in the format's order. The first one whose length and
+     * alphabet both fit the text decides, so a text that has the shape of
+     * the canonical form but overflows it is an overflow, never quietly
+     * read as some other form. Otherwise the most telling error wins: a bad
+     * character (the length fitted) over a wrong length, the first form's
+     * over a later one's.
+     */
+    int best = MINTID_EFORM;
+    int best_rank = -1;
+    for (const mintid_form *f = impl->any_order; *f != MINTID_FORM_ANY; f++) {
+        int rc = impl->codecs[*f]->decode(fmt, text, len, out);
+        if (rc == MINTID_OK) {
+            if (form_out != NULL)
+                *form_out = *f;
+            return MINTID_OK;
+        }
+        if (claim_rank(rc) == 2)
+            return rc;
+        if (claim_rank(rc) > best_rank) {
+            best = rc;
+            best_rank = claim_rank(rc);
+        }
+    }
+    return best;
+}
+
+int mintid_guess(const char *text, size_t len, const mintid_format **fmt_out, mintid_id *id_out,
+                 mintid_form *form_out, unsigned *candidates) {
+    unsigned found = 0;
+    const mintid_format *first = NULL;
+    mintid_id first_id;
+    mintid_form first_form = MINTID_FORM_TEXT;
+    char buf[MINTID_TEXT_MAX];
+
+    memset(&first_id, 0, sizeof first_id);
+    for (unsigned i = 0; i < MINTID_FORMAT_COUNT; i++) {
+        const mintid__format_impl *impl = formats[i];
+        /* Within one format the any-order decides between forms, as decode does. */
+        for (const mintid_form *f = impl->any_order; *f != MINTID_FORM_ANY; f++) {
+            mintid_id id;
+            if (!(impl->guess_forms & MINTID_FORM_BIT(*f)))
+                continue;
+            if (impl->codecs[*f]->decode(&impl->pub, text, len, &id) != MINTID_OK)
+                continue;
+            int n = impl->codecs[*f]->encode(&impl->pub, &id, buf, sizeof buf);
+            if (n < 0 || (size_t)n != len || memcmp(buf, text, len) != 0)
+                continue;
+            if (mintid_id_check(&impl->pub, &id) != MINTID_OK)
+                continue;
+            if (found == 0) {
+                first = &impl->pub;
+                first_id = id;
+                first_form = *f;
+            }
+            found |= 1u << i;
+            break;
+        }
+    }
+    if (candidates != NULL)
+        *candidates = found;
+    if (found == 0)
+        return MINTID_EINVALID;
+    if ((found & (found - 1)) != 0)
+        return MINTID_EAMBIGUOUS;
+    *fmt_out = first;
+    *id_out = first_id;
+    if (form_out != NULL)
+        *form_out = first_form;
+    return MINTID_OK;
+}
+
+/* ---- shared sequence rules ------------------------------------------------ */
+
+static uint64_t seq_mask(const mintid__format_impl *f) { return (UINT64_C(1) << f->seq_width) - 1; }
+
+int mintid__seq_begin_zero(const mintid__format_impl *f, const mintid_config *cfg, struct mintid__gen_rng *rng,
+                           mintid__seq_state *st) {
+    (void)f, (void)cfg, (void)rng;
+    st->seq = 0;
+    return MINTID_OK;
+}
+
+int mintid__seq_step_one(const mintid__format_impl *f, const mintid_config *cfg, struct mintid__gen_rng *rng,
+                         mintid__seq_state *st) {
+    (void)cfg, (void)rng;
+    if (st->seq >= seq_mask(f))
+        return MINTID_EEXHAUSTED;
+    st->seq++;
+    return MINTID_OK;
+}
+
+/*
+ * uexky and caloriosa: FORMATS.md has the counter run on across milliseconds
+ * rather than restart, so a new millisecond continues where the last one
+ * left off. The millisecond then ends where the counter would wrap (step_one
+ * refuses past the field's maximum): a wrap inside one millisecond would make
+ * the next ID smaller than the last, and it would come back to the
+ * millisecond's first value only after wrapping. Under sustained load every
+ * millisecond after the first therefore starts at 0 and holds the full
+ * capacity.
+ */
+int mintid__seq_begin_next(const mintid__format_impl *f, const mintid_config *cfg, struct mintid__gen_rng *rng,
+                           mintid__seq_state *st) {
+    (void)cfg, (void)rng;
+    st->seq = (st->seq + 1) & seq_mask(f);
+    return MINTID_OK;
+}

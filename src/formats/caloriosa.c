@@ -1,0 +1,108 @@
+/*
+ * caloriosa.c - Caloriosa device names (FORMATS.md section 4).
+ *
+ * An unsigned 64-bit value: a constant 1 bit, 41-bit ms timestamp since
+ * 2017-01-01, 12 random bits, a 10-bit increment. Its text is base62 with
+ * digits, then lower case, then upper case letters: exactly 11 characters
+ * for every valid device name.
+ */
+#include "../internal.h"
+
+static uint8_t b62_value(unsigned char c) {
+    if (c >= '0' && c <= '9')
+        return (uint8_t)(c - '0');
+    if (c >= 'a' && c <= 'z')
+        return (uint8_t)(c - 'a' + 10);
+    if (c >= 'A' && c <= 'Z')
+        return (uint8_t)(c - 'A' + 36);
+    return 0xff;
+}
+
+/* Caloriosa/core's own code orders upper case before lower case. */
+static uint8_t core_value(unsigned char c) {
+    if (c >= 'a' && c <= 'z')
+        return (uint8_t)(c - 'a' + 36);
+    if (c >= 'A' && c <= 'Z')
+        return (uint8_t)(c - 'A' + 10);
+    return b62_value(c);
+}
+
+static const mintid__alphabet b62 = {"0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ", b62_value};
+static const mintid__alphabet core = {"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz", core_value};
+
+#define CALORIOSA_LEN 11
+
+static int encode_with(const mintid__alphabet *a, const mintid_id *id, char *buf, size_t cap) {
+    return mintid__u64_to_base(mintid_id_to_u64(id), a, 62, 1, buf, cap);
+}
+
+/* 1-11 digits, so the seed's old 48-bit example still decodes; 62^11 > 2^64,
+ * so the largest 11-digit texts overflow. */
+static int decode_with(const mintid__alphabet *a, const char *s, size_t len, mintid_id *out) {
+    if (len < 1 || len > CALORIOSA_LEN)
+        return MINTID_ELENGTH;
+    uint64_t v;
+    int rc = mintid__base_to_u64(s, len, a, 62, &v);
+    if (rc == MINTID_OK)
+        mintid_id_from_u64(out, v);
+    return rc;
+}
+
+static int text_encode(const mintid_format *fmt, const mintid_id *id, char *buf, size_t cap) {
+    (void)fmt;
+    return encode_with(&b62, id, buf, cap);
+}
+static int text_decode(const mintid_format *fmt, const char *s, size_t len, mintid_id *out) {
+    (void)fmt;
+    return decode_with(&b62, s, len, out);
+}
+static int core_encode(const mintid_format *fmt, const mintid_id *id, char *buf, size_t cap) {
+    (void)fmt;
+    return encode_with(&core, id, buf, cap);
+}
+static int core_decode(const mintid_format *fmt, const char *s, size_t len, mintid_id *out) {
+    (void)fmt;
+    return decode_with(&core, s, len, out);
+}
+
+static const mintid__codec text_codec = {text_encode, text_decode};
+static const mintid__codec core_codec = {core_encode, core_decode};
+
+static const mintid_field fields[] = {
+    {"prefix", 0, 1, MINTID_ROLE_CONSTANT, 1},
+    {"timestamp", 1, 41, MINTID_ROLE_TIMESTAMP, 0},
+    {"random", 42, 12, MINTID_ROLE_RANDOM, 0},
+    {"increment", 54, 10, MINTID_ROLE_SEQUENCE, 0},
+};
+
+const mintid__format_impl mintid__caloriosa = {
+    .pub =
+        {
+            .id = MINTID_CALORIOSA,
+            .name = "caloriosa",
+            .title = "Caloriosa device name: 41-bit ms timestamp, 12 random bits, 10-bit increment; base62 text",
+            .bits = 64,
+            .nfields = sizeof fields / sizeof fields[0],
+            .fields = fields,
+            .epoch_ms = 1483228800000LL, /* 2017-01-01T00:00:00.000Z */
+            .capacity_per_ms = 1024,
+            .forms = MINTID_FORM_BIT(MINTID_FORM_TEXT) | MINTID_FORM_BIT(MINTID_FORM_INT) |
+                     MINTID_FORM_BIT(MINTID_FORM_HEX) | MINTID_FORM_BIT(MINTID_FORM_CORE),
+            .text_min_len = CALORIOSA_LEN,
+            .text_max_len = CALORIOSA_LEN,
+            .text_sortable = 1,
+            .default_overflow = MINTID_OVERFLOW_WAIT,
+            .default_rollback = MINTID_ROLLBACK_WAIT,
+        },
+    .value_max = UINT64_MAX,
+    .timestamp_min = 0,
+    .timestamp_max = (UINT64_C(1) << 41) - 1,
+    .seq_init = 0, /* as the reference, the first ID has increment 1 */
+    .codecs = {[MINTID_FORM_TEXT] = &text_codec, [MINTID_FORM_INT] = &mintid__codec_int,
+               [MINTID_FORM_HEX] = &mintid__codec_hex, [MINTID_FORM_CORE] = &core_codec},
+    .any_order = {MINTID_FORM_TEXT, MINTID_FORM_INT, MINTID_FORM_HEX, MINTID_FORM_ANY},
+    .guess_forms = MINTID_FORM_BIT(MINTID_FORM_TEXT),
+    .seq_width = 10,
+    .seq_begin = mintid__seq_begin_next,
+    .seq_step = mintid__seq_step_one,
+};

@@ -1,0 +1,100 @@
+/*
+ * nanoflake.c - Nanoflakes (FORMATS.md section 5), Twitter-Snowflake
+ * compatible.
+ *
+ * A signed 64-bit value with the sign bit 0: 41-bit ms timestamp since an
+ * epoch the application chooses, 10-bit generator id, 12-bit sequence. Its
+ * text is lower-case base36 (Java's Long.toString(v, 36)); the decimal
+ * integer is the form snowflakes are usually exchanged in.
+ */
+#include "../internal.h"
+
+static uint8_t b36_value(unsigned char c) {
+    if (c >= '0' && c <= '9')
+        return (uint8_t)(c - '0');
+    if (c >= 'a' && c <= 'z')
+        return (uint8_t)(c - 'a' + 10);
+    if (c >= 'A' && c <= 'Z')
+        return (uint8_t)(c - 'A' + 10);
+    return 0xff;
+}
+
+static const mintid__alphabet b36 = {"0123456789abcdefghijklmnopqrstuvwxyz", b36_value};
+
+#define NANOFLAKE_MAX_DIGITS 13 /* 2^63-1 is 1y2p0ij32e8e7 */
+
+static int text_encode(const mintid_format *fmt, const mintid_id *id, char *buf, size_t cap) {
+    (void)fmt;
+    return mintid__u64_to_base(mintid_id_to_u64(id), &b36, 36, 1, buf, cap);
+}
+
+static int padded_encode(const mintid_format *fmt, const mintid_id *id, char *buf, size_t cap) {
+    (void)fmt;
+    return mintid__u64_to_base(mintid_id_to_u64(id), &b36, 36, NANOFLAKE_MAX_DIGITS, buf, cap);
+}
+
+static int decode_len(const mintid_format *fmt, const char *s, size_t len, size_t min_len, mintid_id *out) {
+    if (len < min_len || len > NANOFLAKE_MAX_DIGITS)
+        return MINTID_ELENGTH;
+    uint64_t v;
+    int rc = mintid__base_to_u64(s, len, &b36, 36, &v);
+    if (rc != MINTID_OK)
+        return rc;
+    if (v > mintid__impl(fmt)->value_max)
+        return MINTID_EOVERFLOW;
+    mintid_id_from_u64(out, v);
+    return MINTID_OK;
+}
+
+static int text_decode(const mintid_format *fmt, const char *s, size_t len, mintid_id *out) {
+    return decode_len(fmt, s, len, 1, out);
+}
+
+static int padded_decode(const mintid_format *fmt, const char *s, size_t len, mintid_id *out) {
+    return decode_len(fmt, s, len, NANOFLAKE_MAX_DIGITS, out);
+}
+
+static const mintid__codec text_codec = {text_encode, text_decode};
+static const mintid__codec padded_codec = {padded_encode, padded_decode};
+
+static const mintid_field fields[] = {
+    {"sign", 0, 1, MINTID_ROLE_CONSTANT, 0},
+    {"timestamp", 1, 41, MINTID_ROLE_TIMESTAMP, 0},
+    {"generator", 42, 10, MINTID_ROLE_NODE, 0},
+    {"sequence", 52, 12, MINTID_ROLE_SEQUENCE, 0},
+};
+
+const mintid__format_impl mintid__nanoflake = {
+    .pub =
+        {
+            .id = MINTID_NANOFLAKE,
+            .name = "nanoflake",
+            .title = "Nanoflake (Snowflake-compatible): 41-bit ms timestamp, 10-bit generator id, 12-bit sequence",
+            .bits = 64,
+            .nfields = sizeof fields / sizeof fields[0],
+            .fields = fields,
+            .epoch_ms = MINTID_NANOFLAKE_DEFAULT_EPOCH,
+            .epoch_settable = 1,
+            .node_bits = 10,
+            .capacity_per_ms = 4096,
+            .forms = MINTID_FORM_BIT(MINTID_FORM_TEXT) | MINTID_FORM_BIT(MINTID_FORM_INT) |
+                     MINTID_FORM_BIT(MINTID_FORM_HEX) | MINTID_FORM_BIT(MINTID_FORM_PADDED),
+            .text_min_len = 1,
+            .text_max_len = NANOFLAKE_MAX_DIGITS,
+            .default_overflow = MINTID_OVERFLOW_WAIT,
+            .default_rollback = MINTID_ROLLBACK_WAIT,
+        },
+    .value_max = INT64_MAX,
+    .timestamp_min = 0,
+    .timestamp_max = (UINT64_C(1) << 41) - 1,
+    .seq_init = 0,
+    .codecs = {[MINTID_FORM_TEXT] = &text_codec, [MINTID_FORM_INT] = &mintid__codec_int,
+               [MINTID_FORM_HEX] = &mintid__codec_hex, [MINTID_FORM_PADDED] = &padded_codec},
+    /* All digits read as the decimal integer, as snowflakes are usually written. */
+    .any_order = {MINTID_FORM_INT, MINTID_FORM_TEXT, MINTID_FORM_PADDED, MINTID_FORM_HEX, MINTID_FORM_ANY},
+    .guess_forms = MINTID_FORM_BIT(MINTID_FORM_INT) | MINTID_FORM_BIT(MINTID_FORM_TEXT) |
+                   MINTID_FORM_BIT(MINTID_FORM_PADDED),
+    .seq_width = 12,
+    .seq_begin = mintid__seq_begin_zero,
+    .seq_step = mintid__seq_step_one,
+};

@@ -1,0 +1,123 @@
+/*
+ * scru160.c - SCRU160 v0.1.0 (FORMATS.md section 2).
+ *
+ * 160 bits: 48-bit Unix ms timestamp, 16-bit counter, random16, random80.
+ * Text: 32 characters of base32hex (upper case), or 40 lower-case hex
+ * digits; decoders ignore case.
+ */
+#include "../internal.h"
+
+#include <string.h>
+
+#define SCRU160_BYTES 20
+#define SCRU160_TEXT_LEN 32
+
+static const char b32hex_digits[] = "0123456789ABCDEFGHIJKLMNOPQRSTUV";
+
+static uint8_t b32hex_value(unsigned char c) {
+    if (c >= '0' && c <= '9')
+        return (uint8_t)(c - '0');
+    if (c >= 'A' && c <= 'V')
+        return (uint8_t)(c - 'A' + 10);
+    if (c >= 'a' && c <= 'v')
+        return (uint8_t)(c - 'a' + 10);
+    return 0xff;
+}
+
+/* 160 bits are exactly 32 groups of 5: no padding, no overflow possible. */
+static int text_encode(const mintid_format *fmt, const mintid_id *id, char *buf, size_t cap) {
+    (void)fmt;
+    if (cap < SCRU160_TEXT_LEN + 1)
+        return MINTID_EBUFSIZE;
+    /* Five bytes are eight digits; take 40 bits at a time. */
+    for (int chunk = 0; chunk < 4; chunk++) {
+        uint64_t v = 0;
+        for (int i = 0; i < 5; i++)
+            v = v << 8 | id->bytes[chunk * 5 + i];
+        for (int i = 7; i >= 0; i--) {
+            buf[chunk * 8 + i] = b32hex_digits[v & 31];
+            v >>= 5;
+        }
+    }
+    buf[SCRU160_TEXT_LEN] = '\0';
+    return SCRU160_TEXT_LEN;
+}
+
+static int text_decode(const mintid_format *fmt, const char *s, size_t len, mintid_id *out) {
+    (void)fmt;
+    if (len != SCRU160_TEXT_LEN)
+        return MINTID_ELENGTH;
+    for (size_t i = 0; i < len; i++)
+        if (b32hex_value((unsigned char)s[i]) == 0xff)
+            return MINTID_ECHAR;
+    mintid_id id;
+    memset(&id, 0, sizeof id);
+    for (int chunk = 0; chunk < 4; chunk++) {
+        uint64_t v = 0;
+        for (int i = 0; i < 8; i++)
+            v = v << 5 | b32hex_value((unsigned char)s[chunk * 8 + i]);
+        for (int i = 4; i >= 0; i--) {
+            id.bytes[chunk * 5 + i] = (uint8_t)v;
+            v >>= 8;
+        }
+    }
+    *out = id;
+    return MINTID_OK;
+}
+
+static const mintid__codec text_codec = {text_encode, text_decode};
+
+/* Timestamps 0 and 2^48-1 are reserved by the spec. */
+static int check(const mintid_format *fmt, const mintid_id *id) {
+    static const uint8_t zero[6], ones[6] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
+    (void)fmt;
+    if (memcmp(id->bytes, zero, 6) == 0 || memcmp(id->bytes, ones, 6) == 0)
+        return MINTID_EINVALID;
+    return MINTID_OK;
+}
+
+/* A new millisecond starts the counter at a 15-bit random value. */
+static int seq_begin(const mintid__format_impl *f, const mintid_config *cfg, struct mintid__gen_rng *rng,
+                     mintid__seq_state *st) {
+    (void)f, (void)cfg;
+    return mintid__gen_random_bits(rng, 15, &st->seq);
+}
+
+static const mintid_field fields[] = {
+    {"timestamp", 0, 48, MINTID_ROLE_TIMESTAMP, 0},
+    {"counter", 48, 16, MINTID_ROLE_SEQUENCE, 0},
+    {"random16", 64, 16, MINTID_ROLE_RANDOM, 0},
+    {"random80", 80, 80, MINTID_ROLE_RANDOM80, 0},
+};
+
+const mintid__format_impl mintid__scru160 = {
+    .pub =
+        {
+            .id = MINTID_SCRU160,
+            .name = "scru160",
+            .title = "SCRU160: 48-bit Unix ms timestamp, 16-bit counter, 96 random bits; base32hex text",
+            .bits = 160,
+            .nfields = sizeof fields / sizeof fields[0],
+            .fields = fields,
+            .epoch_ms = 0,
+            .node_bits = 16,
+            .node_optional = 1,
+            .capacity_per_ms = 32768, /* at least 2^16 - 2^15 after a 15-bit random start */
+            .forms = MINTID_FORM_BIT(MINTID_FORM_TEXT) | MINTID_FORM_BIT(MINTID_FORM_HEX),
+            .text_min_len = SCRU160_TEXT_LEN,
+            .text_max_len = SCRU160_TEXT_LEN,
+            .text_sortable = 1,
+            .default_overflow = MINTID_OVERFLOW_WAIT,
+            .default_rollback = MINTID_ROLLBACK_REUSE,
+        },
+    .timestamp_min = 1,
+    .timestamp_max = (UINT64_C(1) << 48) - 2,
+    .seq_init = 0,
+    .codecs = {[MINTID_FORM_TEXT] = &text_codec, [MINTID_FORM_HEX] = &mintid__codec_hex},
+    .any_order = {MINTID_FORM_TEXT, MINTID_FORM_HEX, MINTID_FORM_ANY},
+    .guess_forms = MINTID_FORM_BIT(MINTID_FORM_TEXT) | MINTID_FORM_BIT(MINTID_FORM_HEX),
+    .check = check,
+    .seq_width = 16,
+    .seq_begin = seq_begin,
+    .seq_step = mintid__seq_step_one,
+};

@@ -1,0 +1,334 @@
+/*
+ * generator.c - the stateful generator: one lock, one clock, one random
+ * pool, and the format's sequence rule.
+ *
+ * The invariant everything here protects: the (timestamp, sequence) pair of
+ * each ID is greater than the previous one's, so every ID is greater than
+ * every ID before it, whatever the clock does. When that cannot be kept
+ * right now (the millisecond's sequence is used up, or the clock went back),
+ * the configured policy decides between a bounded wait and an error; the
+ * state is only committed once an ID is certain.
+ */
+#include "internal.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define RNG_BLOCK 256
+
+struct mintid__gen_rng {
+    mintid_random_fn fn; /* NULL: getrandom() straight into buf */
+    void *ctx;
+    size_t pos; /* bytes of buf used; RNG_BLOCK means empty */
+    uint8_t buf[RNG_BLOCK];
+};
+
+struct mintid_gen {
+    pthread_mutex_t lock;
+    const mintid__format_impl *impl;
+    mintid_config cfg;
+    uint64_t fork_generation; /* the process's, when the generator was made */
+    bool started;             /* false until the first ID */
+    uint64_t last_ts;         /* timestamp field of the last ID */
+    mintid__seq_state st;     /* sequence field of the last ID */
+    mintid_gen_stats stats;
+    struct mintid__gen_rng rng;
+};
+
+int mintid__gen_random(struct mintid__gen_rng *rng, void *buf, size_t len) {
+    uint8_t *out = buf;
+    while (len > 0) {
+        if (rng->pos == RNG_BLOCK) {
+            int rc = rng->fn != NULL ? rng->fn(rng->ctx, rng->buf, RNG_BLOCK) : mintid__getrandom(rng->buf, RNG_BLOCK);
+            if (rc != MINTID_OK)
+                return rc < 0 ? rc : MINTID_EENTROPY;
+            rng->pos = 0;
+        }
+        size_t n = RNG_BLOCK - rng->pos < len ? RNG_BLOCK - rng->pos : len;
+        memcpy(out, rng->buf + rng->pos, n);
+        rng->pos += n;
+        out += n;
+        len -= n;
+    }
+    return MINTID_OK;
+}
+
+int mintid__gen_random_bits(struct mintid__gen_rng *rng, unsigned bits, uint64_t *out) {
+    uint8_t b[8];
+    unsigned nbytes = (bits + 7) / 8;
+    int rc = mintid__gen_random(rng, b, nbytes);
+    if (rc != MINTID_OK)
+        return rc;
+    uint64_t v = 0;
+    for (unsigned i = 0; i < nbytes; i++)
+        v = v << 8 | b[i];
+    *out = bits >= 64 ? v : v & ((UINT64_C(1) << bits) - 1);
+    return MINTID_OK;
+}
+
+void mintid_config_init(mintid_config *cfg, const mintid_format *fmt) {
+    memset(cfg, 0, sizeof *cfg);
+    cfg->epoch_ms = fmt->epoch_ms;
+    cfg->node = -1;
+    cfg->overflow = fmt->default_overflow;
+    cfg->rollback = fmt->default_rollback;
+    cfg->max_wait_ms = MINTID_DEFAULT_MAX_WAIT_MS;
+    cfg->entropy_size = mintid__impl(fmt)->entropy_max != 0 ? 1 : 0;
+}
+
+static int validate(const mintid__format_impl *f, mintid_config *cfg) {
+    const mintid_format *fmt = &f->pub;
+    if (cfg->node < -1)
+        return MINTID_EINVAL;
+    if (cfg->node >= 0 && (fmt->node_bits == 0 || (uint64_t)cfg->node >> fmt->node_bits != 0))
+        return MINTID_EINVAL;
+    if (!fmt->epoch_settable && cfg->epoch_ms != fmt->epoch_ms)
+        return MINTID_EINVAL;
+    if (cfg->epoch_ms < 0)
+        return MINTID_EINVAL;
+    if ((unsigned)cfg->overflow > MINTID_OVERFLOW_FAIL || (unsigned)cfg->rollback > MINTID_ROLLBACK_FAIL)
+        return MINTID_EINVAL;
+    if (f->entropy_max == 0 ? cfg->entropy_size != 0 : cfg->entropy_size < 1 || cfg->entropy_size > f->entropy_max)
+        return MINTID_EINVAL;
+    if (cfg->clock == NULL)
+        cfg->clock = mintid_clock_system;
+    if (fmt->epoch_settable) {
+        int64_t now;
+        int rc = cfg->clock(cfg->clock_ctx, &now);
+        if (rc != MINTID_OK)
+            return rc < 0 ? rc : MINTID_ECLOCK;
+        if (cfg->epoch_ms > now)
+            return MINTID_ETIME; /* the spec: the epoch must be in the past */
+    }
+    return MINTID_OK;
+}
+
+int mintid_gen_new(const mintid_format *fmt, const mintid_config *cfg, mintid_gen **out) {
+    if (fmt == NULL || out == NULL)
+        return MINTID_EINVAL;
+    const mintid__format_impl *f = mintid__impl(fmt);
+    mintid_config c;
+    if (cfg != NULL)
+        c = *cfg;
+    else
+        mintid_config_init(&c, fmt);
+    int rc = validate(f, &c);
+    if (rc != MINTID_OK)
+        return rc;
+    mintid_gen *g = calloc(1, sizeof *g);
+    if (g == NULL)
+        return MINTID_ENOMEM;
+    if (pthread_mutex_init(&g->lock, NULL) != 0) {
+        free(g);
+        return MINTID_ENOMEM;
+    }
+    g->impl = f;
+    g->cfg = c;
+    g->fork_generation = mintid__fork_generation();
+    g->st.seq = f->seq_init;
+    g->rng.fn = c.random;
+    g->rng.ctx = c.random_ctx;
+    g->rng.pos = RNG_BLOCK;
+    *out = g;
+    return MINTID_OK;
+}
+
+void mintid_gen_free(mintid_gen *gen) {
+    if (gen == NULL)
+        return;
+    /* In a child the lock may be a copy held by a parent's thread; leave it. */
+    if (gen->fork_generation == mintid__fork_generation())
+        pthread_mutex_destroy(&gen->lock);
+    memset(gen->rng.buf, 0, sizeof gen->rng.buf);
+    free(gen);
+}
+
+const mintid_format *mintid_gen_format(const mintid_gen *gen) { return &gen->impl->pub; }
+
+const mintid_config *mintid_gen_config(const mintid_gen *gen) { return &gen->cfg; }
+
+/* The clock, relative to the epoch; may be negative before the epoch. */
+static int read_rel(mintid_gen *g, int64_t *rel) {
+    int64_t now;
+    int rc = g->cfg.clock(g->cfg.clock_ctx, &now);
+    if (rc != MINTID_OK)
+        return rc < 0 ? rc : MINTID_ECLOCK;
+    *rel = now - g->cfg.epoch_ms;
+    return MINTID_OK;
+}
+
+/*
+ * Waits until the clock reads at least `target`. The limit is measured on
+ * the monotonic clock from the first wait of the call, so one call never
+ * waits longer than max_wait_ms in all, even with a clock that stands still.
+ */
+static int wait_until(mintid_gen *g, int64_t target, uint64_t *deadline) {
+    uint64_t now_ns = mintid__monotonic_ns();
+    if (*deadline == 0)
+        *deadline = now_ns + (uint64_t)g->cfg.max_wait_ms * 1000000u;
+    g->stats.waits++;
+    for (;;) {
+        int64_t rel;
+        int rc = read_rel(g, &rel);
+        if (rc != MINTID_OK)
+            return rc;
+        if (rel >= target)
+            return MINTID_OK;
+        now_ns = mintid__monotonic_ns();
+        if (now_ns >= *deadline)
+            return MINTID_ETIMEDOUT;
+        /* Sleep through whole milliseconds; spin through the last one. */
+        if (target - rel > 1) {
+            uint64_t ns = (uint64_t)(target - rel - 1) * 1000000u;
+            uint64_t left = *deadline - now_ns;
+            mintid__sleep_ns(ns < left ? ns : left);
+        }
+    }
+}
+
+/* Decides the timestamp and sequence of the next ID and commits them. */
+static int advance(mintid_gen *g, uint64_t *ts_out) {
+    const mintid__format_impl *f = g->impl;
+    uint64_t deadline = 0;
+    bool rollback_seen = false;
+    for (;;) {
+        int64_t rel;
+        int rc = read_rel(g, &rel);
+        if (rc != MINTID_OK)
+            return rc;
+        if (!g->started || rel > (int64_t)g->last_ts) {
+            if (rel < (int64_t)f->timestamp_min || rel > (int64_t)f->timestamp_max)
+                return MINTID_ETIME;
+            mintid__seq_state st = g->st;
+            rc = f->seq_begin(f, &g->cfg, &g->rng, &st);
+            if (rc != MINTID_OK)
+                return rc;
+            g->started = true;
+            g->last_ts = (uint64_t)rel;
+            g->st = st;
+            *ts_out = g->last_ts;
+            return MINTID_OK;
+        }
+        if (rel < (int64_t)g->last_ts) {
+            if (!rollback_seen) {
+                g->stats.rollbacks++;
+                rollback_seen = true;
+            }
+            if (g->cfg.rollback == MINTID_ROLLBACK_FAIL)
+                return MINTID_ECLOCKBACK;
+            if (g->cfg.rollback == MINTID_ROLLBACK_WAIT) {
+                rc = wait_until(g, (int64_t)g->last_ts, &deadline);
+                if (rc != MINTID_OK)
+                    return rc;
+                continue;
+            }
+            /* MINTID_ROLLBACK_REUSE: carry on in the last millisecond. */
+        }
+        mintid__seq_state st = g->st;
+        rc = f->seq_step(f, &g->cfg, &g->rng, &st);
+        if (rc == MINTID_OK) {
+            g->st = st;
+            *ts_out = g->last_ts;
+            return MINTID_OK;
+        }
+        if (rc != MINTID_EEXHAUSTED)
+            return rc;
+        g->stats.exhausted++;
+        if (g->cfg.overflow == MINTID_OVERFLOW_FAIL)
+            return MINTID_EEXHAUSTED;
+        rc = wait_until(g, (int64_t)g->last_ts + 1, &deadline);
+        if (rc != MINTID_OK)
+            return rc;
+    }
+}
+
+/*
+ * One ID's fields. The random fields are drawn before the timestamp and
+ * sequence are committed, so a failing random source leaves the generator
+ * as it was.
+ */
+static int next_parts(mintid_gen *g, mintid_parts *p) {
+    const mintid__format_impl *f = g->impl;
+    int rc = MINTID_OK;
+    memset(p, 0, sizeof *p);
+    for (unsigned i = 0; i < f->pub.nfields && rc == MINTID_OK; i++) {
+        const mintid_field *fld = &f->pub.fields[i];
+        if (fld->role == MINTID_ROLE_NODE) {
+            p->node = g->cfg.node >= 0 ? (uint64_t)g->cfg.node : 0;
+        } else if (fld->role == MINTID_ROLE_RANDOM) {
+            /* scru160's optional node id lives in random16. */
+            if (f->pub.node_optional && g->cfg.node >= 0)
+                p->random = (uint64_t)g->cfg.node;
+            else
+                rc = mintid__gen_random_bits(&g->rng, fld->width, &p->random);
+        } else if (fld->role == MINTID_ROLE_RANDOM80) {
+            rc = mintid__gen_random(&g->rng, p->random80, sizeof p->random80);
+        }
+    }
+    if (rc == MINTID_OK)
+        rc = advance(g, &p->timestamp);
+    if (rc != MINTID_OK)
+        return rc;
+    p->sequence = g->st.seq;
+    g->stats.issued++;
+    return MINTID_OK;
+}
+
+static int enter(mintid_gen *g) {
+    if (g->fork_generation != mintid__fork_generation())
+        return MINTID_EFORKED;
+    pthread_mutex_lock(&g->lock);
+    return MINTID_OK;
+}
+
+long mintid_gen_next_n(mintid_gen *gen, mintid_id *out, size_t n) {
+    int rc = enter(gen);
+    if (rc != MINTID_OK)
+        return rc;
+    size_t i;
+    for (i = 0; i < n; i++) {
+        mintid_parts p;
+        rc = next_parts(gen, &p);
+        if (rc != MINTID_OK)
+            break;
+        if (gen->impl->pub.bits == 64)
+            mintid_id_from_u64(&out[i], mintid__pack_u64(&gen->impl->pub, &p));
+        else
+            mintid_id_build(&gen->impl->pub, &p, &out[i]);
+    }
+    pthread_mutex_unlock(&gen->lock);
+    return i > 0 ? (long)i : rc;
+}
+
+int mintid_gen_next(mintid_gen *gen, mintid_id *out) {
+    long n = mintid_gen_next_n(gen, out, 1);
+    return n == 1 ? MINTID_OK : (int)n;
+}
+
+long mintid_gen_next_u64(mintid_gen *gen, uint64_t *out, size_t n) {
+    if (gen->impl->pub.bits != 64)
+        return MINTID_EFORMAT;
+    int rc = enter(gen);
+    if (rc != MINTID_OK)
+        return rc;
+    size_t i;
+    for (i = 0; i < n; i++) {
+        mintid_parts p;
+        rc = next_parts(gen, &p);
+        if (rc != MINTID_OK)
+            break;
+        out[i] = mintid__pack_u64(&gen->impl->pub, &p);
+    }
+    pthread_mutex_unlock(&gen->lock);
+    return i > 0 ? (long)i : rc;
+}
+
+void mintid_gen_get_stats(mintid_gen *gen, mintid_gen_stats *out) {
+    if (enter(gen) != MINTID_OK) {
+        memset(out, 0, sizeof *out);
+        return;
+    }
+    *out = gen->stats;
+    pthread_mutex_unlock(&gen->lock);
+}

@@ -1,0 +1,130 @@
+/*
+ * internal.h - what the library's files share and the public header hides.
+ */
+#ifndef MINTID_INTERNAL_H
+#define MINTID_INTERNAL_H
+
+#include "mintid.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- codecs (codec.c) ---------------------------------------------------- */
+
+/*
+ * A text form of a format: encode writes the text and its NUL and returns the
+ * length or a negative status; decode parses exactly `len` bytes. Decoders
+ * check length first (MINTID_ELENGTH), then every character
+ * (MINTID_ECHAR), then the value (MINTID_EOVERFLOW), so the status says what
+ * is wrong in that order of precedence.
+ */
+typedef struct mintid__codec {
+    int (*encode)(const mintid_format *fmt, const mintid_id *id, char *buf, size_t cap);
+    int (*decode)(const mintid_format *fmt, const char *s, size_t len, mintid_id *out);
+} mintid__codec;
+
+/* Forms every 64-bit format shares, and scru160's 40-digit hex. */
+extern const mintid__codec mintid__codec_int;
+extern const mintid__codec mintid__codec_hex;
+
+/*
+ * An alphabet: the digit for each value, and the value of each character
+ * (0xff for "not a digit"; case folding, where a form allows it, lives in
+ * value()).
+ */
+typedef struct mintid__alphabet {
+    const char *digits;
+    uint8_t (*value)(unsigned char c);
+} mintid__alphabet;
+
+/* Base-N text of a 64-bit value, most significant digit first. */
+int mintid__u64_to_base(uint64_t v, const mintid__alphabet *a, unsigned base, unsigned min_digits, char *buf,
+                        size_t cap);
+/* Parses len base-N digits into *v; MINTID_ECHAR or MINTID_EOVERFLOW (> 2^64-1). */
+int mintid__base_to_u64(const char *s, size_t len, const mintid__alphabet *a, unsigned base, uint64_t *v);
+/* Writes the decimal text of an unsigned big-endian number of n bytes. */
+int mintid__bytes_to_decimal(const uint8_t *be, size_t n, char *buf, size_t cap);
+
+/* ---- formats (format.c and one file per format in formats/) ------------- */
+
+/*
+ * The per-millisecond sequence rule of a format, used by the generator.
+ * begin() gives the sequence of the first ID in a new millisecond; step()
+ * gives the next one within the same millisecond or returns
+ * MINTID_EEXHAUSTED. Both work on a copy of the state, so a failed call
+ * leaves the generator unchanged.
+ */
+typedef struct mintid__seq_state {
+    uint64_t seq; /* the sequence field of the last ID */
+} mintid__seq_state;
+
+struct mintid__gen_rng; /* the generator's view of its random source */
+struct mintid__format_impl;
+typedef int (*mintid__seq_fn)(const struct mintid__format_impl *f, const mintid_config *cfg,
+                              struct mintid__gen_rng *rng, mintid__seq_state *st);
+
+/* Draws len random bytes from the generator's pool. */
+int mintid__gen_random(struct mintid__gen_rng *rng, void *buf, size_t len);
+/* A uniformly random value of `bits` bits (bits <= 64). */
+int mintid__gen_random_bits(struct mintid__gen_rng *rng, unsigned bits, uint64_t *out);
+
+/* Everything about a format: the public description plus its behaviour. */
+typedef struct mintid__format_impl {
+    mintid_format pub;
+    uint64_t value_max;   /* 64-bit formats: the largest value a decoder accepts */
+    uint64_t timestamp_min; /* smallest timestamp a generator may issue */
+    uint64_t timestamp_max; /* largest timestamp a generator may issue */
+    uint64_t seq_init;    /* sequence state before the first ID */
+    const mintid__codec *codecs[MINTID_FORM_COUNT]; /* NULL where the form is absent */
+    /* Order in which MINTID_FORM_ANY tries forms; MINTID_FORM_ANY ends it. */
+    mintid_form any_order[MINTID_FORM_COUNT + 1];
+    unsigned guess_forms; /* MINTID_FORM_BIT()s that mintid_guess() recognises */
+    int (*check)(const mintid_format *fmt, const mintid_id *id); /* NULL: always valid */
+    uint8_t seq_width;    /* width of the sequence field */
+    uint8_t entropy_max;  /* largest entropy_size, 0 if the format has none */
+    mintid__seq_fn seq_begin;
+    mintid__seq_fn seq_step;
+} mintid__format_impl;
+
+extern const mintid__format_impl mintid__uexky;
+extern const mintid__format_impl mintid__scru160;
+extern const mintid__format_impl mintid__ulid_flake;
+extern const mintid__format_impl mintid__ulid_flake_scalable;
+extern const mintid__format_impl mintid__caloriosa;
+extern const mintid__format_impl mintid__nanoflake;
+
+/* The impl behind a public format pointer (they are the same object). */
+static inline const mintid__format_impl *mintid__impl(const mintid_format *fmt) {
+    return (const mintid__format_impl *)(const void *)fmt;
+}
+
+/* Fast packing of 64-bit formats: the value of parts, unchecked. */
+uint64_t mintid__pack_u64(const mintid_format *fmt, const mintid_parts *p);
+
+/* Shared sequence rules (format.c). */
+int mintid__seq_begin_zero(const mintid__format_impl *f, const mintid_config *cfg, struct mintid__gen_rng *rng,
+                           mintid__seq_state *st);
+/* +1 per ID; runs out past the field's maximum (nanoflake, scru160). */
+int mintid__seq_step_one(const mintid__format_impl *f, const mintid_config *cfg, struct mintid__gen_rng *rng,
+                         mintid__seq_state *st);
+/* A new millisecond continues the counter, wrapping around its field (uexky, caloriosa). */
+int mintid__seq_begin_next(const mintid__format_impl *f, const mintid_config *cfg, struct mintid__gen_rng *rng,
+                           mintid__seq_state *st);
+
+/* ---- clock and entropy (clock.c, entropy.c) ------------------------------ */
+
+/* CLOCK_MONOTONIC in ns: wait limits are measured on it, never on the ID clock. */
+uint64_t mintid__monotonic_ns(void);
+/* Sleeps for ns nanoseconds (restarting after signals). */
+void mintid__sleep_ns(uint64_t ns);
+
+/* Fills buf straight from getrandom(), retrying on EINTR and short reads. */
+int mintid__getrandom(void *buf, size_t len);
+/*
+ * A counter bumped in every child process after fork(). An object records it
+ * when created; a different value later means it was inherited by a child.
+ */
+uint64_t mintid__fork_generation(void);
+
+#endif /* MINTID_INTERNAL_H */

@@ -1,0 +1,1011 @@
+#!/usr/bin/env python3
+"""Cross-check the mintid command against the independent reference decoder.
+
+Usage::
+
+    python3 verify.py --mintid /path/to/mintid     # self-test, then mintid
+    python3 verify.py --self-test-only             # only part (a)
+
+Parts, in the order they run:
+
+a. Self-test of refdecode.py against every test vector and every "must
+   reject" string in FORMATS.md (plus a few statements FORMATS.md makes
+   about the layouts, such as lifetimes and text lengths).
+b. ``mintid gen``: every generated ID (text, ``--as int``, ``--as hex``)
+   must decode, be canonical, be unique, strictly increase, and carry a
+   timestamp within 10 seconds of the current time.
+c. ``mintid inspect --format F``: every key of every JSON object must equal
+   what refdecode.py computes from the ID text, with no extra keys.
+d. ``mintid inspect`` without ``--format``: the guessed format must be
+   right; a Ulid-Flake text is ambiguous and must be refused with status 1.
+e. Invalid input: status 1, nothing on stdout for the invalid ID, and the
+   JSON of a valid ID given alongside an invalid one is still printed.
+
+The script exits 0 when everything agrees and 1 otherwise, after listing
+the first mismatches.  It uses only the Python standard library.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import random
+import re
+import shlex
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+
+# refdecode.py lives next to this script; make it importable from anywhere.
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import refdecode as ref  # noqa: E402  (the path has to be set first)
+from refdecode import DecodeError  # noqa: E402
+
+
+# ---------------------------------------------------------------------------
+# Collecting results.
+
+
+class Report:
+    """Collects check results so that every part can run and report.
+
+    Failures are kept in the order they were found; the summary prints the
+    first few of them and a count per section, which keeps the output
+    readable when one bug makes thousands of lines mismatch.
+    """
+
+    def __init__(self) -> None:
+        self.failures: list[tuple[str, str]] = []
+        self.passed: dict[str, int] = {}
+        self.notes: list[str] = []
+
+    def ok(self, section: str) -> None:
+        """Count one passed check in ``section``."""
+        self.passed[section] = self.passed.get(section, 0) + 1
+
+    def fail(self, section: str, message: str) -> None:
+        """Record one failed check in ``section``."""
+        self.failures.append((section, message))
+
+    def check(self, condition: bool, section: str, message: str) -> bool:
+        """Record a check; ``message`` describes the failure."""
+        if condition:
+            self.ok(section)
+        else:
+            self.fail(section, message)
+        return condition
+
+    def note(self, message: str) -> None:
+        """Record something worth telling that is not a failure."""
+        self.notes.append(message)
+
+    def summary(self, limit: int) -> int:
+        """Print the summary and return the process exit status."""
+        for message in self.notes:
+            print(f"note: {message}")
+        sections = sorted(set(self.passed) | {s for s, _ in self.failures})
+        for section in sections:
+            bad = sum(1 for s, _ in self.failures if s == section)
+            print(f"  {section:<28} {self.passed.get(section, 0):>6} passed"
+                  f"  {bad:>6} failed")
+        if not self.failures:
+            print("OK: all checks passed")
+            return 0
+        print(f"FAILED: {len(self.failures)} check(s) failed; "
+              f"the first {min(limit, len(self.failures))}:")
+        for section, message in self.failures[:limit]:
+            print(f"  [{section}] {message}")
+        return 1
+
+
+# ---------------------------------------------------------------------------
+# Part (a): the self-test.  The tables below are transcribed from FORMATS.md;
+# the "…" abbreviations of the monotonic runs are written out in full.
+
+
+@dataclass
+class Vector:
+    """One row of a FORMATS.md test-vector table.
+
+    Any of ``value``, ``text`` and ``hex`` may be missing; all given forms
+    are checked in both directions.  ``fields`` may list only some fields
+    (the tables abbreviate random80 with "…").
+    """
+
+    fmt: str
+    value: int | None = None
+    text: str | None = None
+    hex: str | None = None
+    fields: dict[str, int] = field(default_factory=dict)
+    time: str | None = None          # expected RFC 3339 time of the ID
+    epoch: int | None = None         # nanoflake epoch for ``time``
+    source: str = ""
+
+
+MAX42, MAX43, MAX41 = (1 << 42) - 1, (1 << 43) - 1, (1 << 41) - 1
+
+VECTORS: list[Vector] = [
+    # 1. uexky
+    Vector("uexky", 11093174944930914, "xinaS8QBh",
+           fields=dict(timestamp=42317104129, sequence=270, random=98),
+           time="2019-07-03T18:45:04.129Z", source="spec"),
+    Vector("uexky", 1 << 18, "AABA",
+           fields=dict(timestamp=1, sequence=0, random=0), source="ref"),
+    Vector("uexky", (1 << 60) - 1, "__________",
+           fields=dict(timestamp=MAX42, sequence=511, random=511),
+           source="computed"),
+    # 2. scru160 (no integer column; the value comes from the hex form)
+    Vector("scru160", None, "05U0GF0J0SP1ADJPT0U4VHIMCJJAIP51",
+           "017c083c130732153679e83c4fc65664e6a964a1",
+           fields=dict(timestamp=1632225727239, counter=12821, random16=13945,
+                       random80=1096701577047146014270625), source="ref"),
+    Vector("scru160", None, "05U0GF0J0SP1D8LBBKO2PQVSK28MC9D0",
+           "017c083c13073216a2ab5d302cebfca0916625a0",
+           fields=dict(timestamp=1632225727239, counter=12822, random16=41643,
+                       random80=440068763580938823542176), source="ref"),
+    Vector("scru160", None, "05TTUP1HNCPNH30VEK64KDQT9BSNU4C4",
+           "017bdf6431bb33788c1f750c4a375d4af97f1184",
+           fields=dict(timestamp=1631540490683, counter=13176, random16=35871),
+           source="spec/computed"),
+    Vector("scru160", None, "05TTUP1HNCPNA1QHTDHRTCU3V32PD7C6",
+           "017bdf6431bb33750751eb63beb3c3f8c5969d86",
+           fields=dict(timestamp=1631540490683, counter=13173, random16=1873),
+           source="spec/computed"),
+    Vector("scru160", 0, "0" * 32, "0" * 40,
+           fields=dict(timestamp=0, counter=0, random16=0, random80=0),
+           source="computed"),
+    Vector("scru160", (1 << 160) - 1, "V" * 32, "f" * 40,
+           fields=dict(timestamp=(1 << 48) - 1, counter=0xFFFF, random16=0xFFFF,
+                       random80=(1 << 80) - 1), source="computed"),
+    # 3. ulid-flake, stand-alone
+    Vector("ulid-flake", 0, "0000000000000",
+           fields=dict(timestamp=0, randomness=0), source="ref"),
+    Vector("ulid-flake", 9223372036854775807, "7ZZZZZZZZZZZZ",
+           fields=dict(timestamp=8796093022207, randomness=1048575),
+           time="2302-09-27T15:10:22.207Z", source="spec, ref"),
+    Vector("ulid-flake", 14246757444195114, "00CMXB6TAK4SA",
+           fields=dict(timestamp=13586766666, randomness=627498), source="spec"),
+    Vector("ulid-flake", 16981964897052914, "00F2N078MDT7J",
+           fields=dict(timestamp=16195263764, randomness=452850), source="ref"),
+    Vector("ulid-flake", 16982197352449456, "00F2N6ZRB5HDG",
+           fields=dict(timestamp=16195485451, randomness=181680), source="ref"),
+]
+
+# The stand-alone monotonic run: one millisecond (16200743370), randomness
+# rising by 1..255 each time.  "…892" etc. abbreviate the full integers.
+ULID_RUN = [
+    (16987710680109749, "00F2T7EEA54NN"),
+    (16987710680109892, "00F2T7EEA54T4"),
+    (16987710680109935, "00F2T7EEA54VF"),
+    (16987710680110112, "00F2T7EEA5510"),
+    (16987710680110242, "00F2T7EEA5552"),
+]
+ULID_RUN_MS = 16200743370
+VECTORS += [Vector("ulid-flake", v, t, fields=dict(timestamp=ULID_RUN_MS),
+                   source="ref (run)") for v, t in ULID_RUN]
+
+# ulid-flake, scalable
+VECTORS.append(Vector("ulid-flake-scalable", 16982379959606303, "00F2NC9TEXQ0Z",
+                      fields=dict(timestamp=16195659598, randomness=30432,
+                                  scalability=31), source="ref"))
+ULID_SCALABLE_RUN = [
+    (16987744731778528, "00F2T8E54BKF0", 11887),
+    (16987744731781248, "00F2T8E54BP40", 11972),
+    (16987744731788256, "00F2T8E54BWZ0", 12191),
+    (16987744731788704, "00F2T8E54BXD0", 12205),
+    (16987744731794112, "00F2T8E54C2P0", 12374),
+]
+VECTORS += [Vector("ulid-flake-scalable", v, t,
+                   fields=dict(randomness=r, scalability=0), source="ref (run)")
+            for v, t, r in ULID_SCALABLE_RUN]
+
+VECTORS += [
+    # 4. caloriosa.  `katjjMQN` uses the old 48-bit layout, so only its
+    # value and text are checked, not fields.
+    Vector("caloriosa", 71027147798529, "katjjMQN", source="spec"),
+    Vector("caloriosa", 9309868322384951297, "b5JikCvNEnD",
+           fields=dict(timestamp=20622321493, random=2734, increment=1),
+           source="computed"),
+    Vector("caloriosa", (1 << 63) + 1, "aZl8N0y58M9",
+           fields=dict(timestamp=0, random=0, increment=1),
+           time="2017-01-01T00:00:00.000Z", source="computed"),
+    # 5. nanoflake
+    Vector("nanoflake", 0, "0",
+           fields=dict(timestamp=0, generator=0, sequence=0), source="computed"),
+    Vector("nanoflake", 8388607, "4zsov",
+           fields=dict(timestamp=1, generator=1023, sequence=4095), source="computed"),
+    Vector("nanoflake", 517815303950343, "53jt2edkp3",
+           fields=dict(timestamp=123456789, generator=5, sequence=7),
+           source="computed"),
+    Vector("nanoflake", 175928847298985984, "1c49kkphl4ow",
+           fields=dict(timestamp=41944705796, generator=0, sequence=0),
+           time="2016-04-30T11:18:25.796Z", epoch=1420070400000,
+           source="computed (Discord)"),
+    Vector("nanoflake", 9223372036854775807, "1y2p0ij32e8e7",
+           fields=dict(timestamp=MAX41, generator=1023, sequence=4095),
+           source="computed"),
+]
+
+# Strings each decoder must reject, with the FORMATS.md rule behind each.
+ULID_REJECTS = [
+    ("8000000000000", "overflow (listed)"),
+    ("ZZZZZZZZZZZZZ", "overflow (listed)"),
+    ("zzzzzzzzzzzzz", "overflow, lower case"),
+    ("000000000000", "12 characters"),
+    ("00000000000000", "14 characters"),
+    ("", "empty"),
+] + [("000000000000" + c, f"excluded letter {c!r}") for c in "ILOUilou"] + [
+    ("000000000000-", "outside the alphabet"),
+    ("000000000000 ", "trailing space"),
+    (" 000000000000", "leading space"),
+    ("000000000000\u017f", "non-ASCII s (upper-cases to S)"),
+    ("000000000000\uff10", "full-width zero"),
+]
+
+REJECTS: dict[str, list[tuple[str, str]]] = {
+    "uexky": [
+        ("", "empty"),
+        ("AAA", "3 characters (minimum is 4)"),
+        ("AAAAAAAAAAA", "11 characters (maximum is 10)"),
+        ("AAA=", "padding character"),
+        ("AAA+", "standard base64 '+' is not in the alphabet"),
+        ("AAA/", "standard base64 '/' is not in the alphabet"),
+        ("AA A", "space"),
+        ("AAA\u00e9", "non-ASCII"),
+    ],
+    "scru160": [
+        ("", "empty"),
+        ("0" * 31, "31 characters"),
+        ("0" * 33, "33 characters"),
+        ("0" * 31 + "W", "W is outside base32hex"),
+        ("0" * 31 + "w", "w is outside base32hex"),
+        ("0" * 31 + "-", "outside the alphabet"),
+        ("0" * 39, "39 hex digits"),
+        ("0" * 41, "41 hex digits"),
+        ("0" * 39 + "g", "g is not a hex digit"),
+    ],
+    "ulid-flake": ULID_REJECTS,
+    "ulid-flake-scalable": ULID_REJECTS,
+    "caloriosa": [
+        ("", "empty"),
+        ("100000000000", "12 characters"),
+        ("lYGhA16ahyg", "2^64 does not fit in 64 bits"),
+        ("ZZZZZZZZZZZ", "62^11-1 does not fit in 64 bits"),
+        ("b5JikCvNEn_", "outside the alphabet"),
+        ("b5JikCvNEn+", "outside the alphabet"),
+    ],
+    "nanoflake": [
+        ("", "empty"),
+        ("0" * 14, "14 characters"),
+        ("1y2p0ij32e8e8", "2^63: sign bit set"),
+        ("zzzzzzzzzzzzz", "sign bit set"),
+        ("4zso_", "outside the alphabet"),
+        ("4zso ", "space"),
+    ],
+}
+
+# Non-canonical strings that decoders must nevertheless accept, with the
+# value they stand for.  (Their canonical spellings are in the vectors.)
+ACCEPTS: list[tuple[str, str, int, str]] = [
+    ("uexky", "xiAnaS8QBh", 11093174944930914, "padded with a leading A"),
+    ("scru160", "05u0gf0j0sp1adjpt0u4vhimcjjaip51",
+     0x017c083c130732153679e83c4fc65664e6a964a1, "lower-case base32hex"),
+    ("scru160", "017C083C130732153679E83C4FC65664E6A964A1",
+     0x017c083c130732153679e83c4fc65664e6a964a1, "upper-case hex"),
+    ("ulid-flake", "00cmxb6tak4sa", 14246757444195114, "lower case"),
+    ("ulid-flake-scalable", "00f2nc9texq0z", 16982379959606303, "lower case"),
+    ("nanoflake", "4ZSOV", 8388607, "upper case"),
+    ("nanoflake", "00053jt2edkp3", 517815303950343, "zero-padded to 13"),
+]
+
+
+def _same(expected: object, actual: object) -> bool:
+    """Equality that also requires the same JSON type (1 is not "1" or 1.0)."""
+    return type(expected) is type(actual) and expected == actual
+
+
+def _try(callable_, *args):
+    """Call ``callable_``; return (result, None) or (None, error message)."""
+    try:
+        return callable_(*args), None
+    except (DecodeError, ValueError, KeyError) as exc:
+        return None, f"{type(exc).__name__}: {exc}"
+
+
+def selftest_vectors(rep: Report, covered: set[str]) -> None:
+    """Check every FORMATS.md vector in every direction the table allows."""
+    section = "a: vectors"
+    for vec in VECTORS:
+        fmt = ref.get_format(vec.fmt)
+        label = f"{vec.fmt} {vec.text or vec.hex or vec.value} ({vec.source})"
+        value = vec.value
+        if value is None and vec.hex is not None:
+            value, err = _try(fmt.decode_hex, vec.hex)
+            if not rep.check(err is None, section, f"{label}: hex does not decode: {err}"):
+                continue
+        covered.update(s for s in (vec.text, vec.hex) if s)
+        covered.add(str(value))
+        covered.update(str(v) for v in vec.fields.values())
+        if vec.epoch is not None:
+            covered.add(str(vec.epoch))
+        # Text form, both directions.
+        if vec.text is not None:
+            got, err = _try(fmt.decode_text, vec.text)
+            rep.check(got == value, section,
+                      f"{label}: decode_text gave {got} ({err}), expected {value}")
+            got, err = _try(fmt.encode_text, value)
+            rep.check(got == vec.text, section,
+                      f"{label}: encode_text gave {got!r} ({err}), expected {vec.text!r}")
+        # Hex form, both directions.
+        if vec.hex is not None:
+            got, err = _try(fmt.decode_hex, vec.hex)
+            rep.check(got == value, section,
+                      f"{label}: decode_hex gave {got} ({err}), expected {value}")
+            got, err = _try(fmt.encode_hex, value)
+            rep.check(got == vec.hex, section,
+                      f"{label}: encode_hex gave {got!r} ({err}), expected {vec.hex!r}")
+        # Decimal form of the 64-bit formats, both directions.
+        if fmt.bits == 64:
+            got, err = _try(fmt.decode_int, str(value))
+            rep.check(got == value, section,
+                      f"{label}: decode_int gave {got} ({err}), expected {value}")
+        # Fields (only the ones the table gives).
+        if vec.fields:
+            got = fmt.fields(value)
+            for key, expected in vec.fields.items():
+                rep.check(got.get(key) == expected, section,
+                          f"{label}: field {key} = {got.get(key)}, expected {expected}")
+        # Time, through the inspect dictionary.
+        if vec.time is not None and vec.text is not None:
+            got, err = _try(fmt.inspect_dict, vec.text, vec.epoch)
+            rep.check(got is not None and got["time"] == vec.time, section,
+                      f"{label}: time {got and got['time']} ({err}), expected {vec.time}")
+
+
+def selftest_special(rep: Report, covered: set[str]) -> None:
+    """Checks of vectors that carry more than one table row can express."""
+    section = "a: vectors"
+    uexky = ref.get_format("uexky")
+    # The uexky spec example also gives the base64 digits before rotation.
+    before = ref._encode_digits(11093174944930914, uexky.ALPHABET)
+    covered.add("naS8QBhxi")
+    rep.check(before == "naS8QBhxi", section,
+              f"uexky: base64 before rotation {before!r}, expected 'naS8QBhxi'")
+    rep.check(uexky.rotate_for_display(before) == "xinaS8QBh", section,
+              "uexky: rotating 'naS8QBhxi' does not give 'xinaS8QBh'")
+
+    # The Ulid-Flake monotonic runs: one millisecond, randomness rising by
+    # 1..255 per ID (the default entropy_size of one byte).
+    for name, run in (("ulid-flake", [(v, t) for v, t in ULID_RUN]),
+                      ("ulid-flake-scalable", [(v, t) for v, t, _ in ULID_SCALABLE_RUN])):
+        fmt = ref.get_format(name)
+        parts = [fmt.fields(fmt.decode_text(t)) for _, t in run]
+        rep.check(len({p["timestamp"] for p in parts}) == 1, section,
+                  f"{name} run: not all in one millisecond")
+        steps = [b["randomness"] - a["randomness"] for a, b in zip(parts, parts[1:])]
+        rep.check(all(1 <= s <= 255 for s in steps), section,
+                  f"{name} run: randomness steps {steps} not all in 1..255")
+
+
+def selftest_rejects_and_accepts(rep: Report, covered: set[str]) -> None:
+    """Every must-reject string is rejected; lenient-but-valid forms decode."""
+    section = "a: rejects"
+    for name, cases in REJECTS.items():
+        fmt = ref.get_format(name)
+        for text, why in cases:
+            covered.add(text)
+            value, _ = _try(fmt.decode_inspect_input, text)
+            rep.check(value is None, section,
+                      f"{name}: {text!r} ({why}) was accepted as {value}")
+    # The decimal and hex decoders (for `gen --as int|hex`) are strict too:
+    # no signs, spaces, separators, prefixes or non-ASCII digits, the exact
+    # hex width, and nothing at or above the format's value limit.
+    for name in ("uexky", "ulid-flake", "caloriosa", "nanoflake"):
+        fmt = ref.get_format(name)
+        for text in ("", "-1", "+1", " 1", "1_0", "\uff11", "1" * 21,
+                     str(fmt.value_limit)):
+            value, _ = _try(fmt.decode_int, text)
+            rep.check(value is None, section,
+                      f"{name}: decimal {text!r} was accepted as {value}")
+        bad_hex = ["", "0" * 15, "0" * 17, "0x" + "0" * 14, "0" * 15 + "g",
+                   "0" * 15 + " "]
+        if fmt.value_limit < 1 << 64:
+            bad_hex.append(format(fmt.value_limit, "016x"))
+        for text in bad_hex:
+            value, _ = _try(fmt.decode_hex, text)
+            rep.check(value is None, section,
+                      f"{name}: hex {text!r} was accepted as {value}")
+    scru = ref.get_format("scru160")
+    for text in ("0" * 39, "0" * 41, "0" * 39 + "g", "0x" + "0" * 38):
+        value, _ = _try(scru.decode_hex, text)
+        rep.check(value is None, section, f"scru160: hex {text!r} was accepted as {value}")
+    section = "a: lenient accepts"
+    for name, text, expected, why in ACCEPTS:
+        value, err = _try(ref.get_format(name).decode_inspect_input, text)
+        rep.check(value == expected, section,
+                  f"{name}: {text!r} ({why}) decoded to {value} ({err}), expected {expected}")
+        rep.check(not ref.get_format(name).is_canonical_text(text), section,
+                  f"{name}: {text!r} ({why}) is wrongly considered canonical")
+    # Case-sensitive formats must not fold case.
+    value, _ = _try(ref.get_format("caloriosa").decode_text, "B5JIKCVNEND")
+    rep.check(value != 9309868322384951297, section,
+              "caloriosa: decoding ignored case")
+    value, _ = _try(ref.get_format("uexky").decode_text, "XINAs8qbH")
+    rep.check(value != 11093174944930914, section, "uexky: decoding ignored case")
+    # The stricter caloriosa device-name check.
+    cal = ref.get_format("caloriosa")
+    rep.check(not cal.is_valid_device_name("katjjMQN"), section,
+              "caloriosa: 'katjjMQN' wrongly counted as a valid device name")
+    rep.check(cal.is_valid_device_name("b5JikCvNEnD"), section,
+              "caloriosa: 'b5JikCvNEnD' not counted as a valid device name")
+
+
+def selftest_layout_statements(rep: Report) -> None:
+    """Statements FORMATS.md makes that follow from the layouts."""
+    section = "a: layout statements"
+    t = ref.rfc3339_ms
+    uexky = ref.get_format("uexky")
+    rep.check(ref.UEXKY_EPOCH_MS == 1519862400000, section, "uexky epoch")
+    rep.check(ref.ULID_FLAKE_EPOCH_MS == 1704067200000, section, "ulid-flake epoch")
+    rep.check(ref.CALORIOSA_EPOCH_MS == 1483228800000, section, "caloriosa epoch")
+    # uexky text: 9 characters before 2020-05-04T08:44:36.736Z, 10 after
+    # (plus the two moved characters, the length is ceil(bitlen / 6)).
+    boundary = 1 << 36
+    rep.check(t(ref.UEXKY_EPOCH_MS + boundary) == "2020-05-04T08:44:36.736Z", section,
+              "uexky: the 10-character boundary is not 2020-05-04T08:44:36.736Z")
+    rep.check(len(uexky.encode_text(((boundary - 1) << 18) | 0x3FFFF)) == 9, section,
+              "uexky: last timestamp before the boundary is not 9 characters")
+    rep.check(len(uexky.encode_text(boundary << 18)) == 10, section,
+              "uexky: first timestamp at the boundary is not 10 characters")
+    rep.check(t(ref.UEXKY_EPOCH_MS + MAX42).startswith("2157-07-13"), section,
+              "uexky: lifetime does not end 2157-07-13")
+    rep.check(t(ref.ULID_FLAKE_EPOCH_MS + MAX43) == "2302-09-27T15:10:22.207Z", section,
+              "ulid-flake: lifetime does not end 2302-09-27T15:10:22.207Z")
+    rep.check(t(ref.CALORIOSA_EPOCH_MS + MAX41).startswith("2086-09-07"), section,
+              "caloriosa: lifetime does not end 2086-09-07")
+    # Every valid device name is exactly 11 characters.
+    rep.check(62 ** 10 < 1 << 63 and 1 << 64 < 62 ** 11, section,
+              "caloriosa: 62^10 < 2^63 <= v < 2^64 < 62^11 does not hold")
+    cal = ref.get_format("caloriosa")
+    rep.check(len(cal.encode_text(1 << 63)) == 11 and
+              len(cal.encode_text((1 << 64) - 1)) == 11, section,
+              "caloriosa: device names are not always 11 characters")
+    # Nanoflake: at most 13 base36 characters.
+    rep.check(len(ref.encode_text("nanoflake", (1 << 63) - 1)) == 13, section,
+              "nanoflake: the largest value is not 13 characters")
+
+
+def selftest_time_format(rep: Report) -> None:
+    """Compare the calendar code with ``datetime`` where both work."""
+    section = "a: time format"
+    rng = random.Random(20261122)        # fixed seed: reproducible samples
+    samples = [0, -1, 1, 951782400000, 253402300799999, -62135596800000]
+    samples += [rng.randrange(-62135596800000, 253402300800000) for _ in range(2000)]
+    epoch = datetime.datetime(1970, 1, 1, tzinfo=datetime.timezone.utc)
+    for ms in samples:
+        dt = epoch + datetime.timedelta(milliseconds=ms)
+        expected = dt.strftime("%Y-%m-%dT%H:%M:%S.") + f"{dt.microsecond // 1000:03d}Z"
+        # strftime does not zero-pad years below 1000 on every platform.
+        expected = f"{dt.year:04d}" + expected[expected.index("-"):]
+        rep.check(ref.rfc3339_ms(ms) == expected, section,
+                  f"rfc3339_ms({ms}) = {ref.rfc3339_ms(ms)!r}, expected {expected!r}")
+    rep.check(ref.rfc3339_ms(1795309323456) == "2026-11-22T01:02:03.456Z", section,
+              "rfc3339_ms of the brief's example is wrong")
+
+
+def selftest_roundtrip(rep: Report) -> None:
+    """Random values survive encode/decode in every form."""
+    section = "a: round trip"
+    rng = random.Random(1)
+    for name in ref.FORMAT_NAMES:
+        fmt = ref.get_format(name)
+        for _ in range(500):
+            value = rng.randrange(fmt.value_limit)
+            text = fmt.encode_text(value)
+            ok = (fmt.decode_text(text) == value and fmt.is_canonical_text(text)
+                  and fmt.decode_hex(fmt.encode_hex(value)) == value
+                  and (fmt.bits != 64 or fmt.decode_int(fmt.encode_int(value)) == value))
+            rep.check(ok, section, f"{name}: value {value} does not round-trip")
+            # The inspect dictionary must show the same canonical forms.
+            shown = fmt.inspect_dict_for_value(value)
+            rep.check(shown["text"] == text and shown["hex"] == fmt.encode_hex(value),
+                      section, f"{name}: inspect forms differ for value {value}")
+
+
+def selftest_spec_coverage(rep: Report, covered: set[str], spec_path: str | None,
+                           required: bool) -> None:
+    """Make sure no vector of FORMATS.md was forgotten in the tables above.
+
+    Every back-quoted string in a table row (and in the must-reject line),
+    and every integer of 6 or more digits in a table row, must be one of the
+    strings the self-test used.  This guards the claim that *all* vectors
+    are checked; it is skipped when FORMATS.md is not available.
+    """
+    section = "a: spec coverage"
+    if spec_path is None or not os.path.exists(spec_path):
+        if required:
+            rep.fail(section, f"FORMATS.md not found at {spec_path!r}")
+        else:
+            rep.note("FORMATS.md not found; the vector-coverage check was skipped "
+                     "(pass --spec PATH to run it)")
+        return
+    with open(spec_path, encoding="utf-8") as handle:
+        lines = handle.read().splitlines()
+    for number, line in enumerate(lines, 1):
+        in_table = line.startswith("|")
+        if not (in_table or "must reject" in line):
+            continue
+        # Back-quoted tokens; "`0`×32" style repetitions and tokens with
+        # spaces (like the letter list `I L O U`) are not strings to decode.
+        for match in re.finditer(r"`([^`]*)`(×)?", line):
+            token, repeated = match.group(1), match.group(2)
+            if repeated or " " in token or not token:
+                continue
+            rep.check(token in covered, section,
+                      f"FORMATS.md line {number}: `{token}` is not in the self-test")
+        if in_table:
+            plain = re.sub(r"`[^`]*`", " ", line)
+            for match in re.finditer(r"(?<![\d…^])\d{6,}", plain):
+                rep.check(match.group(0) in covered, section,
+                          f"FORMATS.md line {number}: {match.group(0)} is not in the self-test")
+
+
+def self_test(rep: Report, spec_path: str | None, spec_required: bool) -> None:
+    """Part (a)."""
+    covered: set[str] = set()
+    selftest_vectors(rep, covered)
+    selftest_special(rep, covered)
+    selftest_rejects_and_accepts(rep, covered)
+    selftest_layout_statements(rep)
+    selftest_time_format(rep)
+    selftest_roundtrip(rep)
+    selftest_spec_coverage(rep, covered, spec_path, spec_required)
+
+
+# ---------------------------------------------------------------------------
+# Running mintid.
+
+
+@dataclass
+class Result:
+    """The outcome of one mintid run."""
+
+    command: str
+    status: int | None          # None when the program could not be run
+    stdout: str = ""
+    stderr: str = ""
+    error: str = ""             # why it could not be run, if it could not
+
+
+def run_mintid(mintid: str, args: list[str], stdin: str | None = None,
+               timeout: float = 120.0) -> Result:
+    """Run mintid with ``args`` and capture its output as UTF-8 text."""
+    command = shlex.join([mintid] + args) + (" < (stdin)" if stdin is not None else "")
+    try:
+        proc = subprocess.run([mintid] + args, capture_output=True, timeout=timeout,
+                              input=None if stdin is None else stdin.encode("utf-8"),
+                              stdin=subprocess.DEVNULL if stdin is None else None)
+    except (OSError, subprocess.SubprocessError) as exc:
+        return Result(command, None, error=f"{type(exc).__name__}: {exc}")
+    try:
+        stdout = proc.stdout.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return Result(command, proc.returncode, error=f"stdout is not UTF-8: {exc}")
+    return Result(command, proc.returncode, stdout,
+                  proc.stderr.decode("utf-8", errors="replace"))
+
+
+def split_lines(rep: Report, section: str, result: Result) -> list[str]:
+    """Split stdout into lines, checking that it is clean line-based output."""
+    text = result.stdout
+    if text == "":
+        return []
+    rep.check(text.endswith("\n"), section,
+              f"{result.command}: output does not end with a newline")
+    rep.check("\r" not in text, section, f"{result.command}: output contains CR")
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def ran_ok(rep: Report, section: str, result: Result) -> bool:
+    """Check that a run that should succeed exited with status 0."""
+    if result.status is None or result.error:
+        rep.fail(section, f"{result.command}: could not run: {result.error}")
+        return False
+    return rep.check(result.status == 0, section,
+                     f"{result.command}: exit status {result.status}, stderr: "
+                     f"{result.stderr.strip()[:300]!r}")
+
+
+def now_ms() -> int:
+    """The current Unix time in milliseconds."""
+    return time.time_ns() // 1_000_000
+
+
+# ---------------------------------------------------------------------------
+# Part (b): generation.
+
+
+@dataclass
+class GenRun:
+    """One configuration of `mintid gen` to test."""
+
+    fmt: str
+    args: list[str] = field(default_factory=list)
+    epoch: int | None = None            # nanoflake epoch given with --epoch
+    expect: dict[str, int] = field(default_factory=dict)  # fixed field values
+
+    @property
+    def label(self) -> str:
+        return " ".join([self.fmt] + self.args)
+
+    @property
+    def inspect_args(self) -> list[str]:
+        """Options inspect needs to read these IDs back (the same epoch)."""
+        return ["--epoch", str(self.epoch)] if self.epoch is not None else []
+
+
+GEN_RUNS = [
+    GenRun("uexky"),
+    GenRun("scru160"),
+    GenRun("ulid-flake"),
+    GenRun("ulid-flake-scalable", ["--node", "31"], expect={"scalability": 31}),
+    GenRun("caloriosa"),
+    # Without --epoch the documented default epoch 1288834974657 applies.
+    GenRun("nanoflake"),
+    GenRun("nanoflake", ["--node", "1023", "--epoch", "1420070400000"],
+           epoch=1420070400000, expect={"generator": 1023}),
+]
+
+TIME_TOLERANCE_MS = 10_000
+
+
+def parse_generated(fmt: ref.IdFormat, form: str, line: str) -> int:
+    """Decode one line of `mintid gen` output and insist it is canonical."""
+    if form == "text":
+        value = fmt.decode_text(line)
+        canonical = fmt.encode_text(value)
+    elif form == "int":
+        value = fmt.decode_int(line)
+        canonical = fmt.encode_int(value)
+    else:
+        value = fmt.decode_hex(line)
+        canonical = fmt.encode_hex(value)
+    if line != canonical:
+        raise DecodeError(f"not canonical (canonical form is {canonical!r})")
+    fmt.check_generated(value)
+    return value
+
+
+def check_generated_ids(rep: Report, run: GenRun, form: str, lines: list[str],
+                        count: int, started: int, finished: int) -> list[str]:
+    """Part (b) checks on one batch; return the lines that decoded."""
+    section = f"b: gen {run.fmt}"
+    fmt = ref.get_format(run.fmt)
+    where = f"gen {run.label} --as {form}"
+    rep.check(len(lines) == count, section,
+              f"{where}: {len(lines)} lines, expected {count}")
+    epoch = fmt.resolve_epoch(run.epoch)
+    decoded: list[tuple[int, int, str]] = []      # (line number, value, line)
+    for number, line in enumerate(lines, 1):
+        try:
+            value = parse_generated(fmt, form, line)
+        except DecodeError as exc:
+            rep.fail(section, f"{where}: line {number} {line!r}: {exc}")
+            continue
+        parts = fmt.fields(value)
+        good = True
+        for key, expected in run.expect.items():
+            good &= rep.check(parts[key] == expected, section,
+                              f"{where}: line {number} {line!r}: {key} = {parts[key]}, "
+                              f"expected {expected}")
+        unix_ms = epoch + parts["timestamp"]
+        good &= rep.check(started - TIME_TOLERANCE_MS <= unix_ms <= finished + TIME_TOLERANCE_MS,
+                          section,
+                          f"{where}: line {number} {line!r}: time {ref.rfc3339_ms(unix_ms)} "
+                          f"is not within 10 s of the run "
+                          f"({ref.rfc3339_ms(started)}..{ref.rfc3339_ms(finished)})")
+        decoded.append((number, value, line))
+    # Uniqueness and strict increase, by integer value (160-bit for SCRU160).
+    seen: dict[int, int] = {}
+    for number, value, line in decoded:
+        if value in seen:
+            rep.fail(section, f"{where}: line {number} {line!r} repeats line {seen[value]}")
+        else:
+            seen[value] = number
+    rep.check(len(seen) == len(decoded), section, f"{where}: IDs are not unique")
+    increasing = True
+    for (n1, v1, l1), (n2, v2, l2) in zip(decoded, decoded[1:]):
+        if not v1 < v2:
+            increasing = False
+            rep.fail(section, f"{where}: line {n2} {l2!r} is not greater than "
+                              f"line {n1} {l1!r}")
+    rep.check(increasing, section, f"{where}: IDs are not strictly increasing")
+    return [line for _, _, line in decoded]
+
+
+def part_b(rep: Report, mintid: str, count: int, timeout: float
+           ) -> dict[tuple[int, str], list[str]]:
+    """Run every generation configuration in every output form.
+
+    Returns the decoded lines keyed by (index into GEN_RUNS, form), for the
+    inspect checks of parts c–e.
+    """
+    batches: dict[tuple[int, str], list[str]] = {}
+    for index, run in enumerate(GEN_RUNS):
+        fmt = ref.get_format(run.fmt)
+        forms = ["text", "hex"] + (["int"] if fmt.bits == 64 else [])
+        for form in forms:
+            args = ["gen", run.fmt, "-n", str(count)]
+            if form != "text":
+                args += ["--as", form]
+            args += run.args
+            started = now_ms()
+            result = run_mintid(mintid, args, timeout=timeout)
+            finished = now_ms()
+            section = f"b: gen {run.fmt}"
+            if not ran_ok(rep, section, result):
+                continue
+            lines = split_lines(rep, section, result)
+            batches[(index, form)] = check_generated_ids(
+                rep, run, form, lines, count, started, finished)
+    return batches
+
+
+# ---------------------------------------------------------------------------
+# Parts (c) and (d): inspect.
+
+
+def parse_json_object(line: str) -> dict:
+    """Parse one JSON object strictly: no duplicate keys, no NaN/Infinity."""
+
+    def no_duplicates(pairs):
+        keys = [key for key, _ in pairs]
+        duplicates = sorted({key for key in keys if keys.count(key) > 1})
+        if duplicates:
+            raise ValueError(f"duplicate key(s) {duplicates}")
+        return dict(pairs)
+
+    def no_constants(name):
+        raise ValueError(f"non-standard JSON constant {name}")
+
+    obj = json.loads(line, object_pairs_hook=no_duplicates, parse_constant=no_constants)
+    if not isinstance(obj, dict):
+        raise ValueError("not a JSON object")
+    return obj
+
+
+def compare_json(expected: dict, actual: dict) -> list[str]:
+    """List the differences between expected and actual inspect objects.
+
+    Values must match in JSON type as well (``"5"`` is not ``5``), and keys
+    that are not expected are differences too.
+    """
+    problems = []
+    for key, want in expected.items():
+        if key not in actual:
+            problems.append(f"missing key {key!r} (expected {want!r})")
+        elif not _same(want, actual[key]):
+            problems.append(f"{key!r}: got {actual[key]!r}, expected {want!r}")
+    for key in actual:
+        if key not in expected:
+            problems.append(f"unexpected extra key {key!r} = {actual[key]!r}")
+    return problems
+
+
+def check_inspect(rep: Report, section: str, mintid: str, fmt_name: str,
+                  inputs: list[str], epoch: int | None, timeout: float,
+                  give_format: bool = True, extra_args: list[str] | None = None) -> None:
+    """Feed ``inputs`` to inspect on stdin and compare every JSON object.
+
+    ``fmt_name`` is the format the IDs really have; with ``give_format``
+    false it is not passed, so mintid has to guess it.
+    """
+    if not inputs:
+        rep.fail(section, f"no {fmt_name} IDs to inspect (generation failed)")
+        return
+    args = ["inspect"] + (["--format", fmt_name] if give_format else []) + (extra_args or [])
+    result = run_mintid(mintid, args, stdin="".join(i + "\n" for i in inputs),
+                        timeout=timeout)
+    if not ran_ok(rep, section, result):
+        return
+    lines = split_lines(rep, section, result)
+    rep.check(len(lines) == len(inputs), section,
+              f"{result.command}: {len(lines)} output lines for {len(inputs)} IDs")
+    for number, (given, line) in enumerate(zip(inputs, lines), 1):
+        expected = ref.inspect_dict(fmt_name, given, epoch)
+        try:
+            actual = parse_json_object(line)
+        except ValueError as exc:
+            rep.fail(section, f"{result.command}: line {number} for {given!r} is not "
+                              f"a JSON object ({exc}): {line[:200]!r}")
+            continue
+        if not give_format:
+            rep.check(actual.get("format") == fmt_name, section,
+                      f"{result.command}: {given!r} guessed as {actual.get('format')!r}, "
+                      f"expected {fmt_name!r}")
+        problems = compare_json(expected, actual)
+        rep.check(not problems, section,
+                  f"{result.command}: line {number} for {given!r}: " + "; ".join(problems))
+
+
+def case_variants(fmt_name: str, ids: list[str]) -> list[str]:
+    """Other-case spellings FORMATS.md says decoders must accept."""
+    if fmt_name in ("scru160", "ulid-flake", "ulid-flake-scalable"):
+        return [i.lower() for i in ids]
+    if fmt_name == "nanoflake":
+        return [i.upper() for i in ids]
+    return []
+
+
+def part_c(rep: Report, mintid: str, batches, timeout: float) -> None:
+    """Inspect every generated ID with --format and compare every key."""
+    for index, run in enumerate(GEN_RUNS):
+        section = f"c: inspect {run.fmt}"
+        ids = batches.get((index, "text"), [])
+        check_inspect(rep, section, mintid, run.fmt, ids, run.epoch, timeout,
+                      extra_args=run.inspect_args)
+        if run.fmt == "scru160":
+            # SCRU160's hex form is one of its two text forms.
+            check_inspect(rep, section, mintid, run.fmt, batches.get((index, "hex"), []),
+                          run.epoch, timeout, extra_args=run.inspect_args)
+        # Decoding is case-insensitive for these formats (FORMATS.md); the
+        # JSON must still show the canonical text.  A sample is enough.
+        variants = case_variants(run.fmt, ids[:200])
+        if run.fmt == "scru160":
+            variants += [h.upper() for h in batches.get((index, "hex"), [])[:200]]
+        if variants:
+            check_inspect(rep, f"c: inspect {run.fmt} (case)", mintid, run.fmt,
+                          variants, run.epoch, timeout, extra_args=run.inspect_args)
+
+
+def part_d(rep: Report, mintid: str, batches, timeout: float) -> None:
+    """Inspect without --format: guessing, and the Ulid-Flake ambiguity."""
+    for index, run in enumerate(GEN_RUNS):
+        # Guessing is checked for the formats with a distinctive text form;
+        # the nanoflake IDs are those made with the default epoch, so that
+        # the unix_ms of the guessed result can be compared as well.
+        if run.fmt in ("uexky", "scru160", "caloriosa") or (
+                run.fmt == "nanoflake" and run.epoch is None):
+            section = f"d: guess {run.fmt}"
+            check_inspect(rep, section, mintid, run.fmt, batches.get((index, "text"), []),
+                          run.epoch, timeout, give_format=False)
+            if run.fmt == "scru160":
+                check_inspect(rep, section, mintid, run.fmt,
+                              batches.get((index, "hex"), []), run.epoch, timeout,
+                              give_format=False)
+    # A Ulid-Flake text cannot say whether it is stand-alone or scalable.
+    section = "d: ulid ambiguity"
+    for index, run in enumerate(GEN_RUNS):
+        if not run.fmt.startswith("ulid-flake"):
+            continue
+        ids = batches.get((index, "text"), [])
+        if not ids:
+            rep.fail(section, f"no {run.fmt} IDs to test (generation failed)")
+            continue
+        result = run_mintid(mintid, ["inspect", ids[0]], timeout=timeout)
+        rep.check(result.status == 1, section,
+                  f"{result.command}: exit status {result.status} {result.error}, "
+                  f"expected 1 (ambiguous ulid-flake / ulid-flake-scalable)")
+        rep.check(result.stderr.strip() != "", section,
+                  f"{result.command}: no message on stderr for the ambiguous ID")
+        rep.check(result.stdout == "", section,
+                  f"{result.command}: printed {result.stdout[:200]!r} for an ambiguous ID")
+
+
+# ---------------------------------------------------------------------------
+# Part (e): invalid input.
+
+
+def expect_rejected(rep: Report, section: str, mintid: str, args: list[str],
+                    timeout: float) -> None:
+    """The command must exit with status 1 and print nothing on stdout."""
+    result = run_mintid(mintid, args, timeout=timeout)
+    rep.check(result.status == 1, section,
+              f"{result.command}: exit status {result.status} {result.error}, expected 1")
+    rep.check(result.stdout == "", section,
+              f"{result.command}: printed {result.stdout[:200]!r}, expected nothing")
+
+
+def part_e(rep: Report, mintid: str, batches, timeout: float) -> None:
+    """Invalid IDs: status 1, and valid IDs given alongside still print."""
+    section = "e: invalid"
+    expect_rejected(rep, section, mintid,
+                    ["inspect", "--format", "ulid-flake", "8000000000000"], timeout)
+    # A valid and an invalid ID together, in both orders.
+    index = next(i for i, r in enumerate(GEN_RUNS) if r.fmt == "ulid-flake")
+    ids = batches.get((index, "text"), [])
+    if not ids:
+        rep.fail(section, "no ulid-flake IDs for the mixed test (generation failed)")
+    else:
+        valid = ids[0]
+        expected = ref.inspect_dict("ulid-flake", valid)
+        for order in ([valid, "8000000000000"], ["8000000000000", valid]):
+            result = run_mintid(mintid, ["inspect", "--format", "ulid-flake"] + order,
+                                timeout=timeout)
+            rep.check(result.status == 1, section,
+                      f"{result.command}: exit status {result.status} {result.error}, "
+                      f"expected 1")
+            lines = split_lines(rep, section, result)
+            if not rep.check(len(lines) == 1, section,
+                             f"{result.command}: {len(lines)} output lines, expected "
+                             f"exactly the valid ID's JSON"):
+                continue
+            try:
+                problems = compare_json(expected, parse_json_object(lines[0]))
+            except ValueError as exc:
+                problems = [f"not a JSON object ({exc})"]
+            rep.check(not problems, section,
+                      f"{result.command}: valid ID's JSON: " + "; ".join(problems))
+    # Every must-reject string of FORMATS.md, given on the command line.
+    # (None of them begins with '-', so none can be taken for an option.)
+    section = "e: must reject"
+    for name, cases in REJECTS.items():
+        for text, _why in cases:
+            expect_rejected(rep, section, mintid, ["inspect", "--format", name, text],
+                            timeout)
+
+
+# ---------------------------------------------------------------------------
+# Driver.
+
+
+def default_spec_path() -> str | None:
+    """Where FORMATS.md usually is: the shared spec directory."""
+    for candidate in ("/work/shared/specs/FORMATS.md",):
+        if os.path.exists(candidate):
+            return candidate
+    return None
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description="Cross-check mintid against the independent reference decoder.")
+    parser.add_argument("--mintid", help="path to the mintid program")
+    parser.add_argument("--self-test-only", action="store_true",
+                        help="only check refdecode.py against FORMATS.md (part a)")
+    parser.add_argument("--spec", default=None,
+                        help="FORMATS.md, for the vector-coverage check "
+                             "(default: /work/shared/specs/FORMATS.md if present)")
+    parser.add_argument("-n", "--count", type=int, default=3000,
+                        help="IDs per `mintid gen` run (default 3000)")
+    parser.add_argument("--timeout", type=float, default=120.0,
+                        help="seconds allowed per mintid run (default 120)")
+    parser.add_argument("--show", type=int, default=30,
+                        help="how many failures to list (default 30)")
+    args = parser.parse_args(argv)
+    if not args.self_test_only and not args.mintid:
+        parser.error("--mintid PATH is required (or use --self-test-only)")
+
+    rep = Report()
+    spec_path = args.spec if args.spec is not None else default_spec_path()
+    print("a: self-test of refdecode.py against FORMATS.md")
+    self_test(rep, spec_path, spec_required=args.spec is not None)
+    if rep.failures:
+        # Without a trustworthy reference, comparing mintid would mislead.
+        print("the reference decoder fails its own self-test; mintid not checked")
+        return rep.summary(args.show)
+    if not args.self_test_only:
+        mintid = args.mintid
+        # A bare name is looked up on PATH by subprocess; if a file of that
+        # name is in the current directory, the user almost surely meant it.
+        if os.sep not in mintid:
+            mintid = os.path.join(".", mintid) if os.path.exists(mintid) else mintid
+        print(f"b: mintid gen ({args.count} IDs per run)")
+        batches = part_b(rep, mintid, args.count, args.timeout)
+        print("c: mintid inspect --format")
+        part_c(rep, mintid, batches, args.timeout)
+        print("d: mintid inspect (guessing)")
+        part_d(rep, mintid, batches, args.timeout)
+        print("e: mintid inspect (invalid input)")
+        part_e(rep, mintid, batches, args.timeout)
+    return rep.summary(args.show)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
