@@ -1,1 +1,645 @@
-int main(void){return 0;}
+/*
+ * main.c - the mintid command: gen, inspect, convert, formats.
+ *
+ * Every command reads the format table of libmintid; nothing here knows a
+ * format by name except through it.
+ */
+#include "cli.h"
+#include "mintid.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const usage_text =
+    "usage: mintid COMMAND [OPTIONS]\n"
+    "\n"
+    "Mints and reads unique, time-ordered IDs.\n"
+    "\n"
+    "commands:\n"
+    "  gen FORMAT [-n COUNT] [--node N] [--epoch WHEN] [--as FORM]\n"
+    "             [--overflow wait|fail] [--rollback wait|reuse|fail]\n"
+    "             [--max-wait MS] [--entropy-size N]\n"
+    "      print COUNT new IDs (default 1), one per line\n"
+    "  inspect [--format FORMAT] [--from FORM] [--epoch WHEN] [ID...]\n"
+    "      print each ID's fields as one JSON object per line; IDs are read\n"
+    "      from standard input, one per line, when none are given; the\n"
+    "      format is guessed from the ID's shape when not given\n"
+    "  convert [--format FORMAT] [--from FORM] --to FORM [ID...]\n"
+    "      print each ID in another text form of its format\n"
+    "  formats [--epoch WHEN]\n"
+    "      list the formats: bit layout, capacity, text forms, lifespan\n"
+    "\n"
+    "FORMAT: uexky, scru160, ulid-flake, ulid-flake-scalable, caloriosa, nanoflake\n"
+    "FORM:   text (canonical), int (decimal), hex, padded (nanoflake), core (caloriosa)\n"
+    "WHEN:   Unix milliseconds, or RFC 3339 UTC such as 2015-01-01 or\n"
+    "        2015-01-01T00:00:00.000Z (nanoflake's epoch; default 1288834974657)\n"
+    "\n"
+    "An ID that starts with '-' (uexky) must follow '--' or come on standard input.\n"
+    "\n"
+    "exit status: 0 success; 1 an input was not a valid ID (valid ones are still\n"
+    "printed); 2 usage error; 3 minting or writing failed.\n";
+
+static int usage_error(const char *fmt, const char *arg) {
+    fputs("mintid: ", stderr);
+    fprintf(stderr, fmt, arg);
+    fputs("\n(see mintid --help)\n", stderr);
+    return EXIT_USAGE;
+}
+
+/* ---- argument parsing ------------------------------------------------------------ */
+
+/* A decimal integer in [min, max], nothing else: no sign, no spaces, no suffix. */
+static bool parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out) {
+    if (s == NULL || *s < '0' || *s > '9')
+        return false;
+    errno = 0;
+    char *end;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno != 0 || *end != '\0' || v < min || v > max)
+        return false;
+    *out = v;
+    return true;
+}
+
+static const mintid_format *find_format(const char *name) {
+    const mintid_format *fmt = mintid_format_find(name);
+    if (fmt == NULL) {
+        char safe[PRINTABLE_MAX];
+        fprintf(stderr, "mintid: unknown format '%s'; formats are:", printable(name, strlen(name), safe, sizeof safe));
+        for (int i = 0; i < MINTID_FORMAT_COUNT; i++)
+            fprintf(stderr, " %s", mintid_format_get((mintid_format_id)i)->name);
+        fputc('\n', stderr);
+    }
+    return fmt;
+}
+
+/* The form named `name` if `fmt` has it (any format when fmt is NULL), else -2 after a message. */
+static int find_form(const mintid_format *fmt, const char *name) {
+    int form = mintid_form_find(name);
+    char safe[PRINTABLE_MAX];
+    if (form < 0) {
+        fprintf(stderr, "mintid: unknown form '%s'; forms are text, int, hex, padded, core\n",
+                printable(name, strlen(name), safe, sizeof safe));
+        return -2;
+    }
+    if (fmt != NULL && !(fmt->forms & MINTID_FORM_BIT(form))) {
+        fprintf(stderr, "mintid: %s has no '%s' form; it has:", fmt->name, name);
+        for (int f = 0; f < MINTID_FORM_COUNT; f++)
+            if (fmt->forms & MINTID_FORM_BIT(f))
+                fprintf(stderr, " %s", mintid_form_name((mintid_form)f));
+        fputc('\n', stderr);
+        return -2;
+    }
+    return form;
+}
+
+static bool parse_epoch(const char *s, int64_t *epoch) {
+    int rc = mintid_parse_time(s, epoch);
+    if (rc != MINTID_OK) {
+        char safe[PRINTABLE_MAX];
+        fprintf(stderr,
+                "mintid: --epoch '%s' is not a time: give Unix milliseconds or RFC 3339 UTC "
+                "(2015-01-01T00:00:00Z)\n",
+                printable(s, strlen(s), safe, sizeof safe));
+        return false;
+    }
+    return true;
+}
+
+/* ---- gen ----------------------------------------------------------------------------- */
+
+#define GEN_BATCH 4096
+#define GEN_MAX_COUNT UINT64_C(1000000000000000) /* 10^15: more than a lifetime at capacity */
+
+static int policy_from(const char *s, const char *const *names, int n) {
+    for (int i = 0; i < n; i++)
+        if (strcmp(s, names[i]) == 0)
+            return i;
+    return -1;
+}
+
+static int cmd_gen(int argc, char **argv) {
+    static const struct option opts[] = {
+        {"count", required_argument, NULL, 'n'},   {"node", required_argument, NULL, 'N'},
+        {"epoch", required_argument, NULL, 'e'},   {"as", required_argument, NULL, 'a'},
+        {"overflow", required_argument, NULL, 'o'}, {"rollback", required_argument, NULL, 'r'},
+        {"max-wait", required_argument, NULL, 'w'}, {"entropy-size", required_argument, NULL, 'E'},
+        {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0},
+    };
+    static const char *const overflow_names[] = {"wait", "fail"};
+    static const char *const rollback_names[] = {"wait", "reuse", "fail"};
+    const char *count_arg = NULL, *node_arg = NULL, *epoch_arg = NULL, *as_arg = NULL, *overflow_arg = NULL,
+               *rollback_arg = NULL, *wait_arg = NULL, *entropy_arg = NULL;
+    int c;
+    while ((c = getopt_long(argc, argv, "n:h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'n': count_arg = optarg; break;
+        case 'N': node_arg = optarg; break;
+        case 'e': epoch_arg = optarg; break;
+        case 'a': as_arg = optarg; break;
+        case 'o': overflow_arg = optarg; break;
+        case 'r': rollback_arg = optarg; break;
+        case 'w': wait_arg = optarg; break;
+        case 'E': entropy_arg = optarg; break;
+        case 'h': fputs(usage_text, stdout); return EXIT_OK;
+        default: return usage_error("%s", "bad option for gen");
+        }
+    }
+    if (optind != argc - 1)
+        return usage_error("%s", optind == argc ? "gen needs a FORMAT" : "gen takes one FORMAT");
+    const mintid_format *fmt = find_format(argv[optind]);
+    if (fmt == NULL)
+        return EXIT_USAGE;
+
+    mintid_config cfg;
+    mintid_config_init(&cfg, fmt);
+    uint64_t count = 1, v;
+    if (count_arg != NULL && !parse_u64(count_arg, 1, GEN_MAX_COUNT, &count))
+        return usage_error("-n '%s': give a count from 1 to 10^15", count_arg);
+    if (node_arg != NULL) {
+        if (fmt->node_bits == 0)
+            return usage_error("--node: %s has no node id field", fmt->name);
+        uint64_t max = (UINT64_C(1) << fmt->node_bits) - 1;
+        if (!parse_u64(node_arg, 0, max, &v)) {
+            fprintf(stderr, "mintid: --node '%s': %s node ids are 0..%" PRIu64 "\n", node_arg, fmt->name, max);
+            return EXIT_USAGE;
+        }
+        cfg.node = (int64_t)v;
+    }
+    if (epoch_arg != NULL) {
+        if (!fmt->epoch_settable)
+            return usage_error("--epoch: %s has a fixed epoch", fmt->name);
+        if (!parse_epoch(epoch_arg, &cfg.epoch_ms))
+            return EXIT_USAGE;
+    }
+    int form = MINTID_FORM_TEXT;
+    if (as_arg != NULL && (form = find_form(fmt, as_arg)) < 0)
+        return EXIT_USAGE;
+    if (overflow_arg != NULL) {
+        int p = policy_from(overflow_arg, overflow_names, 2);
+        if (p < 0)
+            return usage_error("--overflow '%s': give wait or fail", overflow_arg);
+        cfg.overflow = (mintid_overflow_policy)p;
+    }
+    if (rollback_arg != NULL) {
+        int p = policy_from(rollback_arg, rollback_names, 3);
+        if (p < 0)
+            return usage_error("--rollback '%s': give wait, reuse or fail", rollback_arg);
+        cfg.rollback = (mintid_rollback_policy)p;
+    }
+    if (wait_arg != NULL) {
+        if (!parse_u64(wait_arg, 0, 3600000, &v))
+            return usage_error("--max-wait '%s': give milliseconds, 0 to 3600000", wait_arg);
+        cfg.max_wait_ms = (uint32_t)v;
+    }
+    if (entropy_arg != NULL) {
+        if (cfg.entropy_size == 0)
+            return usage_error("--entropy-size: %s has no entropy size", fmt->name);
+        uint64_t max = fmt->id == MINTID_ULID_FLAKE_SCALABLE ? 2 : 3;
+        if (!parse_u64(entropy_arg, 1, max, &v)) {
+            fprintf(stderr, "mintid: --entropy-size '%s': %s takes 1..%" PRIu64 " bytes\n", entropy_arg, fmt->name,
+                    max);
+            return EXIT_USAGE;
+        }
+        cfg.entropy_size = (unsigned)v;
+    }
+
+    mintid_gen *gen;
+    int rc = mintid_gen_new(fmt, &cfg, &gen);
+    if (rc != MINTID_OK) {
+        if (rc == MINTID_ETIME)
+            fprintf(stderr, "mintid: %s: the epoch %" PRId64 " is in the future\n", fmt->name, cfg.epoch_ms);
+        else
+            fprintf(stderr, "mintid: %s: %s\n", fmt->name, mintid_strerror(rc));
+        return EXIT_USAGE;
+    }
+
+    static mintid_id ids[GEN_BATCH];
+    int status = EXIT_OK;
+    char line[MINTID_TEXT_MAX + 1];
+    while (count > 0 && out_ok()) {
+        size_t want = count < GEN_BATCH ? (size_t)count : GEN_BATCH;
+        long got = mintid_gen_next_n(gen, ids, want);
+        if (got < 0) {
+            fprintf(stderr, "mintid: %s: %s\n", fmt->name, mintid_strerror((int)got));
+            status = EXIT_FAILURE_RT;
+            break;
+        }
+        for (long i = 0; i < got; i++) {
+            int n = mintid_encode(fmt, (mintid_form)form, &ids[i], line, sizeof line - 1);
+            line[n] = '\n';
+            out_write(line, (size_t)n + 1);
+        }
+        count -= (uint64_t)got;
+    }
+    if (!out_flush())
+        status = EXIT_FAILURE_RT;
+    mintid_gen_free(gen);
+    return status;
+}
+
+/* ---- reading IDs -------------------------------------------------------------------- */
+
+typedef struct reader {
+    const mintid_format *fmt; /* NULL: guess */
+    int from;                 /* a form, or MINTID_FORM_ANY */
+} reader;
+
+/* Describes the forms `fmt` accepts, for a length error. */
+static void describe_lengths(const mintid_format *fmt, int from, char *buf, size_t cap) {
+    if (from == MINTID_FORM_TEXT || from == MINTID_FORM_ANY) {
+        if (fmt->text_min_len == fmt->text_max_len)
+            snprintf(buf, cap, "a %s text is %u characters", fmt->name, fmt->text_max_len);
+        else
+            snprintf(buf, cap, "a %s text is %u to %u characters", fmt->name, fmt->text_min_len,
+                     fmt->text_max_len);
+    } else if (from == MINTID_FORM_HEX) {
+        snprintf(buf, cap, "%s hex is %u digits", fmt->name, fmt->bits / 4u);
+    } else if (from == MINTID_FORM_INT) {
+        snprintf(buf, cap, "a decimal integer is 1 to 20 digits");
+    } else {
+        snprintf(buf, cap, "the %s form is 13 characters", mintid_form_name((mintid_form)from));
+    }
+    if (from == MINTID_FORM_ANY && (fmt->forms & MINTID_FORM_BIT(MINTID_FORM_INT))) {
+        size_t n = strlen(buf);
+        snprintf(buf + n, cap - n, ", or a decimal integer, or %u hex digits", fmt->bits / 4u);
+    } else if (from == MINTID_FORM_ANY) {
+        size_t n = strlen(buf);
+        snprintf(buf + n, cap - n, ", or %u hex digits", fmt->bits / 4u);
+    }
+}
+
+/* "2^63-1" for 2^k-1, else the decimal. */
+static void describe_max(uint64_t max, char *buf, size_t cap) {
+    if ((max & (max + 1)) == 0) {
+        int k = max == UINT64_MAX ? 64 : __builtin_ctzll(max + 1);
+        snprintf(buf, cap, "2^%d-1", k);
+    } else {
+        snprintf(buf, cap, "%" PRIu64, max);
+    }
+}
+
+/* A precise message for a text `fmt` rejected with `rc`. */
+static void report_invalid(const mintid_format *fmt, int from, const char *s, size_t len, int rc) {
+    char safe[PRINTABLE_MAX], what[160];
+    const char *shown = printable(s, len, safe, sizeof safe);
+    switch (rc) {
+    case MINTID_ELENGTH:
+        describe_lengths(fmt, from, what, sizeof what);
+        fprintf(stderr, "mintid: %s: '%s' has the wrong length (%zu); %s\n", fmt->name, shown, len, what);
+        return;
+    case MINTID_ECHAR: {
+        for (size_t i = 0; i < len; i++) {
+            char ch = s[i];
+            if (fmt->text_nocase && ch >= 'a' && ch <= 'z' && strchr(fmt->alphabet, ch) == NULL)
+                ch = (char)(ch - 32);
+            else if (fmt->text_nocase && ch >= 'A' && ch <= 'Z' && strchr(fmt->alphabet, ch) == NULL)
+                ch = (char)(ch + 32);
+            if (ch == '\0' || strchr(fmt->alphabet, ch) == NULL) {
+                char c1[PRINTABLE_MAX];
+                fprintf(stderr, "mintid: %s: '%s': '%s' at position %zu is not a %s digit (%s)\n", fmt->name, shown,
+                        printable(s + i, 1, c1, sizeof c1), i + 1, fmt->name, fmt->alphabet);
+                return;
+            }
+        }
+        fprintf(stderr, "mintid: %s: '%s' has a character outside its form's alphabet\n", fmt->name, shown);
+        return;
+    }
+    case MINTID_EOVERFLOW: {
+        /* Say the limit in the form the input was read in. */
+        char max_text[MINTID_TEXT_MAX], max_desc[32];
+        mintid_id max;
+        mintid_id_from_u64(&max, fmt->value_max);
+        describe_max(fmt->value_max, max_desc, sizeof max_desc);
+        bool as_text = from == MINTID_FORM_TEXT ||
+                       (from == MINTID_FORM_ANY && len >= fmt->text_min_len && len <= fmt->text_max_len);
+        int f = as_text ? MINTID_FORM_TEXT : from;
+        if (f != MINTID_FORM_ANY && f != MINTID_FORM_INT &&
+            mintid_encode(fmt, (mintid_form)f, &max, max_text, sizeof max_text) > 0)
+            fprintf(stderr, "mintid: %s: '%s' exceeds %s (%s)\n", fmt->name, shown, max_text, max_desc);
+        else
+            fprintf(stderr, "mintid: %s: '%s' exceeds %s, the largest %s\n", fmt->name, shown, max_desc, fmt->name);
+        return;
+    }
+    case MINTID_EINVALID:
+        fprintf(stderr, "mintid: %s: '%s' decodes, but is not a valid %s (%s)\n", fmt->name, shown, fmt->name,
+                fmt->id == MINTID_CALORIOSA ? "its top bit must be set: a device name has 11 characters"
+                                            : "its timestamp is reserved");
+        return;
+    default:
+        fprintf(stderr, "mintid: %s: '%s': %s\n", fmt->name, shown, mintid_strerror(rc));
+        return;
+    }
+}
+
+/*
+ * Reads one ID as the reader says. Returns true with *fmt_out and *id set,
+ * or false after a message on stderr.
+ */
+static bool read_id(const reader *r, const char *s, size_t len, const mintid_format **fmt_out, mintid_id *id) {
+    char safe[PRINTABLE_MAX];
+    if (len == 0) {
+        fprintf(stderr, "mintid: empty input line; expected an ID\n");
+        return false;
+    }
+    if (memchr(s, '\0', len) != NULL) {
+        fprintf(stderr, "mintid: '%s' contains a NUL byte\n", printable(s, len, safe, sizeof safe));
+        return false;
+    }
+    if (r->fmt == NULL) {
+        unsigned cands = 0;
+        int rc = mintid_guess(s, len, fmt_out, id, NULL, &cands);
+        if (rc == MINTID_OK)
+            return true;
+        if (rc == MINTID_EAMBIGUOUS) {
+            fprintf(stderr, "mintid: '%s' is ambiguous: it could be", printable(s, len, safe, sizeof safe));
+            const char *sep = " ";
+            for (int i = 0; i < MINTID_FORMAT_COUNT; i++)
+                if (cands & (1u << i)) {
+                    fprintf(stderr, "%s%s", sep, mintid_format_get((mintid_format_id)i)->name);
+                    sep = " or ";
+                }
+            fputs("; say which with --format\n", stderr);
+        } else {
+            fprintf(stderr, "mintid: '%s' does not have the shape of any format's ID; give --format to read it as one\n",
+                    printable(s, len, safe, sizeof safe));
+        }
+        return false;
+    }
+    int rc = mintid_decode(r->fmt, (mintid_form)r->from, s, len, id, NULL);
+    if (rc != MINTID_OK) {
+        report_invalid(r->fmt, r->from, s, len, rc);
+        return false;
+    }
+    *fmt_out = r->fmt;
+    return true;
+}
+
+/*
+ * Runs `each` on every ID: the arguments, or standard input's lines when
+ * there are none. Returns EXIT_INVALID_ID if any was rejected.
+ */
+typedef bool (*id_fn)(const mintid_format *fmt, const mintid_id *id, void *ctx);
+
+static int for_each_id(const reader *r, int argc, char **argv, id_fn each, void *ctx) {
+    int status = EXIT_OK;
+    const mintid_format *fmt;
+    mintid_id id;
+    if (argc > 0) {
+        for (int i = 0; i < argc; i++) {
+            if (read_id(r, argv[i], strlen(argv[i]), &fmt, &id))
+                each(fmt, &id, ctx);
+            else
+                status = EXIT_INVALID_ID;
+        }
+        return status;
+    }
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t n;
+    while ((n = getline(&line, &cap, stdin)) >= 0) {
+        size_t len = (size_t)n;
+        if (len > 0 && line[len - 1] == '\n')
+            len--;
+        if (len > 0 && line[len - 1] == '\r')
+            len--;
+        if (read_id(r, line, len, &fmt, &id))
+            each(fmt, &id, ctx);
+        else
+            status = EXIT_INVALID_ID;
+        if (!out_ok())
+            break;
+    }
+    if (ferror(stdin)) {
+        fprintf(stderr, "mintid: reading standard input: %s\n", strerror(errno));
+        status = EXIT_FAILURE_RT;
+    }
+    free(line);
+    return status;
+}
+
+/* Options shared by inspect and convert. */
+static int parse_reader(int argc, char **argv, reader *r, int64_t *epoch, const char **to, int *first_arg) {
+    static const struct option opts[] = {
+        {"format", required_argument, NULL, 'f'}, {"from", required_argument, NULL, 'F'},
+        {"epoch", required_argument, NULL, 'e'},  {"to", required_argument, NULL, 't'},
+        {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0},
+    };
+    const char *format_arg = NULL, *from_arg = NULL, *epoch_arg = NULL;
+    int c;
+    while ((c = getopt_long(argc, argv, "f:h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'f': format_arg = optarg; break;
+        case 'F': from_arg = optarg; break;
+        case 'e': epoch_arg = optarg; break;
+        case 't':
+            if (to == NULL)
+                return usage_error("%s", "--to is for convert");
+            *to = optarg;
+            break;
+        case 'h': fputs(usage_text, stdout); return -1;
+        default: return usage_error("%s", "bad option");
+        }
+    }
+    r->fmt = NULL;
+    r->from = MINTID_FORM_ANY;
+    if (format_arg != NULL && (r->fmt = find_format(format_arg)) == NULL)
+        return EXIT_USAGE;
+    if (from_arg != NULL) {
+        if (r->fmt == NULL)
+            return usage_error("%s", "--from needs --format");
+        if ((r->from = find_form(r->fmt, from_arg)) < 0)
+            return EXIT_USAGE;
+    }
+    *epoch = MINTID_NANOFLAKE_DEFAULT_EPOCH;
+    if (epoch_arg != NULL) {
+        if (r->fmt != NULL && !r->fmt->epoch_settable)
+            return usage_error("--epoch: %s has a fixed epoch", r->fmt->name);
+        if (!parse_epoch(epoch_arg, epoch))
+            return EXIT_USAGE;
+    }
+    *first_arg = optind;
+    return EXIT_OK;
+}
+
+/* ---- inspect ------------------------------------------------------------------------ */
+
+typedef struct inspect_ctx {
+    int64_t epoch; /* for formats whose epoch is the user's */
+} inspect_ctx;
+
+static bool inspect_one(const mintid_format *fmt, const mintid_id *id, void *vctx) {
+    const inspect_ctx *ctx = vctx;
+    char buf[MINTID_TEXT_MAX];
+    json_obj j;
+    json_begin(&j);
+    json_string(&j, "format", fmt->name);
+    mintid_encode(fmt, MINTID_FORM_TEXT, id, buf, sizeof buf);
+    json_string(&j, "text", buf);
+    mintid_encode(fmt, MINTID_FORM_HEX, id, buf, sizeof buf);
+    json_string(&j, "hex", buf);
+    if (fmt->bits == 64) {
+        mintid_encode(fmt, MINTID_FORM_INT, id, buf, sizeof buf);
+        json_string(&j, "int", buf);
+    }
+    int64_t unix_ms = mintid_id_unix_ms(fmt, id, fmt->epoch_settable ? ctx->epoch : fmt->epoch_ms);
+    json_i64(&j, "unix_ms", unix_ms);
+    if (mintid_format_time(unix_ms, buf, sizeof buf) > 0)
+        json_string(&j, "time", buf);
+    else
+        json_null(&j, "time");
+    /* The format's own fields, by name, from its layout. */
+    mintid_parts p;
+    mintid_id_parse(fmt, id, &p);
+    for (unsigned i = 0; i < fmt->nfields; i++) {
+        const mintid_field *f = &fmt->fields[i];
+        switch ((mintid_role)f->role) {
+        case MINTID_ROLE_SEQUENCE: json_u64(&j, f->name, p.sequence); break;
+        case MINTID_ROLE_NODE: json_u64(&j, f->name, p.node); break;
+        case MINTID_ROLE_RANDOM: json_u64(&j, f->name, p.random); break;
+        case MINTID_ROLE_RANDOM80: {
+            extern int mintid__bytes_to_decimal(const uint8_t *be, size_t n, char *out, size_t cap);
+            char dec[32];
+            mintid__bytes_to_decimal(p.random80, sizeof p.random80, dec, sizeof dec);
+            json_string(&j, f->name, dec); /* 80 bits: a string, as JSON numbers lose precision */
+            break;
+        }
+        case MINTID_ROLE_TIMESTAMP: /* shown as unix_ms and time */
+        case MINTID_ROLE_CONSTANT: break;
+        }
+    }
+    json_end(&j);
+    return true;
+}
+
+static int cmd_inspect(int argc, char **argv) {
+    reader r;
+    inspect_ctx ctx;
+    int first;
+    int rc = parse_reader(argc, argv, &r, &ctx.epoch, NULL, &first);
+    if (rc != EXIT_OK)
+        return rc < 0 ? EXIT_OK : rc;
+    int status = for_each_id(&r, argc - first, argv + first, inspect_one, &ctx);
+    if (!out_flush())
+        status = EXIT_FAILURE_RT;
+    return status;
+}
+
+/* ---- convert ------------------------------------------------------------------------ */
+
+typedef struct convert_ctx {
+    const char *to;
+    int status;
+} convert_ctx;
+
+static bool convert_one(const mintid_format *fmt, const mintid_id *id, void *vctx) {
+    convert_ctx *ctx = vctx;
+    char buf[MINTID_TEXT_MAX];
+    int form = mintid_form_find(ctx->to);
+    int n = mintid_encode(fmt, (mintid_form)form, id, buf, sizeof buf);
+    if (n < 0) {
+        fprintf(stderr, "mintid: %s has no '%s' form\n", fmt->name, ctx->to);
+        ctx->status = EXIT_USAGE;
+        return false;
+    }
+    out_write(buf, (size_t)n);
+    out_write("\n", 1);
+    return true;
+}
+
+static int cmd_convert(int argc, char **argv) {
+    reader r;
+    int64_t epoch;
+    convert_ctx ctx = {NULL, EXIT_OK};
+    int first;
+    int rc = parse_reader(argc, argv, &r, &epoch, &ctx.to, &first);
+    if (rc != EXIT_OK)
+        return rc < 0 ? EXIT_OK : rc;
+    if (ctx.to == NULL)
+        return usage_error("%s", "convert needs --to FORM");
+    if (find_form(r.fmt, ctx.to) < 0)
+        return EXIT_USAGE;
+    int status = for_each_id(&r, argc - first, argv + first, convert_one, &ctx);
+    if (ctx.status != EXIT_OK)
+        status = ctx.status;
+    if (!out_flush())
+        status = EXIT_FAILURE_RT;
+    return status;
+}
+
+/* ---- formats ------------------------------------------------------------------------ */
+
+static int cmd_formats(int argc, char **argv) {
+    reader r;
+    int64_t epoch;
+    int first;
+    int rc = parse_reader(argc, argv, &r, &epoch, NULL, &first);
+    if (rc != EXIT_OK)
+        return rc < 0 ? EXIT_OK : rc;
+    if (first != argc)
+        return usage_error("%s", "formats takes no arguments");
+    for (int i = 0; i < MINTID_FORMAT_COUNT; i++) {
+        const mintid_format *fmt = mintid_format_get((mintid_format_id)i);
+        if (r.fmt != NULL && r.fmt != fmt)
+            continue;
+        char when[MINTID_TIME_MAX], start[MINTID_TIME_MAX];
+        int64_t e = fmt->epoch_settable ? epoch : fmt->epoch_ms;
+        out_printf("%s\n  %s\n  layout (%u bits, most significant first):", fmt->name, fmt->title, fmt->bits);
+        for (unsigned k = 0; k < fmt->nfields; k++)
+            out_printf(" %s:%u", fmt->fields[k].name, fmt->fields[k].width);
+        out_str("\n  text forms:");
+        for (int f = 0; f < MINTID_FORM_COUNT; f++)
+            if (fmt->forms & MINTID_FORM_BIT(f))
+                out_printf(" %s", mintid_form_name((mintid_form)f));
+        const mintid_field *ts = mintid_format_field(fmt, MINTID_ROLE_TIMESTAMP);
+        const char *cap_note = fmt->id == MINTID_ULID_FLAKE || fmt->id == MINTID_ULID_FLAKE_SCALABLE ? " (on average)"
+                               : fmt->id == MINTID_SCRU160                                          ? " (at least)"
+                                                                                                    : "";
+        out_printf("\n  capacity: %" PRIu32 " IDs per ms per generator%s\n", fmt->capacity_per_ms, cap_note);
+        mintid_format_time(e, start, sizeof start);
+        if (mintid_format_time(e + (int64_t)mintid_format_max_timestamp(fmt), when, sizeof when) < 0)
+            snprintf(when, sizeof when, "after year 9999");
+        out_printf("  epoch: %s (%" PRId64 ")%s; %u-bit timestamp runs out %s\n", start, e,
+                   fmt->epoch_settable ? ", settable with --epoch" : "", ts->width, when);
+        if (fmt->node_bits)
+            out_printf("  node id: %u bits (0..%u)%s\n", fmt->node_bits, (1u << fmt->node_bits) - 1,
+                       fmt->node_optional ? ", optional, in random16" : "");
+        out_str("\n");
+    }
+    return out_flush() ? EXIT_OK : EXIT_FAILURE_RT;
+}
+
+/* ---- dispatch ------------------------------------------------------------------------ */
+
+static const struct command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+} commands[] = {
+    {"gen", cmd_gen},
+    {"inspect", cmd_inspect},
+    {"convert", cmd_convert},
+    {"formats", cmd_formats},
+};
+
+int main(int argc, char **argv) {
+    if (argc < 2)
+        return usage_error("%s", "no command given");
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
+        fputs(usage_text, stdout);
+        return EXIT_OK;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        printf("mintid %s\n", MINTID_VERSION_STRING);
+        return EXIT_OK;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (strcmp(argv[1], commands[i].name) == 0)
+            return commands[i].run(argc - 1, argv + 1);
+    char safe[PRINTABLE_MAX];
+    return usage_error("unknown command '%s'; commands are gen, inspect, convert, formats",
+                       printable(argv[1], strlen(argv[1]), safe, sizeof safe));
+}

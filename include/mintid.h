@@ -151,6 +151,9 @@ typedef struct mintid_format {
     uint8_t text_min_len;    /* canonical text length range */
     uint8_t text_max_len;
     uint8_t text_sortable;   /* 1 if canonical text sorts like the value */
+    uint8_t text_nocase;     /* 1 if the text decoder ignores letter case */
+    const char *alphabet;    /* the digits of the canonical text, lowest first */
+    uint64_t value_max;      /* 64-bit formats: the largest value decoders accept */
     mintid_overflow_policy default_overflow;
     mintid_rollback_policy default_rollback;
 } mintid_format;

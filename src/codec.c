@@ -106,7 +106,7 @@ static int int_decode(const mintid_format *fmt, const char *s, size_t len, minti
     for (size_t i = 0; i < len; i++)
         if (__builtin_mul_overflow(v, 10u, &v) || __builtin_add_overflow(v, (uint64_t)(s[i] - '0'), &v))
             return MINTID_EOVERFLOW;
-    if (v > mintid__impl(fmt)->value_max)
+    if (v > fmt->value_max)
         return MINTID_EOVERFLOW;
     mintid_id_from_u64(out, v);
     return MINTID_OK;
@@ -151,7 +151,7 @@ static int hex_decode(const mintid_format *fmt, const char *s, size_t len, minti
     memset(&id, 0, sizeof id);
     for (size_t i = 0; i < nbytes; i++)
         id.bytes[i] = (uint8_t)(hex_value((unsigned char)s[2 * i]) << 4 | hex_value((unsigned char)s[2 * i + 1]));
-    if (fmt->bits == 64 && mintid_id_to_u64(&id) > mintid__impl(fmt)->value_max)
+    if (fmt->bits == 64 && mintid_id_to_u64(&id) > fmt->value_max)
         return MINTID_EOVERFLOW;
     *out = id;
     return MINTID_OK;

@@ -224,14 +224,6 @@ int mintid_encode(const mintid_format *fmt, mintid_form form, const mintid_id *i
     return mintid__impl(fmt)->codecs[form]->encode(fmt, id, buf, cap);
 }
 
-/*
- * How far a failed decode got: a form that rejected the length does not
- * claim the text at all; one that rejected a character claimed its length.
- */
-static int claim_rank(int status) {
-    return status == MINTID_ELENGTH ? 0 : status == MINTID_ECHAR ? 1 : 2;
-}
-
 int mintid_decode(const mintid_format *fmt, mintid_form form, const char *text, size_t len, mintid_id *out,
                   mintid_form *form_out) {
     const mintid__format_impl *impl = mintid__impl(fmt);
@@ -247,12 +239,10 @@ int mintid_decode(const mintid_format *fmt, mintid_form form, const char *text, 
      * Forms are tried in the format's order. The first one whose length and
      * alphabet both fit the text decides, so a text that has the shape of
      * the canonical form but overflows it is an overflow, never quietly
-     * read as some other form. Otherwise the most telling error wins: a bad
-     * character (the length fitted) over a wrong length, the first form's
-     * over a later one's.
+     * read as some other form. When no form fits, the canonical text form's
+     * error is the one that describes the mistake.
      */
-    int best = MINTID_EFORM;
-    int best_rank = -1;
+    int text_rc = MINTID_EFORM;
     for (const mintid_form *f = impl->any_order; *f != MINTID_FORM_ANY; f++) {
         int rc = impl->codecs[*f]->decode(fmt, text, len, out);
         if (rc == MINTID_OK) {
@@ -260,14 +250,12 @@ int mintid_decode(const mintid_format *fmt, mintid_form form, const char *text, 
                 *form_out = *f;
             return MINTID_OK;
         }
-        if (claim_rank(rc) == 2)
+        if (rc != MINTID_ELENGTH && rc != MINTID_ECHAR)
             return rc;
-        if (claim_rank(rc) > best_rank) {
-            best = rc;
-            best_rank = claim_rank(rc);
-        }
+        if (*f == MINTID_FORM_TEXT)
+            text_rc = rc;
     }
-    return best;
+    return text_rc;
 }
 
 int mintid_guess(const char *text, size_t len, const mintid_format **fmt_out, mintid_id *id_out,

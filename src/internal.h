@@ -72,7 +72,6 @@ int mintid__gen_random_bits(struct mintid__gen_rng *rng, unsigned bits, uint64_t
 /* Everything about a format: the public description plus its behaviour. */
 typedef struct mintid__format_impl {
     mintid_format pub;
-    uint64_t value_max;   /* 64-bit formats: the largest value a decoder accepts */
     uint64_t timestamp_min; /* smallest timestamp a generator may issue */
     uint64_t timestamp_max; /* largest timestamp a generator may issue */
     uint64_t seq_init;    /* sequence state before the first ID */

@@ -91,10 +91,12 @@ const mintid__format_impl mintid__caloriosa = {
             .text_min_len = CALORIOSA_LEN,
             .text_max_len = CALORIOSA_LEN,
             .text_sortable = 1,
+            .value_max = UINT64_MAX,
+            .alphabet = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ",
+            .text_nocase = 0,
             .default_overflow = MINTID_OVERFLOW_WAIT,
             .default_rollback = MINTID_ROLLBACK_WAIT,
         },
-    .value_max = UINT64_MAX,
     .timestamp_min = 0,
     .timestamp_max = (UINT64_C(1) << 41) - 1,
     .seq_init = 0, /* as the reference, the first ID has increment 1 */

@@ -40,7 +40,7 @@ static int decode_len(const mintid_format *fmt, const char *s, size_t len, size_
     int rc = mintid__base_to_u64(s, len, &b36, 36, &v);
     if (rc != MINTID_OK)
         return rc;
-    if (v > mintid__impl(fmt)->value_max)
+    if (v > fmt->value_max)
         return MINTID_EOVERFLOW;
     mintid_id_from_u64(out, v);
     return MINTID_OK;
@@ -81,10 +81,12 @@ const mintid__format_impl mintid__nanoflake = {
                      MINTID_FORM_BIT(MINTID_FORM_HEX) | MINTID_FORM_BIT(MINTID_FORM_PADDED),
             .text_min_len = 1,
             .text_max_len = NANOFLAKE_MAX_DIGITS,
+            .value_max = INT64_MAX,
+            .alphabet = "0123456789abcdefghijklmnopqrstuvwxyz",
+            .text_nocase = 1,
             .default_overflow = MINTID_OVERFLOW_WAIT,
             .default_rollback = MINTID_ROLLBACK_WAIT,
         },
-    .value_max = INT64_MAX,
     .timestamp_min = 0,
     .timestamp_max = (UINT64_C(1) << 41) - 1,
     .seq_init = 0,

@@ -57,7 +57,7 @@ static int text_decode(const mintid_format *fmt, const char *s, size_t len, mint
     if (rc != MINTID_OK)
         return rc;
     /* Ten digits carry 60 bits, so v can never reach 2^60; kept for clarity. */
-    if (v > mintid__impl(fmt)->value_max)
+    if (v > fmt->value_max)
         return MINTID_EOVERFLOW;
     mintid_id_from_u64(out, v);
     return MINTID_OK;
@@ -87,10 +87,12 @@ const mintid__format_impl mintid__uexky = {
                      MINTID_FORM_BIT(MINTID_FORM_HEX),
             .text_min_len = UEXKY_MIN_DIGITS,
             .text_max_len = UEXKY_MAX_DIGITS,
+            .value_max = (UINT64_C(1) << 60) - 1,
+            .alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_",
+            .text_nocase = 0,
             .default_overflow = MINTID_OVERFLOW_WAIT,
             .default_rollback = MINTID_ROLLBACK_WAIT,
         },
-    .value_max = (UINT64_C(1) << 60) - 1,
     .timestamp_min = 0,
     .timestamp_max = (UINT64_C(1) << 42) - 1,
     .seq_init = 511, /* so that the first ID has sequence 0 */

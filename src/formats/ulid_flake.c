@@ -43,7 +43,7 @@ static int text_decode(const mintid_format *fmt, const char *s, size_t len, mint
     int rc = mintid__base_to_u64(s, len, &crockford, 32, &v);
     if (rc != MINTID_OK)
         return rc;
-    if (v > mintid__impl(fmt)->value_max)
+    if (v > fmt->value_max)
         return MINTID_EOVERFLOW;
     mintid_id_from_u64(out, v);
     return MINTID_OK;
@@ -80,10 +80,11 @@ static int seq_step(const mintid__format_impl *f, const mintid_config *cfg, stru
         .forms = MINTID_FORM_BIT(MINTID_FORM_TEXT) | MINTID_FORM_BIT(MINTID_FORM_INT) |                            \
                  MINTID_FORM_BIT(MINTID_FORM_HEX),                                                                 \
         .text_min_len = ULID_FLAKE_TEXT_LEN, .text_max_len = ULID_FLAKE_TEXT_LEN, .text_sortable = 1,              \
+        .value_max = INT64_MAX, .alphabet = "0123456789ABCDEFGHJKMNPQRSTVWXYZ", .text_nocase = 1,                \
         .default_overflow = MINTID_OVERFLOW_FAIL, .default_rollback = MINTID_ROLLBACK_FAIL
 
 #define ULID_FLAKE_IMPL                                                                                            \
-    .value_max = INT64_MAX, .timestamp_min = 0, .timestamp_max = (UINT64_C(1) << 43) - 1, .seq_init = 0,          \
+    .timestamp_min = 0, .timestamp_max = (UINT64_C(1) << 43) - 1, .seq_init = 0,          \
     .codecs = {[MINTID_FORM_TEXT] = &text_codec, [MINTID_FORM_INT] = &mintid__codec_int,                          \
                [MINTID_FORM_HEX] = &mintid__codec_hex},                                                            \
     .any_order = {MINTID_FORM_TEXT, MINTID_FORM_INT, MINTID_FORM_HEX, MINTID_FORM_ANY},                           \
