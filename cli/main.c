@@ -157,6 +157,9 @@ static int cmd_gen(int argc, char **argv) {
 
     mintid_config cfg;
     mintid_config_init(&cfg, fmt);
+    /* The command is the application the spec leaves waiting to: by default
+     * it waits for the next millisecond rather than failing mid-run. */
+    cfg.overflow = MINTID_OVERFLOW_WAIT;
     uint64_t count = 1, v;
     if (count_arg != NULL && !parse_u64(count_arg, 1, GEN_MAX_COUNT, &count))
         return usage_error("-n '%s': give a count from 1 to 10^15", count_arg);
@@ -249,27 +252,29 @@ typedef struct reader {
     int from;                 /* a form, or MINTID_FORM_ANY */
 } reader;
 
-/* Describes the forms `fmt` accepts, for a length error. */
+/* Describes the lengths `fmt` accepts in `from`, for a length error. */
 static void describe_lengths(const mintid_format *fmt, int from, char *buf, size_t cap) {
-    if (from == MINTID_FORM_TEXT || from == MINTID_FORM_ANY) {
-        if (fmt->text_min_len == fmt->text_max_len)
-            snprintf(buf, cap, "a %s text is %u characters", fmt->name, fmt->text_max_len);
+    unsigned forms = from == MINTID_FORM_ANY ? mintid_decode_any_forms(fmt) : MINTID_FORM_BIT(from);
+    size_t n = 0;
+    const char *sep = "";
+    buf[0] = '\0';
+    for (int f = 0; f < MINTID_FORM_COUNT && n < cap; f++) {
+        if (!(forms & MINTID_FORM_BIT(f)))
+            continue;
+        if (f == MINTID_FORM_TEXT && fmt->text_min_len == fmt->text_max_len)
+            n += (size_t)snprintf(buf + n, cap - n, "%sa %s text is %u characters", sep, fmt->name, fmt->text_max_len);
+        else if (f == MINTID_FORM_TEXT)
+            n += (size_t)snprintf(buf + n, cap - n, "%sa %s text is %u to %u characters", sep, fmt->name,
+                                  fmt->text_min_len, fmt->text_max_len);
+        else if (f == MINTID_FORM_HEX)
+            n += (size_t)snprintf(buf + n, cap - n, "%s%s hex is %u digits", sep, fmt->name, fmt->bits / 4u);
+        else if (f == MINTID_FORM_INT)
+            n += (size_t)snprintf(buf + n, cap - n, "%sa decimal integer is 1 to 20 digits", sep);
+        else if (f == MINTID_FORM_PADDED)
+            n += (size_t)snprintf(buf + n, cap - n, "%sthe padded form is 13 characters", sep);
         else
-            snprintf(buf, cap, "a %s text is %u to %u characters", fmt->name, fmt->text_min_len,
-                     fmt->text_max_len);
-    } else if (from == MINTID_FORM_HEX) {
-        snprintf(buf, cap, "%s hex is %u digits", fmt->name, fmt->bits / 4u);
-    } else if (from == MINTID_FORM_INT) {
-        snprintf(buf, cap, "a decimal integer is 1 to 20 digits");
-    } else {
-        snprintf(buf, cap, "the %s form is 13 characters", mintid_form_name((mintid_form)from));
-    }
-    if (from == MINTID_FORM_ANY && (fmt->forms & MINTID_FORM_BIT(MINTID_FORM_INT))) {
-        size_t n = strlen(buf);
-        snprintf(buf + n, cap - n, ", or a decimal integer, or %u hex digits", fmt->bits / 4u);
-    } else if (from == MINTID_FORM_ANY) {
-        size_t n = strlen(buf);
-        snprintf(buf + n, cap - n, ", or %u hex digits", fmt->bits / 4u);
+            n += (size_t)snprintf(buf + n, cap - n, "%sa %s text is 1 to 11 characters", sep, fmt->name);
+        sep = "; ";
     }
 }
 

@@ -234,13 +234,18 @@ MINTID_API int mintid_encode(const mintid_format *fmt, mintid_form form, const m
 
 /*
  * Decodes `len` bytes of `text` (no NUL needed) in `form`. With
- * MINTID_FORM_ANY the form is recognised in the format's documented order
- * (see docs/formats) and stored in *form_out if form_out is not NULL.
+ * MINTID_FORM_ANY the text forms of mintid_decode_any_forms() are tried, in
+ * the format's documented order (see docs/formats), and the one that matched
+ * is stored in *form_out if form_out is not NULL. A decimal integer never
+ * has a leading zero (else MINTID_ECHAR).
  * Errors: MINTID_ELENGTH, MINTID_ECHAR, MINTID_EOVERFLOW, MINTID_EFORM.
  * On error *out is left unchanged.
  */
 MINTID_API int mintid_decode(const mintid_format *fmt, mintid_form form, const char *text, size_t len,
                              mintid_id *out, mintid_form *form_out);
+
+/* MINTID_FORM_BIT()s of the forms that MINTID_FORM_ANY recognises. */
+MINTID_API unsigned mintid_decode_any_forms(const mintid_format *fmt);
 
 /*
  * Guesses the format of a text from its shape: a format matches if the text

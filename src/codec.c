@@ -96,12 +96,16 @@ static int int_encode(const mintid_format *fmt, const mintid_id *id, char *buf, 
 }
 
 static int int_decode(const mintid_format *fmt, const char *s, size_t len, mintid_id *out) {
-    /* 20 digits hold 2^64-1; longer (even with leading zeros) is refused. */
+    /* 20 digits hold 2^64-1; longer is refused. */
     if (len < 1 || len > 20)
         return MINTID_ELENGTH;
     for (size_t i = 0; i < len; i++)
         if (dec_value((unsigned char)s[i]) == 0xff)
             return MINTID_ECHAR;
+    /* A leading zero is refused: no canonical decimal has one, and a run of
+     * digits with one is more likely a zero-padded text of another form. */
+    if (s[0] == '0' && len > 1)
+        return MINTID_ECHAR;
     uint64_t v = 0;
     for (size_t i = 0; i < len; i++)
         if (__builtin_mul_overflow(v, 10u, &v) || __builtin_add_overflow(v, (uint64_t)(s[i] - '0'), &v))

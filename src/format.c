@@ -258,6 +258,13 @@ int mintid_decode(const mintid_format *fmt, mintid_form form, const char *text, 
     return text_rc;
 }
 
+unsigned mintid_decode_any_forms(const mintid_format *fmt) {
+    unsigned bits = 0;
+    for (const mintid_form *f = mintid__impl(fmt)->any_order; *f != MINTID_FORM_ANY; f++)
+        bits |= MINTID_FORM_BIT(*f);
+    return bits;
+}
+
 int mintid_guess(const char *text, size_t len, const mintid_format **fmt_out, mintid_id *id_out,
                  mintid_form *form_out, unsigned *candidates) {
     unsigned found = 0;

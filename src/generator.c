@@ -202,6 +202,9 @@ static int advance(mintid_gen *g, uint64_t *ts_out) {
                 return MINTID_ETIME;
             mintid__seq_state st = g->st;
             rc = f->seq_begin(f, &g->cfg, &g->rng, &st);
+            if (rc == MINTID_OK && f->random_per_ms)
+                rc = mintid__gen_random_bits(&g->rng, mintid_format_field(&f->pub, MINTID_ROLE_RANDOM)->width,
+                                             &st.random);
             if (rc != MINTID_OK)
                 return rc;
             g->started = true;
@@ -260,7 +263,7 @@ static int next_parts(mintid_gen *g, mintid_parts *p) {
             /* scru160's optional node id lives in random16. */
             if (f->pub.node_optional && g->cfg.node >= 0)
                 p->random = (uint64_t)g->cfg.node;
-            else
+            else if (!f->random_per_ms)
                 rc = mintid__gen_random_bits(&g->rng, fld->width, &p->random);
         } else if (fld->role == MINTID_ROLE_RANDOM80) {
             rc = mintid__gen_random(&g->rng, p->random80, sizeof p->random80);
@@ -271,6 +274,8 @@ static int next_parts(mintid_gen *g, mintid_parts *p) {
     if (rc != MINTID_OK)
         return rc;
     p->sequence = g->st.seq;
+    if (f->random_per_ms)
+        p->random = g->st.random;
     g->stats.issued++;
     return MINTID_OK;
 }

@@ -56,7 +56,8 @@ int mintid__bytes_to_decimal(const uint8_t *be, size_t n, char *buf, size_t cap)
  * leaves the generator unchanged.
  */
 typedef struct mintid__seq_state {
-    uint64_t seq; /* the sequence field of the last ID */
+    uint64_t seq;    /* the sequence field of the last ID */
+    uint64_t random; /* the millisecond's random field, where it is per millisecond */
 } mintid__seq_state;
 
 struct mintid__gen_rng; /* the generator's view of its random source */
@@ -82,6 +83,9 @@ typedef struct mintid__format_impl {
     int (*check)(const mintid_format *fmt, const mintid_id *id); /* NULL: always valid */
     uint8_t seq_width;    /* width of the sequence field */
     uint8_t entropy_max;  /* largest entropy_size, 0 if the format has none */
+    /* 1 if the random field sits above the sequence: it is then drawn once
+     * per millisecond, so that IDs within the millisecond still increase. */
+    uint8_t random_per_ms;
     mintid__seq_fn seq_begin;
     mintid__seq_fn seq_step;
 } mintid__format_impl;

@@ -5,6 +5,12 @@
  * 2017-01-01, 12 random bits, a 10-bit increment. Its text is base62 with
  * digits, then lower case, then upper case letters: exactly 11 characters
  * for every valid device name.
+ *
+ * The random field sits above the increment, so a generator draws it once
+ * per millisecond rather than once per ID: IDs from one millisecond then
+ * differ in the increment alone and keep increasing, as every generator's
+ * IDs must. The increment, which never repeats within a millisecond, is what
+ * makes them unique.
  */
 #include "../internal.h"
 
@@ -102,9 +108,10 @@ const mintid__format_impl mintid__caloriosa = {
     .seq_init = 0, /* as the reference, the first ID has increment 1 */
     .codecs = {[MINTID_FORM_TEXT] = &text_codec, [MINTID_FORM_INT] = &mintid__codec_int,
                [MINTID_FORM_HEX] = &mintid__codec_hex, [MINTID_FORM_CORE] = &core_codec},
-    .any_order = {MINTID_FORM_TEXT, MINTID_FORM_INT, MINTID_FORM_HEX, MINTID_FORM_ANY},
+    .any_order = {MINTID_FORM_TEXT, MINTID_FORM_ANY},
     .guess_forms = MINTID_FORM_BIT(MINTID_FORM_TEXT),
     .seq_width = 10,
     .seq_begin = mintid__seq_begin_next,
     .seq_step = mintid__seq_step_one,
+    .random_per_ms = 1,
 };

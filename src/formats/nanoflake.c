@@ -92,8 +92,12 @@ const mintid__format_impl mintid__nanoflake = {
     .seq_init = 0,
     .codecs = {[MINTID_FORM_TEXT] = &text_codec, [MINTID_FORM_INT] = &mintid__codec_int,
                [MINTID_FORM_HEX] = &mintid__codec_hex, [MINTID_FORM_PADDED] = &padded_codec},
-    /* All digits read as the decimal integer, as snowflakes are usually written. */
-    .any_order = {MINTID_FORM_INT, MINTID_FORM_TEXT, MINTID_FORM_PADDED, MINTID_FORM_HEX, MINTID_FORM_ANY},
+    /*
+     * Digits without a leading zero read as the decimal integer, the form
+     * snowflakes are usually exchanged in; everything else as base36 (the
+     * padded form included, since the text decoder takes 13 digits).
+     */
+    .any_order = {MINTID_FORM_INT, MINTID_FORM_TEXT, MINTID_FORM_PADDED, MINTID_FORM_ANY},
     .guess_forms = MINTID_FORM_BIT(MINTID_FORM_INT) | MINTID_FORM_BIT(MINTID_FORM_TEXT) |
                    MINTID_FORM_BIT(MINTID_FORM_PADDED),
     .seq_width = 12,

@@ -98,7 +98,7 @@ const mintid__format_impl mintid__uexky = {
     .seq_init = 511, /* so that the first ID has sequence 0 */
     .codecs = {[MINTID_FORM_TEXT] = &text_codec, [MINTID_FORM_INT] = &mintid__codec_int,
                [MINTID_FORM_HEX] = &mintid__codec_hex},
-    .any_order = {MINTID_FORM_TEXT, MINTID_FORM_INT, MINTID_FORM_HEX, MINTID_FORM_ANY},
+    .any_order = {MINTID_FORM_TEXT, MINTID_FORM_ANY},
     .guess_forms = MINTID_FORM_BIT(MINTID_FORM_TEXT),
     .seq_width = 9,
     .seq_begin = mintid__seq_begin_next,

@@ -87,7 +87,7 @@ static int seq_step(const mintid__format_impl *f, const mintid_config *cfg, stru
     .timestamp_min = 0, .timestamp_max = (UINT64_C(1) << 43) - 1, .seq_init = 0,          \
     .codecs = {[MINTID_FORM_TEXT] = &text_codec, [MINTID_FORM_INT] = &mintid__codec_int,                          \
                [MINTID_FORM_HEX] = &mintid__codec_hex},                                                            \
-    .any_order = {MINTID_FORM_TEXT, MINTID_FORM_INT, MINTID_FORM_HEX, MINTID_FORM_ANY},                           \
+    .any_order = {MINTID_FORM_TEXT, MINTID_FORM_ANY},                           \
     .guess_forms = MINTID_FORM_BIT(MINTID_FORM_TEXT), .seq_begin = seq_begin, .seq_step = seq_step
 
 static const mintid_field fields[] = {
