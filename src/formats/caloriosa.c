@@ -96,7 +96,9 @@ const mintid__format_impl mintid__caloriosa = {
                      MINTID_FORM_BIT(MINTID_FORM_HEX) | MINTID_FORM_BIT(MINTID_FORM_CORE),
             .text_min_len = CALORIOSA_LEN,
             .text_max_len = CALORIOSA_LEN,
-            .text_sortable = 1,
+            /* Lower case before upper case is not ASCII order: the text
+             * does not sort like the value, but the core form does. */
+            .text_sortable = 0,
             .value_max = UINT64_MAX,
             .alphabet = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ",
             .text_nocase = 0,

@@ -60,11 +60,19 @@ static int seq_begin(const mintid__format_impl *f, const mintid_config *cfg, str
     return mintid__gen_random_bits(rng, f->seq_width, &st->seq);
 }
 
-/* "+n entropy": n is entropy_size random bytes, redrawn while zero. */
+/*
+ * "+n entropy": n is entropy_size random bytes, redrawn while zero. A source
+ * that keeps giving zeros is broken, not unlucky (64 zero bytes in a row
+ * from a CSPRNG has probability 2^-512), so the redraw is bounded.
+ */
+#define ZERO_DRAWS_MAX 64
+
 static int seq_step(const mintid__format_impl *f, const mintid_config *cfg, struct mintid__gen_rng *rng,
                     mintid__seq_state *st) {
     uint64_t n = 0;
-    while (n == 0) {
+    for (int tries = 0; n == 0; tries++) {
+        if (tries == ZERO_DRAWS_MAX)
+            return MINTID_EENTROPY;
         int rc = mintid__gen_random_bits(rng, 8 * cfg->entropy_size, &n);
         if (rc != MINTID_OK)
             return rc;

@@ -1,0 +1,491 @@
+/*
+ * test_generator.c - the generator's rules with an injected clock and
+ * random source: sequences, exhaustion, clock rollback and jumps, the wait
+ * limit, range errors, and that failures leave the state as it was.
+ */
+#include "check.h"
+#include "mintid.h"
+
+#include <stdlib.h>
+#include <time.h>
+
+/* A clock the test moves by hand; `tick_every` > 0 advances it 1 ms every that many reads. */
+typedef struct fake_clock {
+    int64_t now;
+    int tick_every;
+    int reads;
+    int fail;
+} fake_clock;
+
+static int fake_now(void *ctx, int64_t *unix_ms) {
+    fake_clock *c = ctx;
+    if (c->fail)
+        return MINTID_ECLOCK;
+    if (c->tick_every > 0 && ++c->reads % c->tick_every == 0)
+        c->now++;
+    *unix_ms = c->now;
+    return MINTID_OK;
+}
+
+/* A random source that counts bytes out (or fails, or gives zeros), so results are predictable. */
+typedef struct fake_rng {
+    uint8_t next;
+    int fail;
+    int zeros;
+} fake_rng;
+
+static int fake_random(void *ctx, void *buf, size_t len) {
+    fake_rng *r = ctx;
+    if (r->fail)
+        return MINTID_EENTROPY;
+    uint8_t *b = buf;
+    for (size_t i = 0; i < len; i++)
+        b[i] = r->zeros ? 0 : r->next++;
+    return MINTID_OK;
+}
+
+static const int64_t T0 = 1795300000000; /* 2026-11-21 */
+
+static mintid_gen *make(mintid_format_id id, fake_clock *clk, fake_rng *rng, void (*tweak)(mintid_config *)) {
+    const mintid_format *fmt = mintid_format_get(id);
+    mintid_config cfg;
+    mintid_config_init(&cfg, fmt);
+    cfg.clock = fake_now;
+    cfg.clock_ctx = clk;
+    if (rng != NULL) {
+        cfg.random = fake_random;
+        cfg.random_ctx = rng;
+    }
+    cfg.max_wait_ms = 30;
+    if (tweak != NULL)
+        tweak(&cfg);
+    mintid_gen *g = NULL;
+    int rc = mintid_gen_new(fmt, &cfg, &g);
+    CHECK_INT(rc, MINTID_OK);
+    return g;
+}
+
+static mintid_parts next_parts(mintid_gen *g, int *rc) {
+    mintid_id id;
+    mintid_parts p;
+    memset(&p, 0, sizeof p);
+    *rc = mintid_gen_next(g, &id);
+    if (*rc == MINTID_OK)
+        mintid_id_parse(mintid_gen_format(g), &id, &p);
+    return p;
+}
+
+static uint64_t ms_since(struct timespec *a) {
+    struct timespec b;
+    clock_gettime(CLOCK_MONOTONIC, &b);
+    return (uint64_t)((b.tv_sec - a->tv_sec) * 1000 + (b.tv_nsec - a->tv_nsec) / 1000000);
+}
+
+static void fail_overflow(mintid_config *c) { c->overflow = MINTID_OVERFLOW_FAIL; }
+static void rollback_fail(mintid_config *c) { c->rollback = MINTID_ROLLBACK_FAIL; }
+static void rollback_reuse(mintid_config *c) { c->rollback = MINTID_ROLLBACK_REUSE; }
+static void node_1023(mintid_config *c) { c->node = 1023; }
+
+static void test_nanoflake_sequence(void) {
+    fake_clock clk = {.now = T0};
+    mintid_gen *g = make(MINTID_NANOFLAKE, &clk, NULL, fail_overflow);
+    const int64_t epoch = MINTID_NANOFLAKE_DEFAULT_EPOCH;
+    int rc;
+    for (uint64_t i = 0; i < 4096; i++) {
+        mintid_parts p = next_parts(g, &rc);
+        CHECK_INT(rc, MINTID_OK);
+        CHECK_U64(p.sequence, i);
+        CHECK_U64(p.timestamp, (uint64_t)(T0 - epoch));
+    }
+    /* The 4097th in one millisecond: the fail policy says so at once, state unchanged. */
+    next_parts(g, &rc);
+    CHECK_INT(rc, MINTID_EEXHAUSTED);
+    next_parts(g, &rc);
+    CHECK_INT(rc, MINTID_EEXHAUSTED);
+    clk.now++;
+    mintid_parts p = next_parts(g, &rc);
+    CHECK_INT(rc, MINTID_OK);
+    CHECK_U64(p.sequence, 0);
+    CHECK_U64(p.timestamp, (uint64_t)(T0 + 1 - epoch));
+    mintid_gen_stats st;
+    mintid_gen_get_stats(g, &st);
+    CHECK_U64(st.issued, 4097);
+    CHECK_U64(st.exhausted, 2);
+    mintid_gen_free(g);
+}
+
+static void test_wait_limit(void) {
+    /* A clock that stands still: waiting for the next millisecond must end
+     * with MINTID_ETIMEDOUT once max_wait_ms has passed, not block forever. */
+    fake_clock clk = {.now = T0};
+    mintid_gen *g = make(MINTID_NANOFLAKE, &clk, NULL, NULL);
+    mintid_id ids[4096];
+    CHECK_INT(mintid_gen_next_n(g, ids, 4096), 4096);
+    struct timespec start;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    mintid_id id;
+    CHECK_INT(mintid_gen_next(g, &id), MINTID_ETIMEDOUT);
+    uint64_t waited = ms_since(&start);
+    CHECK(waited >= 30);   /* it did wait, up to the limit */
+    CHECK(waited < 10000); /* and was bounded */
+    /* A clock that moves on: the wait ends in the next millisecond at sequence 0. */
+    clk.tick_every = 50;
+    mintid_parts p;
+    CHECK_INT(mintid_gen_next(g, &id), MINTID_OK);
+    mintid_id_parse(mintid_gen_format(g), &id, &p);
+    CHECK_U64(p.sequence, 0);
+    CHECK_U64(p.timestamp, (uint64_t)(T0 + 1 - MINTID_NANOFLAKE_DEFAULT_EPOCH));
+    CHECK(memcmp(id.bytes, ids[4095].bytes, 8) > 0);
+    mintid_gen_stats st;
+    mintid_gen_get_stats(g, &st);
+    CHECK(st.waits >= 2);
+    mintid_gen_free(g);
+}
+
+static void test_rollback(void) {
+    int rc;
+    mintid_id a, b;
+    /* wait (nanoflake's default): a clock behind that stays behind times out... */
+    fake_clock clk = {.now = T0};
+    mintid_gen *g = make(MINTID_NANOFLAKE, &clk, NULL, node_1023);
+    CHECK_INT(mintid_gen_next(g, &a), MINTID_OK);
+    clk.now = T0 - 5000;
+    CHECK_INT(mintid_gen_next(g, &b), MINTID_ETIMEDOUT);
+    /* ...and one that catches up is waited for; the ID is still later. */
+    clk.now = T0 - 3;
+    clk.tick_every = 1;
+    CHECK_INT(mintid_gen_next(g, &b), MINTID_OK);
+    CHECK(mintid_id_to_u64(&b) > mintid_id_to_u64(&a));
+    mintid_parts p;
+    mintid_id_parse(mintid_gen_format(g), &b, &p);
+    CHECK_U64(p.node, 1023);
+    mintid_gen_stats st;
+    mintid_gen_get_stats(g, &st);
+    CHECK_U64(st.rollbacks, 2);
+    mintid_gen_free(g);
+
+    /* fail: an error, and the generator carries on once the clock is back. */
+    clk = (fake_clock){.now = T0};
+    g = make(MINTID_NANOFLAKE, &clk, NULL, rollback_fail);
+    CHECK_INT(mintid_gen_next(g, &a), MINTID_OK);
+    clk.now = T0 - 1;
+    CHECK_INT(mintid_gen_next(g, &b), MINTID_ECLOCKBACK);
+    clk.now = T0;
+    CHECK_INT(mintid_gen_next(g, &b), MINTID_OK);
+    CHECK(mintid_id_to_u64(&b) == mintid_id_to_u64(&a) + 1); /* same ms, next sequence */
+    mintid_gen_free(g);
+
+    /* reuse: keep the last timestamp and go on counting in it. */
+    clk = (fake_clock){.now = T0};
+    g = make(MINTID_NANOFLAKE, &clk, NULL, rollback_reuse);
+    CHECK_INT(mintid_gen_next(g, &a), MINTID_OK);
+    clk.now = T0 - 60000;
+    for (int i = 1; i <= 10; i++) {
+        p = next_parts(g, &rc);
+        CHECK_INT(rc, MINTID_OK);
+        CHECK_U64(p.timestamp, (uint64_t)(T0 - MINTID_NANOFLAKE_DEFAULT_EPOCH));
+        CHECK_U64(p.sequence, (uint64_t)i);
+    }
+    mintid_gen_free(g);
+}
+
+static void test_clock_jump_forward(void) {
+    fake_clock clk = {.now = T0};
+    mintid_gen *g = make(MINTID_SCRU160, &clk, NULL, NULL);
+    mintid_id a, b, c;
+    CHECK_INT(mintid_gen_next(g, &a), MINTID_OK);
+    clk.now = T0 + 3600000; /* an hour ahead */
+    CHECK_INT(mintid_gen_next(g, &b), MINTID_OK);
+    CHECK(mintid_id_compare(mintid_gen_format(g), &b, &a) > 0);
+    clk.now = T0 + 1; /* and back: scru160 keeps the later timestamp */
+    CHECK_INT(mintid_gen_next(g, &c), MINTID_OK);
+    CHECK(mintid_id_compare(mintid_gen_format(g), &c, &b) > 0);
+    mintid_parts pb, pc;
+    mintid_id_parse(mintid_gen_format(g), &b, &pb);
+    mintid_id_parse(mintid_gen_format(g), &c, &pc);
+    CHECK_U64(pc.timestamp, pb.timestamp);
+    CHECK_U64(pc.sequence, pb.sequence + 1);
+    mintid_gen_free(g);
+}
+
+static void test_scru160(void) {
+    fake_clock clk = {.now = T0};
+    mintid_gen *g = make(MINTID_SCRU160, &clk, NULL, fail_overflow);
+    int rc;
+    mintid_parts p = next_parts(g, &rc);
+    CHECK_INT(rc, MINTID_OK);
+    CHECK(p.sequence < 32768); /* a 15-bit random start */
+    CHECK_U64(p.timestamp, (uint64_t)T0);
+    uint64_t start = p.sequence, n = 1;
+    while ((p = next_parts(g, &rc)), rc == MINTID_OK)
+        n++;
+    CHECK_INT(rc, MINTID_EEXHAUSTED);
+    CHECK_U64(start + n, 65536); /* the counter ran to 0xFFFF and stopped */
+    mintid_gen_free(g);
+
+    /* The node option puts the node id in random16, and nothing else changes. */
+    mintid_config cfg;
+    const mintid_format *fmt = mintid_format_get(MINTID_SCRU160);
+    mintid_config_init(&cfg, fmt);
+    cfg.node = 65535;
+    CHECK_INT(mintid_gen_new(fmt, &cfg, &g), MINTID_OK);
+    for (int i = 0; i < 100; i++) {
+        p = next_parts(g, &rc);
+        CHECK_U64(p.random, 65535);
+    }
+    mintid_gen_free(g);
+    cfg.node = 65536;
+    CHECK_INT(mintid_gen_new(fmt, &cfg, &g), MINTID_EINVAL);
+
+    /* Timestamp 0 is reserved: a clock at the Unix epoch cannot mint. */
+    clk.now = 0;
+    g = make(MINTID_SCRU160, &clk, NULL, NULL);
+    mintid_id id;
+    CHECK_INT(mintid_gen_next(g, &id), MINTID_ETIME);
+    mintid_gen_free(g);
+}
+
+static void test_uexky_caloriosa(void) {
+    fake_clock clk = {.now = T0};
+    int rc;
+    mintid_gen *g = make(MINTID_UEXKY, &clk, NULL, fail_overflow);
+    /* The sequence runs on across milliseconds... */
+    for (uint64_t i = 0; i < 500; i++) {
+        if (i % 5 == 0)
+            clk.now++;
+        mintid_parts p = next_parts(g, &rc);
+        CHECK_U64(p.sequence, i);
+    }
+    /* ...and a millisecond ends where it would wrap: 500..511 fit, then none. */
+    clk.now++;
+    for (uint64_t i = 500; i < 512; i++) {
+        mintid_parts p = next_parts(g, &rc);
+        CHECK_INT(rc, MINTID_OK);
+        CHECK_U64(p.sequence, i);
+    }
+    next_parts(g, &rc);
+    CHECK_INT(rc, MINTID_EEXHAUSTED);
+    clk.now++;
+    mintid_parts p = next_parts(g, &rc);
+    CHECK_U64(p.sequence, 0); /* the wrap, in a new millisecond */
+    mintid_gen_free(g);
+
+    /* caloriosa: increment from 1, one random value per millisecond. */
+    clk.now = T0;
+    g = make(MINTID_CALORIOSA, &clk, NULL, fail_overflow);
+    mintid_parts first = next_parts(g, &rc);
+    CHECK_U64(first.sequence, 1);
+    uint64_t n = 1;
+    while ((p = next_parts(g, &rc)), rc == MINTID_OK) {
+        CHECK_U64(p.random, first.random);
+        n++;
+    }
+    CHECK_U64(n, 1023); /* 1..1023 in the first millisecond */
+    clk.now++;
+    p = next_parts(g, &rc);
+    CHECK_U64(p.sequence, 0);
+    mintid_gen_free(g);
+}
+
+static void entropy3(mintid_config *c) { c->entropy_size = 3; }
+
+static void test_ulid_flake(void) {
+    fake_clock clk = {.now = T0};
+    fake_rng rng = {.next = 1};
+    int rc;
+    mintid_gen *g = make(MINTID_ULID_FLAKE, &clk, &rng, NULL);
+    mintid_parts p = next_parts(g, &rc);
+    CHECK_INT(rc, MINTID_OK);
+    CHECK_U64(p.timestamp, (uint64_t)(T0 - 1704067200000));
+    CHECK_U64(p.sequence, 0x010203 & 0xFFFFF); /* 20 random bits from bytes 01 02 03 */
+    uint64_t prev = p.sequence;
+    for (int i = 0; i < 20; i++) {
+        p = next_parts(g, &rc);
+        CHECK_INT(rc, MINTID_OK);
+        CHECK(p.sequence > prev && p.sequence - prev <= 255);
+        prev = p.sequence;
+    }
+    /* Ulid-flake's defaults: overflow and rollback are errors, state unchanged. */
+    clk.now--;
+    next_parts(g, &rc);
+    CHECK_INT(rc, MINTID_ECLOCKBACK);
+    mintid_gen_free(g);
+
+    /* Three-byte steps use the 20-bit field up within a few IDs. */
+    clk.now = T0;
+    g = make(MINTID_ULID_FLAKE, &clk, NULL, entropy3);
+    int ok = 0;
+    while ((p = next_parts(g, &rc)), rc == MINTID_OK)
+        ok++;
+    CHECK_INT(rc, MINTID_EEXHAUSTED);
+    CHECK(ok >= 1 && ok < 200);
+    clk.now++;
+    next_parts(g, &rc);
+    CHECK_INT(rc, MINTID_OK);
+    mintid_gen_free(g);
+
+    /* A random source stuck at zero cannot loop forever redrawing n. */
+    rng = (fake_rng){.zeros = 1};
+    clk.now = T0;
+    g = make(MINTID_ULID_FLAKE, &clk, &rng, NULL);
+    next_parts(g, &rc);
+    CHECK_INT(rc, MINTID_OK);
+    next_parts(g, &rc);
+    CHECK_INT(rc, MINTID_EENTROPY);
+    mintid_gen_free(g);
+
+    /* entropy_size limits: 1..3 stand-alone, 1..2 scalable, none elsewhere. */
+    mintid_config cfg;
+    const mintid_format *scal = mintid_format_get(MINTID_ULID_FLAKE_SCALABLE);
+    mintid_config_init(&cfg, scal);
+    cfg.entropy_size = 3;
+    CHECK_INT(mintid_gen_new(scal, &cfg, &g), MINTID_EINVAL);
+    cfg.entropy_size = 2;
+    cfg.node = 32;
+    CHECK_INT(mintid_gen_new(scal, &cfg, &g), MINTID_EINVAL);
+    cfg.node = 31;
+    CHECK_INT(mintid_gen_new(scal, &cfg, &g), MINTID_OK);
+    p = next_parts(g, &rc);
+    CHECK_U64(p.node, 31);
+    mintid_gen_free(g);
+}
+
+static void test_failures_leave_state(void) {
+    fake_clock clk = {.now = T0};
+    fake_rng rng = {.next = 7};
+    int rc;
+    mintid_gen *g = make(MINTID_UEXKY, &clk, &rng, NULL);
+    mintid_parts a = next_parts(g, &rc);
+    CHECK_INT(rc, MINTID_OK);
+    rng.fail = 1;
+    next_parts(g, &rc);
+    CHECK(rc == MINTID_EENTROPY || rc == MINTID_OK); /* a pool may still hold bytes */
+    rng.fail = 0;
+    clk.fail = 1;
+    next_parts(g, &rc);
+    CHECK_INT(rc, MINTID_ECLOCK);
+    clk.fail = 0;
+    mintid_parts b = next_parts(g, &rc);
+    CHECK_INT(rc, MINTID_OK);
+    CHECK(b.sequence > a.sequence);
+    mintid_gen_free(g);
+
+    /* A random source failing from the start: nothing is minted or committed. */
+    rng = (fake_rng){.fail = 1};
+    g = make(MINTID_SCRU160, &clk, &rng, NULL);
+    mintid_id id;
+    CHECK_INT(mintid_gen_next(g, &id), MINTID_EENTROPY);
+    mintid_gen_stats st;
+    mintid_gen_get_stats(g, &st);
+    CHECK_U64(st.issued, 0);
+    mintid_gen_free(g);
+}
+
+static void test_ranges(void) {
+    const mintid_format *nano = mintid_format_get(MINTID_NANOFLAKE);
+    mintid_config cfg;
+    mintid_gen *g;
+    fake_clock clk = {.now = T0};
+    mintid_config_init(&cfg, nano);
+    cfg.clock = fake_now;
+    cfg.clock_ctx = &clk;
+    cfg.epoch_ms = T0 + 1; /* in the future */
+    CHECK_INT(mintid_gen_new(nano, &cfg, &g), MINTID_ETIME);
+    cfg.epoch_ms = -1;
+    CHECK_INT(mintid_gen_new(nano, &cfg, &g), MINTID_EINVAL);
+    /* The lifespan is over: an error, never a wrap. */
+    cfg.epoch_ms = MINTID_NANOFLAKE_DEFAULT_EPOCH;
+    clk.now = cfg.epoch_ms + (INT64_C(1) << 41);
+    CHECK_INT(mintid_gen_new(nano, &cfg, &g), MINTID_OK);
+    mintid_id id;
+    CHECK_INT(mintid_gen_next(g, &id), MINTID_ETIME);
+    mintid_gen_free(g);
+    clk.now--; /* the last millisecond still works */
+    CHECK_INT(mintid_gen_new(nano, &cfg, &g), MINTID_OK);
+    CHECK_INT(mintid_gen_next(g, &id), MINTID_OK);
+    CHECK_U64(mintid_id_to_u64(&id) >> 22, (UINT64_C(1) << 41) - 1);
+    mintid_gen_free(g);
+    clk.now = T0;
+    cfg.epoch_ms = MINTID_NANOFLAKE_DEFAULT_EPOCH;
+    cfg.node = 1024;
+    CHECK_INT(mintid_gen_new(nano, &cfg, &g), MINTID_EINVAL);
+    cfg.node = -2;
+    CHECK_INT(mintid_gen_new(nano, &cfg, &g), MINTID_EINVAL);
+
+    /* Formats without a node field or a settable epoch refuse them. */
+    const mintid_format *uexky = mintid_format_get(MINTID_UEXKY);
+    mintid_config_init(&cfg, uexky);
+    cfg.node = 1;
+    CHECK_INT(mintid_gen_new(uexky, &cfg, &g), MINTID_EINVAL);
+    mintid_config_init(&cfg, uexky);
+    cfg.epoch_ms = 0;
+    CHECK_INT(mintid_gen_new(uexky, &cfg, &g), MINTID_EINVAL);
+    /* A clock before the format's epoch. */
+    clk.now = uexky->epoch_ms - 1;
+    g = make(MINTID_UEXKY, &clk, NULL, NULL);
+    CHECK_INT(mintid_gen_next(g, &id), MINTID_ETIME);
+    mintid_gen_free(g);
+    /* Plain 64-bit values only from 64-bit formats. */
+    uint64_t v;
+    g = make(MINTID_SCRU160, &clk, NULL, NULL);
+    CHECK_INT(mintid_gen_next_u64(g, &v, 1), MINTID_EFORMAT);
+    mintid_gen_free(g);
+}
+
+/* Strict order over long runs on the real clock, as bytes and as text. */
+static void test_long_order(void) {
+    for (int f = 0; f < MINTID_FORMAT_COUNT; f++) {
+        const mintid_format *fmt = mintid_format_get((mintid_format_id)f);
+        mintid_config cfg;
+        mintid_config_init(&cfg, fmt);
+        cfg.overflow = MINTID_OVERFLOW_WAIT;
+        mintid_gen *g;
+        CHECK_INT(mintid_gen_new(fmt, &cfg, &g), MINTID_OK);
+        enum { N = 300000, BATCH = 1000 };
+        static mintid_id ids[BATCH];
+        mintid_id prev;
+        char prev_text[MINTID_TEXT_MAX] = "", text[MINTID_TEXT_MAX];
+        int bad_order = 0, bad_text = 0;
+        for (int done = 0; done < N;) {
+            long n = mintid_gen_next_n(g, ids, BATCH);
+            CHECK(n > 0);
+            if (n <= 0)
+                break;
+            for (long i = 0; i < n; i++, done++) {
+                if (done > 0 && mintid_id_compare(fmt, &ids[i], &prev) <= 0)
+                    bad_order++;
+                mintid_encode(fmt, MINTID_FORM_TEXT, &ids[i], text, sizeof text);
+                if (fmt->text_sortable && done > 0 && strcmp(text, prev_text) <= 0)
+                    bad_text++;
+                /* Nanoflake's padded base36 and caloriosa's core form sort too. */
+                if (fmt->id == MINTID_NANOFLAKE || fmt->id == MINTID_CALORIOSA) {
+                    mintid_encode(fmt, fmt->id == MINTID_NANOFLAKE ? MINTID_FORM_PADDED : MINTID_FORM_CORE, &ids[i],
+                                  text, sizeof text);
+                    if (done > 0 && strcmp(text, prev_text) <= 0)
+                        bad_text++;
+                }
+                prev = ids[i];
+                memcpy(prev_text, text, sizeof text);
+            }
+        }
+        if (bad_order || bad_text)
+            fprintf(stderr, "%s: %d out of order, %d text out of order\n", fmt->name, bad_order, bad_text);
+        CHECK_INT(bad_order, 0);
+        CHECK_INT(bad_text, 0);
+        mintid_gen_free(g);
+    }
+}
+
+int main(void) {
+    test_nanoflake_sequence();
+    test_wait_limit();
+    test_rollback();
+    test_clock_jump_forward();
+    test_scru160();
+    test_uexky_caloriosa();
+    test_ulid_flake();
+    test_failures_leave_state();
+    test_ranges();
+    test_long_order();
+    return CHECK_DONE();
+}
