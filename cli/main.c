@@ -52,6 +52,14 @@ static int usage_error(const char *fmt, const char *arg) {
 
 /* ---- argument parsing ------------------------------------------------------------ */
 
+/* getopt_long() has just refused argv[optind - 1]. */
+static int bad_option(char **argv) {
+    char safe[PRINTABLE_MAX];
+    const char *arg = argv[optind - 1];
+    return usage_error("bad option or missing value: '%s' (an ID that starts with '-' goes after '--')",
+                       printable(arg, strlen(arg), safe, sizeof safe));
+}
+
 /* A decimal integer in [min, max], nothing else: no sign, no spaces, no suffix. */
 static bool parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out) {
     if (s == NULL || *s < '0' || *s > '9')
@@ -146,7 +154,7 @@ static int cmd_gen(int argc, char **argv) {
         case 'w': wait_arg = optarg; break;
         case 'E': entropy_arg = optarg; break;
         case 'h': fputs(usage_text, stdout); return EXIT_OK;
-        default: return usage_error("%s", "bad option for gen");
+        default: return bad_option(argv);
         }
     }
     if (optind != argc - 1)
@@ -298,20 +306,34 @@ static void report_invalid(const mintid_format *fmt, int from, const char *s, si
         fprintf(stderr, "mintid: %s: '%s' has the wrong length (%zu); %s\n", fmt->name, shown, len, what);
         return;
     case MINTID_ECHAR: {
+        /* Point at the first character the form's alphabet lacks. */
+        const char *alphabet = fmt->alphabet;
+        bool nocase = fmt->text_nocase;
+        if (from == MINTID_FORM_INT) {
+            alphabet = "0123456789";
+        } else if (from == MINTID_FORM_HEX) {
+            alphabet = "0123456789abcdef";
+            nocase = true;
+        } else if (from == MINTID_FORM_CORE) {
+            alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+        }
         for (size_t i = 0; i < len; i++) {
             char ch = s[i];
-            if (fmt->text_nocase && ch >= 'a' && ch <= 'z' && strchr(fmt->alphabet, ch) == NULL)
+            if (nocase && ch >= 'a' && ch <= 'z' && strchr(alphabet, ch) == NULL)
                 ch = (char)(ch - 32);
-            else if (fmt->text_nocase && ch >= 'A' && ch <= 'Z' && strchr(fmt->alphabet, ch) == NULL)
+            else if (nocase && ch >= 'A' && ch <= 'Z' && strchr(alphabet, ch) == NULL)
                 ch = (char)(ch + 32);
-            if (ch == '\0' || strchr(fmt->alphabet, ch) == NULL) {
+            if (ch == '\0' || strchr(alphabet, ch) == NULL) {
                 char c1[PRINTABLE_MAX];
                 fprintf(stderr, "mintid: %s: '%s': '%s' at position %zu is not a %s digit (%s)\n", fmt->name, shown,
-                        printable(s + i, 1, c1, sizeof c1), i + 1, fmt->name, fmt->alphabet);
+                        printable(s + i, 1, c1, sizeof c1), i + 1, fmt->name, alphabet);
                 return;
             }
         }
-        fprintf(stderr, "mintid: %s: '%s' has a character outside its form's alphabet\n", fmt->name, shown);
+        if (from == MINTID_FORM_INT && s[0] == '0')
+            fprintf(stderr, "mintid: %s: '%s': a decimal integer has no leading zero\n", fmt->name, shown);
+        else
+            fprintf(stderr, "mintid: %s: '%s' has a character outside its form's alphabet\n", fmt->name, shown);
         return;
     }
     case MINTID_EOVERFLOW: {
@@ -447,7 +469,7 @@ static int parse_reader(int argc, char **argv, reader *r, int64_t *epoch, const 
             *to = optarg;
             break;
         case 'h': fputs(usage_text, stdout); return -1;
-        default: return usage_error("%s", "bad option");
+        default: return bad_option(argv);
         }
     }
     r->fmt = NULL;
@@ -631,6 +653,7 @@ static const struct command {
 };
 
 int main(int argc, char **argv) {
+    opterr = 0; /* bad_option() says it better */
     if (argc < 2)
         return usage_error("%s", "no command given");
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {

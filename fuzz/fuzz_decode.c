@@ -42,7 +42,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
  * that folds case accepts either case of a letter. Texts of min_len to
  * max_len characters are accepted; where the two differ the canonical text
  * has no leading zero digit beyond min_len digits. rotate is uexky's "last
- * two characters moved to the front".
+ * two characters moved to the front". strict refuses a leading zero with
+ * MINTID_ECHAR (mintid.h: "a decimal integer never has a leading zero").
  */
 typedef struct form_spec {
     const char *digits; /* NULL: the spec gives the format no such form */
@@ -50,6 +51,7 @@ typedef struct form_spec {
     uint8_t min_len;
     uint8_t max_len;
     bool rotate;
+    bool strict;
 } form_spec;
 
 static const char DEC[] = "0123456789";
@@ -61,23 +63,23 @@ static const char B62[] = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQ
 static const char B62CORE[] = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 static const char B36[] = "0123456789abcdefghijklmnopqrstuvwxyz";
 
-/* 20 decimal digits hold 2^64-1; the library refuses longer ones, even zeros. */
-#define INT_FORM {DEC, false, 1, 20, false}
-#define HEX64_FORM {HEX, true, 16, 16, false}
+/* 20 decimal digits hold 2^64-1. */
+#define INT_FORM {DEC, false, 1, 20, false, true}
+#define HEX64_FORM {HEX, true, 16, 16, false, false}
 
 static const form_spec specs[MINTID_FORMAT_COUNT][MINTID_FORM_COUNT] = {
-    [MINTID_UEXKY] = {[MINTID_FORM_TEXT] = {B64, false, 4, 10, true}, [MINTID_FORM_INT] = INT_FORM,
+    [MINTID_UEXKY] = {[MINTID_FORM_TEXT] = {B64, false, 4, 10, true, false}, [MINTID_FORM_INT] = INT_FORM,
                       [MINTID_FORM_HEX] = HEX64_FORM},
-    [MINTID_SCRU160] = {[MINTID_FORM_TEXT] = {B32HEX, true, 32, 32, false},
-                        [MINTID_FORM_HEX] = {HEX, true, 40, 40, false}},
-    [MINTID_ULID_FLAKE] = {[MINTID_FORM_TEXT] = {CROCKFORD, true, 13, 13, false}, [MINTID_FORM_INT] = INT_FORM,
+    [MINTID_SCRU160] = {[MINTID_FORM_TEXT] = {B32HEX, true, 32, 32, false, false},
+                        [MINTID_FORM_HEX] = {HEX, true, 40, 40, false, false}},
+    [MINTID_ULID_FLAKE] = {[MINTID_FORM_TEXT] = {CROCKFORD, true, 13, 13, false, false}, [MINTID_FORM_INT] = INT_FORM,
                            [MINTID_FORM_HEX] = HEX64_FORM},
-    [MINTID_ULID_FLAKE_SCALABLE] = {[MINTID_FORM_TEXT] = {CROCKFORD, true, 13, 13, false},
+    [MINTID_ULID_FLAKE_SCALABLE] = {[MINTID_FORM_TEXT] = {CROCKFORD, true, 13, 13, false, false},
                                     [MINTID_FORM_INT] = INT_FORM, [MINTID_FORM_HEX] = HEX64_FORM},
-    [MINTID_CALORIOSA] = {[MINTID_FORM_TEXT] = {B62, false, 1, 11, false}, [MINTID_FORM_INT] = INT_FORM,
-                          [MINTID_FORM_HEX] = HEX64_FORM, [MINTID_FORM_CORE] = {B62CORE, false, 1, 11, false}},
-    [MINTID_NANOFLAKE] = {[MINTID_FORM_TEXT] = {B36, true, 1, 13, false}, [MINTID_FORM_INT] = INT_FORM,
-                          [MINTID_FORM_HEX] = HEX64_FORM, [MINTID_FORM_PADDED] = {B36, true, 13, 13, false}},
+    [MINTID_CALORIOSA] = {[MINTID_FORM_TEXT] = {B62, false, 1, 11, false, false}, [MINTID_FORM_INT] = INT_FORM,
+                          [MINTID_FORM_HEX] = HEX64_FORM, [MINTID_FORM_CORE] = {B62CORE, false, 1, 11, false, false}},
+    [MINTID_NANOFLAKE] = {[MINTID_FORM_TEXT] = {B36, true, 1, 13, false, false}, [MINTID_FORM_INT] = INT_FORM,
+                          [MINTID_FORM_HEX] = HEX64_FORM, [MINTID_FORM_PADDED] = {B36, true, 13, 13, false, false}},
 };
 
 /* The largest value a decoder of a 64-bit format accepts (FORMATS.md). */
@@ -126,6 +128,8 @@ static int ref_decode(const mintid_format *fmt, mintid_form form, const char *s,
     for (size_t i = 0; i < len; i++)
         if (digit_value(sp, (unsigned char)s[i]) < 0)
             return MINTID_ECHAR;
+    if (sp->strict && len > 1 && nth_digit(sp, s, len, 0) == (unsigned char)sp->digits[0])
+        return MINTID_ECHAR;
     unsigned base = (unsigned)strlen(sp->digits);
     uint8_t acc[MINTID_ID_MAX_BYTES] = {0};
     for (size_t i = 0; i < len; i++) {
@@ -244,11 +248,57 @@ static void check_decoded(const mintid_format *fmt, mintid_form form, const char
     }
 }
 
+/* The public format table agrees with the spec. */
+static void check_table(const mintid_format *fmt) {
+    const form_spec *text = &specs[fmt->id][MINTID_FORM_TEXT];
+    REQUIRE(fmt->alphabet != NULL && strcmp(fmt->alphabet, text->digits) == 0);
+    REQUIRE((fmt->text_nocase != 0) == text->fold);
+    REQUIRE(fmt->bits == 160 || fmt->value_max == value_limit(fmt->id));
+    /* The library offers no form the spec does not describe. */
+    for (int g = 0; g < MINTID_FORM_COUNT; g++)
+        REQUIRE(!has_form(fmt, (mintid_form)g) || specs[fmt->id][g].digits != NULL);
+    REQUIRE(has_form(fmt, MINTID_FORM_TEXT));
+    REQUIRE((mintid_decode_any_forms(fmt) & ~fmt->forms) == 0);
+}
+
+/*
+ * MINTID_FORM_ANY tries the forms of mintid_decode_any_forms() in an order
+ * this target does not know, and the first form whose length and alphabet
+ * fit decides. So, whatever the order: a success is one of those forms'
+ * readings; an overflow is some form's overflow; and when no form fits, the
+ * text form's error is the answer.
+ */
+static void check_any(const mintid_format *fmt, const char *text, size_t len, int rc, mintid_form got,
+                      const mintid_id *out) {
+    unsigned any = mintid_decode_any_forms(fmt);
+    bool some_ok = false, some_overflow = false;
+    for (int g = 0; g < MINTID_FORM_COUNT; g++) {
+        mintid_id ref;
+        if ((any & MINTID_FORM_BIT(g)) == 0)
+            continue;
+        int ref_rc = ref_decode(fmt, (mintid_form)g, text, len, &ref);
+        some_ok |= ref_rc == MINTID_OK;
+        some_overflow |= ref_rc == MINTID_EOVERFLOW;
+    }
+    if (rc == MINTID_OK) {
+        REQUIRE((any & MINTID_FORM_BIT(got)) != 0);
+        check_decoded(fmt, got, text, len, out);
+    } else if (rc == MINTID_EOVERFLOW) {
+        REQUIRE(some_overflow);
+    } else {
+        REQUIRE(!some_ok && !some_overflow);
+        mintid_id ref;
+        if ((any & MINTID_FORM_BIT(MINTID_FORM_TEXT)) != 0)
+            REQUIRE(ref_decode(fmt, MINTID_FORM_TEXT, text, len, &ref) == rc);
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (size < 1)
         return 0;
     const mintid_format *fmt = mintid_format_get((mintid_format_id)((data[0] & 7u) % MINTID_FORMAT_COUNT));
     REQUIRE(fmt != NULL);
+    check_table(fmt);
     unsigned code = (data[0] >> 3) & 7u;
     mintid_form form = code == 0   ? MINTID_FORM_ANY
                        : code == 6 ? MINTID_FORM_COUNT
@@ -256,10 +306,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                                    : (mintid_form)(code - 1);
     const char *text = (const char *)data + 1;
     size_t len = size - 1;
-
-    /* The library offers no form the spec does not describe. */
-    for (int g = 0; g < MINTID_FORM_COUNT; g++)
-        REQUIRE(!has_form(fmt, (mintid_form)g) || specs[fmt->id][g].digits != NULL);
 
     mintid_id sentinel, out, out2;
     memset(&sentinel, 0xa5, sizeof sentinel);
@@ -280,18 +326,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         /* EFORM means "no such form", which cannot be said of a form the format has, nor of ANY. */
         REQUIRE(rc == MINTID_ELENGTH || rc == MINTID_ECHAR || rc == MINTID_EOVERFLOW);
         REQUIRE(memcmp(&out, &sentinel, sizeof out) == 0);
-        if (form != MINTID_FORM_ANY) {
-            mintid_id ref;
-            REQUIRE(ref_decode(fmt, form, text, len, &ref) == rc);
-        }
+    }
+    if (form == MINTID_FORM_ANY) {
+        check_any(fmt, text, len, rc, got, &out);
         return 0;
     }
-    REQUIRE(rc == MINTID_OK);
-    if (form == MINTID_FORM_ANY) {
-        REQUIRE(has_form(fmt, got));
-    } else {
-        REQUIRE(got == form);
+    if (rc != MINTID_OK) {
+        mintid_id ref;
+        REQUIRE(ref_decode(fmt, form, text, len, &ref) == rc);
+        return 0;
     }
-    check_decoded(fmt, got, text, len, &out);
+    REQUIRE(got == form);
+    check_decoded(fmt, form, text, len, &out);
     return 0;
 }

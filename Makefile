@@ -1,0 +1,79 @@
+# mintid: the two commands that do everything on a fresh Debian machine.
+#
+#   make run     install what is missing, build, and mint and inspect a few
+#                IDs of every format
+#   make check   install what the tests need, build, and run every test: the
+#                plain build, AddressSanitizer + UndefinedBehaviorSanitizer
+#                with the fuzzers, and ThreadSanitizer for the thread tests
+#
+# Other targets: deps, build, bench, install (PREFIX=...), format, clean.
+
+JOBS    ?= 2
+PREFIX  ?= /usr/local
+BUILD   := build
+ASAN    := build-asan
+TSAN    := build-tsan
+
+# Debian packages the build and the tests need.
+PACKAGES := build-essential cmake pkg-config clang libclang-rt-14-dev python3 faketime clang-format
+
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: all deps build run check check-plain check-asan check-tsan bench install format clean
+
+all: build
+
+deps:
+	@missing=""; \
+	for p in $(PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' "$$p" 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  $(SUDO) apt-get update -qq && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+
+$(BUILD)/Makefile:
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMINTID_WERROR=ON
+
+build: deps $(BUILD)/Makefile
+	cmake --build $(BUILD) -j$(JOBS)
+
+run: build
+	@for f in $$($(BUILD)/mintid formats | grep -E '^[a-z]'); do \
+	  echo "== $$f"; \
+	  $(BUILD)/mintid gen $$f -n 3 | tee /dev/stderr | $(BUILD)/mintid inspect --format $$f; \
+	done 2>&1
+
+check: check-plain check-asan check-tsan
+	@echo "make check: all test suites passed"
+
+check-plain: build
+	cd $(BUILD) && ctest --output-on-failure -j$(JOBS)
+
+check-asan: deps
+	cmake -S . -B $(ASAN) -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Debug -DMINTID_WERROR=ON \
+	  -DMINTID_SANITIZE=address,undefined -DMINTID_FUZZ=ON -DMINTID_BENCH=OFF
+	cmake --build $(ASAN) -j$(JOBS)
+	cd $(ASAN) && ctest --output-on-failure -j$(JOBS)
+
+check-tsan: deps
+	cmake -S . -B $(TSAN) -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMINTID_WERROR=ON \
+	  -DMINTID_SANITIZE=thread -DMINTID_BENCH=OFF
+	cmake --build $(TSAN) -j$(JOBS)
+	cd $(TSAN) && ctest --output-on-failure -L threads
+
+bench: build
+	cmake --build $(BUILD) --target bench_gen -j$(JOBS)
+	$(BUILD)/bench/bench_gen
+	bench/cli_throughput.sh $(BUILD)/mintid
+
+install: build
+	cmake --install $(BUILD) --prefix $(PREFIX)
+
+format:
+	clang-format -i include/*.h src/*.[ch] src/formats/*.c cli/*.[ch] tests/*.[ch] $(wildcard fuzz/*.c bench/*.c)
+
+clean:
+	rm -rf $(BUILD) $(ASAN) $(TSAN)

@@ -1,0 +1,186 @@
+#!/usr/bin/env bash
+# test_cli.sh - the mintid command as a user meets it: output, messages and
+# exit statuses (0 ok, 1 invalid ID, 2 usage, 3 minting or writing failed).
+# Usage: test_cli.sh PATH/TO/mintid
+set -u
+M=${1:?usage: test_cli.sh PATH/TO/mintid}
+fails=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
+
+# run EXPECTED_STATUS CMD...: runs CMD, keeps stdout/stderr in $out/$err.
+run() {
+    local want=$1; shift
+    "$@" >"$tmp/out" 2>"$tmp/err"
+    local got=$?
+    out=$(cat "$tmp/out"); err=$(cat "$tmp/err")
+    [ "$got" = "$want" ] || fail "$* -> exit $got, expected $want (stderr: $err)"
+}
+has_err() { grep -qF -- "$1" "$tmp/err" || fail "stderr of last command lacks '$1' (got: $err)"; }
+same() { [ "$1" = "$2" ] || fail "got '$1', expected '$2'"; }
+
+formats="uexky scru160 ulid-flake ulid-flake-scalable caloriosa nanoflake"
+
+# ---- gen --------------------------------------------------------------------------
+for f in $formats; do
+    run 0 "$M" gen "$f" -n 2000
+    same "$(wc -l <"$tmp/out")" 2000
+    same "$(sort -u "$tmp/out" | wc -l)" 2000
+    run 0 "$M" gen "$f"
+    same "$(wc -l <"$tmp/out")" 1
+done
+run 0 "$M" gen nanoflake -n 5 --node 1023 --epoch 2015-01-01T00:00:00Z --as int
+same "$(wc -l <"$tmp/out")" 5
+run 0 "$M" gen nanoflake --as padded
+same "${#out}" 13
+run 0 "$M" gen scru160 --as hex
+same "${#out}" 40
+run 0 "$M" gen ulid-flake --entropy-size 3 -n 100 --overflow wait
+
+run 2 "$M"
+run 2 "$M" frobnicate
+has_err "unknown command 'frobnicate'"
+run 2 "$M" gen
+has_err "gen needs a FORMAT"
+run 2 "$M" gen snowflake
+has_err "unknown format 'snowflake'"
+for n in 0 -5 abc 1e3 " 5" 5x 1000000000000001; do
+    run 2 "$M" gen nanoflake -n "$n"
+    has_err "give a count from 1 to 10^15"
+done
+run 2 "$M" gen nanoflake --node 1024
+has_err "nanoflake node ids are 0..1023"
+run 2 "$M" gen ulid-flake-scalable --node 32
+has_err "ulid-flake-scalable node ids are 0..31"
+run 2 "$M" gen uexky --node 1
+has_err "uexky has no node id field"
+run 2 "$M" gen uexky --epoch 0
+has_err "uexky has a fixed epoch"
+run 2 "$M" gen nanoflake --epoch 2999-01-01
+has_err "is in the future"
+run 2 "$M" gen nanoflake --epoch yesterday
+has_err "is not a time"
+run 2 "$M" gen uexky --as padded
+has_err "uexky has no 'padded' form"
+run 2 "$M" gen uexky --as bogus
+has_err "unknown form 'bogus'"
+run 2 "$M" gen ulid-flake-scalable --entropy-size 3
+has_err "takes 1..2 bytes"
+run 2 "$M" gen nanoflake --overflow maybe
+run 2 "$M" gen nanoflake --rollback maybe
+
+# ---- inspect --------------------------------------------------------------------------
+run 0 "$M" inspect --format nanoflake --epoch 1420070400000 175928847298985984
+same "$out" '{"format":"nanoflake","text":"1c49kkphl4ow","hex":"0271065ac1000000","int":"175928847298985984","unix_ms":1462015105796,"time":"2016-04-30T11:18:25.796Z","generator":0,"sequence":0}'
+run 0 "$M" inspect xinaS8QBh
+same "$out" '{"format":"uexky","text":"xinaS8QBh","hex":"0027692f10061c62","int":"11093174944930914","unix_ms":1562179504129,"time":"2019-07-03T18:45:04.129Z","sequence":270,"random":98}'
+run 0 "$M" inspect 05U0GF0J0SP1ADJPT0U4VHIMCJJAIP51
+same "$out" '{"format":"scru160","text":"05U0GF0J0SP1ADJPT0U4VHIMCJJAIP51","hex":"017c083c130732153679e83c4fc65664e6a964a1","unix_ms":1632225727239,"time":"2021-09-21T12:02:07.239Z","counter":12821,"random16":13945,"random80":"1096701577047146014270625"}'
+run 0 "$M" inspect b5JikCvNEnD
+same "$out" '{"format":"caloriosa","text":"b5JikCvNEnD","hex":"81334be9d56ab801","int":"9309868322384951297","unix_ms":1503851121493,"time":"2017-08-27T16:25:21.493Z","random":2734,"increment":1}'
+run 0 "$M" inspect --format ulid-flake-scalable 00f2nc9texq0z
+same "$out" '{"format":"ulid-flake-scalable","text":"00F2NC9TEXQ0Z","hex":"003c556274eedc1f","int":"16982379959606303","unix_ms":1720262859598,"time":"2024-07-06T10:47:39.598Z","randomness":30432,"scalability":31}'
+
+# Invalid input: a precise message, status 1, the valid IDs still printed.
+run 1 "$M" inspect --format ulid-flake 8000000000000 00F2N078MDT7J
+has_err "ulid-flake: '8000000000000' exceeds 7ZZZZZZZZZZZZ (2^63-1)"
+same "$(wc -l <"$tmp/out")" 1
+run 1 "$M" inspect --format ulid-flake 00F2N078MDT7L
+has_err "'L' at position 13 is not a ulid-flake digit"
+run 1 "$M" inspect --format ulid-flake 00F2N078MDT7
+has_err "has the wrong length (12); a ulid-flake text is 13 characters"
+run 1 "$M" inspect --format ulid-flake --from int 99999999999999999999
+has_err "exceeds 2^63-1"
+run 1 "$M" inspect --format nanoflake --from int 0123
+has_err "a decimal integer has no leading zero"
+run 1 "$M" inspect --format nanoflake --from hex 0271065ac100000g
+has_err "'g' at position 16 is not a nanoflake digit (0123456789abcdef)"
+run 1 "$M" inspect 00F2N078MDT7J
+has_err "ambiguous: it could be ulid-flake or ulid-flake-scalable"
+[ -z "$out" ] || fail "ambiguous input printed output"
+run 1 "$M" inspect 'not an id!'
+has_err "does not have the shape of any format's ID"
+# The seed's old 48-bit example decodes when asked for, but is not guessed.
+run 0 "$M" inspect --format caloriosa katjjMQN
+case "$out" in *'"int":"71027147798529"'*) ;; *) fail "katjjMQN: $out" ;; esac
+printf 'xinaS8QBh\n\n$(evil)\033[31m\nAABA\n' >"$tmp/in"
+run 1 "$M" inspect <"$tmp/in"
+same "$(wc -l <"$tmp/out")" 2
+has_err "empty input line"
+has_err '\x1b[31m'
+run 2 "$M" inspect --format uexky -IDyhnygA_
+has_err "an ID that starts with '-' goes after '--'"
+run 0 "$M" inspect --format uexky -- -IDyhnygA_
+run 2 "$M" inspect --from hex 00
+has_err "--from needs --format"
+run 2 "$M" inspect --format uexky --epoch 0 AABA
+
+# Everything gen prints, inspect reads back, in every form.
+for f in $formats; do
+    for form in text int hex padded core; do
+        "$M" gen "$f" --as "$form" -n 50 >"$tmp/ids" 2>/dev/null || continue
+        run 0 "$M" inspect --format "$f" --from "$form" <"$tmp/ids"
+        same "$(wc -l <"$tmp/out")" 50
+    done
+done
+
+# ---- convert --------------------------------------------------------------------------
+run 0 "$M" convert --format nanoflake --to text 175928847298985984
+same "$out" 1c49kkphl4ow
+run 0 "$M" convert --to padded 175928847298985984
+same "$out" 01c49kkphl4ow
+run 0 "$M" convert --to int 1c49kkphl4ow
+same "$out" 175928847298985984
+run 0 "$M" convert --to text 017c083c130732153679e83c4fc65664e6a964a1
+same "$out" 05U0GF0J0SP1ADJPT0U4VHIMCJJAIP51
+run 0 "$M" convert --format caloriosa --to core b5JikCvNEnD
+same "$out" B5jIKcVneNd
+run 2 "$M" convert --format scru160 --to int 05U0GF0J0SP1ADJPT0U4VHIMCJJAIP51
+has_err "scru160 has no 'int' form"
+run 2 "$M" convert xinaS8QBh
+has_err "convert needs --to FORM"
+
+# ---- formats --------------------------------------------------------------------------
+run 0 "$M" formats
+for f in $formats; do grep -q "^$f\$" "$tmp/out" || fail "formats does not list $f"; done
+grep -q "runs out 2080-07-10T17:30:30.208Z" "$tmp/out" || fail "nanoflake lifespan with the default epoch"
+run 0 "$M" formats --format nanoflake --epoch 2020-01-01
+grep -q "runs out 2089-09-06T15:47:35.551Z" "$tmp/out" || fail "nanoflake lifespan with --epoch: $out"
+run 0 "$M" --help
+run 0 "$M" --version
+
+# ---- the whole process under a faked clock (libfaketime) -------------------------------
+if command -v faketime >/dev/null; then
+    # The wait limit is measured on the monotonic clock, so that must stay real.
+    export FAKETIME_DONT_FAKE_MONOTONIC=1 ASAN_OPTIONS=${ASAN_OPTIONS:-}:verify_asan_link_order=0
+    # Before a format's epoch, or past its end: an error, never a wrapped timestamp.
+    run 3 faketime '2017-06-01 00:00:00' "$M" gen uexky
+    has_err "timestamp outside the format's range"
+    run 3 faketime '2081-01-01 00:00:00' "$M" gen nanoflake
+    has_err "timestamp outside the format's range"
+    run 2 faketime '2009-01-01 00:00:00' "$M" gen nanoflake
+    has_err "is in the future"
+    # A clock that stands still: one millisecond's worth, then a bounded wait and an error.
+    run 3 faketime -f '2026-06-01 00:00:00' "$M" gen nanoflake -n 5000 --max-wait 50
+    same "$(wc -l <"$tmp/out")" 4096
+    has_err "wait limit reached"
+    run 3 faketime -f '2026-06-01 00:00:00' "$M" gen caloriosa -n 5000 --overflow fail
+    same "$(wc -l <"$tmp/out")" 1023
+    has_err "sequence exhausted"
+    run 3 faketime -f '2026-06-01 00:00:00' "$M" gen uexky -n 5000 --max-wait 20
+    same "$(wc -l <"$tmp/out")" 512
+    run 0 "$M" inspect --format uexky -- "$(tail -n 1 "$tmp/out")"
+    case "$out" in *'"time":"2026-06-01T00:00:00.000Z"'*'"sequence":511'*) ;; *) fail "frozen uexky: $out" ;; esac
+else
+    fail "faketime is not installed (make deps installs it)"
+fi
+
+# ---- output errors ------------------------------------------------------------------------
+if [ -w /dev/full ]; then
+    run 3 sh -c "'$M' gen nanoflake -n 100000 > /dev/full"
+    has_err "writing standard output"
+fi
+
+[ "$fails" = 0 ] && echo ok || { echo "$fails failure(s)" >&2; exit 1; }
