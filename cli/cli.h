@@ -23,17 +23,6 @@ void out_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 bool out_flush(void);
 bool out_ok(void);
 
-/* One JSON object per line. */
-typedef struct json_obj {
-    bool first;
-} json_obj;
-void json_begin(json_obj *j);
-void json_string(json_obj *j, const char *key, const char *value);
-void json_u64(json_obj *j, const char *key, uint64_t value);
-void json_i64(json_obj *j, const char *key, int64_t value);
-void json_null(json_obj *j, const char *key);
-void json_end(json_obj *j);
-
 /* Untrusted text made safe for an error message (escaped, cut short). */
 #define PRINTABLE_MAX 320
 const char *printable(const char *s, size_t len, char *buf, size_t cap);

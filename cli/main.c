@@ -501,45 +501,12 @@ typedef struct inspect_ctx {
 
 static bool inspect_one(const mintid_format *fmt, const mintid_id *id, void *vctx) {
     const inspect_ctx *ctx = vctx;
-    char buf[MINTID_TEXT_MAX];
-    json_obj j;
-    json_begin(&j);
-    json_string(&j, "format", fmt->name);
-    mintid_encode(fmt, MINTID_FORM_TEXT, id, buf, sizeof buf);
-    json_string(&j, "text", buf);
-    mintid_encode(fmt, MINTID_FORM_HEX, id, buf, sizeof buf);
-    json_string(&j, "hex", buf);
-    if (fmt->bits == 64) {
-        mintid_encode(fmt, MINTID_FORM_INT, id, buf, sizeof buf);
-        json_string(&j, "int", buf);
-    }
-    int64_t unix_ms = mintid_id_unix_ms(fmt, id, fmt->epoch_settable ? ctx->epoch : fmt->epoch_ms);
-    json_i64(&j, "unix_ms", unix_ms);
-    if (mintid_format_time(unix_ms, buf, sizeof buf) > 0)
-        json_string(&j, "time", buf);
-    else
-        json_null(&j, "time");
-    /* The format's own fields, by name, from its layout. */
-    mintid_parts p;
-    mintid_id_parse(fmt, id, &p);
-    for (unsigned i = 0; i < fmt->nfields; i++) {
-        const mintid_field *f = &fmt->fields[i];
-        switch ((mintid_role)f->role) {
-        case MINTID_ROLE_SEQUENCE: json_u64(&j, f->name, p.sequence); break;
-        case MINTID_ROLE_NODE: json_u64(&j, f->name, p.node); break;
-        case MINTID_ROLE_RANDOM: json_u64(&j, f->name, p.random); break;
-        case MINTID_ROLE_RANDOM80: {
-            extern int mintid__bytes_to_decimal(const uint8_t *be, size_t n, char *out, size_t cap);
-            char dec[32];
-            mintid__bytes_to_decimal(p.random80, sizeof p.random80, dec, sizeof dec);
-            json_string(&j, f->name, dec); /* 80 bits: a string, as JSON numbers lose precision */
-            break;
-        }
-        case MINTID_ROLE_TIMESTAMP: /* shown as unix_ms and time */
-        case MINTID_ROLE_CONSTANT: break;
-        }
-    }
-    json_end(&j);
+    char json[MINTID_JSON_MAX];
+    int n = mintid_id_to_json(fmt, id, ctx->epoch, json, sizeof json);
+    if (n < 0)
+        return false;
+    out_write(json, (size_t)n);
+    out_write("\n", 1);
     return true;
 }
 

@@ -1,11 +1,10 @@
 /*
- * output.c - buffered standard output, JSON objects for `inspect`, and
- * printing untrusted input safely in messages.
+ * output.c - buffered standard output, and printing untrusted input safely
+ * in messages.
  */
 #include "cli.h"
 
 #include <errno.h>
-#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -64,60 +63,6 @@ void out_printf(const char *fmt, ...) {
     va_end(ap);
     if (n > 0)
         out_write(tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
-}
-
-/* ---- JSON ------------------------------------------------------------------ */
-
-void json_begin(json_obj *j) {
-    j->first = true;
-    out_write("{", 1);
-}
-
-static void json_key(json_obj *j, const char *key) {
-    if (!j->first)
-        out_write(",", 1);
-    j->first = false;
-    out_write("\"", 1);
-    out_str(key);
-    out_write("\":", 2);
-}
-
-/* Keys and values here are IDs, names and numbers; escape anyway. */
-void json_string(json_obj *j, const char *key, const char *value) {
-    json_key(j, key);
-    out_write("\"", 1);
-    for (const char *p = value; *p != '\0'; p++) {
-        unsigned char c = (unsigned char)*p;
-        if (c == '"' || c == '\\') {
-            char e[2] = {'\\', (char)c};
-            out_write(e, 2);
-        } else if (c < 0x20) {
-            out_printf("\\u%04x", c);
-        } else {
-            out_write(p, 1);
-        }
-    }
-    out_write("\"", 1);
-}
-
-void json_u64(json_obj *j, const char *key, uint64_t value) {
-    json_key(j, key);
-    out_printf("%" PRIu64, value);
-}
-
-void json_i64(json_obj *j, const char *key, int64_t value) {
-    json_key(j, key);
-    out_printf("%" PRId64, value);
-}
-
-void json_null(json_obj *j, const char *key) {
-    json_key(j, key);
-    out_write("null", 4);
-}
-
-void json_end(json_obj *j) {
-    (void)j;
-    out_write("}\n", 2);
 }
 
 /* ---- messages ----------------------------------------------------------------- */

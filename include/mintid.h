@@ -258,6 +258,18 @@ MINTID_API unsigned mintid_decode_any_forms(const mintid_format *fmt);
 MINTID_API int mintid_guess(const char *text, size_t len, const mintid_format **fmt_out, mintid_id *id_out,
                             mintid_form *form_out, unsigned *candidates);
 
+/*
+ * Describes an ID as one JSON object without a newline: "format", "text",
+ * "hex", "int" (64-bit formats, a decimal string), "unix_ms", "time" (RFC
+ * 3339, or null past year 9999) and the format's own fields by name, as
+ * numbers, except scru160's random80, a decimal string. epoch_ms is used
+ * only by formats whose epoch is settable. Returns the length, or
+ * MINTID_EBUFSIZE (MINTID_JSON_MAX always suffices).
+ */
+#define MINTID_JSON_MAX 384
+MINTID_API int mintid_id_to_json(const mintid_format *fmt, const mintid_id *id, int64_t epoch_ms, char *buf,
+                                 size_t cap);
+
 /* ------------------------------------------------------------------------ */
 /* The generator                                                              */
 /* ------------------------------------------------------------------------ */
