@@ -5,6 +5,7 @@
  */
 #include "internal.h"
 
+#include <stddef.h>
 #include <string.h>
 
 static const mintid__format_impl *const formats[MINTID_FORMAT_COUNT] = {
@@ -89,22 +90,36 @@ static uint64_t field_mask(const mintid_field *f) {
     return f->width >= 64 ? UINT64_MAX : (UINT64_C(1) << f->width) - 1;
 }
 
-/* The slot of parts a field reads; NULL for constant and 80-bit fields. */
-static const uint64_t *slot_of(const mintid_parts *p, const mintid_field *f) {
-    switch ((mintid_role)f->role) {
+/* Where a role's value lives in mintid_parts; SIZE_MAX for constant and 80-bit fields. */
+static size_t slot_offset(mintid_role role) {
+    switch (role) {
     case MINTID_ROLE_TIMESTAMP:
-        return &p->timestamp;
+        return offsetof(mintid_parts, timestamp);
     case MINTID_ROLE_SEQUENCE:
-        return &p->sequence;
+        return offsetof(mintid_parts, sequence);
     case MINTID_ROLE_NODE:
-        return &p->node;
+        return offsetof(mintid_parts, node);
     case MINTID_ROLE_RANDOM:
-        return &p->random;
+        return offsetof(mintid_parts, random);
     case MINTID_ROLE_RANDOM80:
     case MINTID_ROLE_CONSTANT:
-        return NULL;
+        return SIZE_MAX;
     }
-    return NULL;
+    return SIZE_MAX;
+}
+
+static uint64_t *slot_of(mintid_parts *p, mintid_role role) {
+    size_t off = slot_offset(role);
+    return off == SIZE_MAX ? NULL : (uint64_t *)(void *)((char *)p + off);
+}
+
+/* A field's value in parts: its slot, or the constant it always holds. */
+static uint64_t value_of(const mintid_parts *p, const mintid_field *f) {
+    size_t off = slot_offset((mintid_role)f->role);
+    uint64_t v = f->constant;
+    if (off != SIZE_MAX)
+        memcpy(&v, (const char *)p + off, sizeof v);
+    return v;
 }
 
 /*
@@ -146,9 +161,7 @@ uint64_t mintid__pack_u64(const mintid_format *fmt, const mintid_parts *p) {
     uint64_t v = 0;
     for (unsigned i = 0; i < fmt->nfields; i++) {
         const mintid_field *f = &fmt->fields[i];
-        const uint64_t *slot = slot_of(p, f);
-        uint64_t x = slot != NULL ? *slot : f->constant;
-        v |= (x & field_mask(f)) << (64u - f->offset - f->width);
+        v |= (value_of(p, f) & field_mask(f)) << (64u - f->offset - f->width);
     }
     return v;
 }
@@ -161,9 +174,9 @@ int mintid_id_build(const mintid_format *fmt, const mintid_parts *parts, mintid_
     static const uint8_t zero80[10];
     for (unsigned r = MINTID_ROLE_TIMESTAMP; r <= MINTID_ROLE_RANDOM; r++) {
         const mintid_field probe = {.role = (uint8_t)r};
-        const uint64_t *slot = slot_of(parts, &probe);
+        uint64_t v = value_of(parts, &probe);
         const mintid_field *f = mintid_format_field(fmt, (mintid_role)r);
-        if (f == NULL ? *slot != 0 : (*slot & ~field_mask(f)) != 0)
+        if (f == NULL ? v != 0 : (v & ~field_mask(f)) != 0)
             return MINTID_ERANGE;
     }
     if (!role_used(fmt, MINTID_ROLE_RANDOM80) && memcmp(parts->random80, zero80, sizeof zero80) != 0)
@@ -180,8 +193,7 @@ int mintid_id_build(const mintid_format *fmt, const mintid_parts *parts, mintid_
             memcpy(id.bytes + f->offset / 8u, parts->random80, sizeof parts->random80);
             continue;
         }
-        const uint64_t *slot = slot_of(parts, f);
-        put_bits(id.bytes, f->offset, f->width, slot != NULL ? *slot : f->constant);
+        put_bits(id.bytes, f->offset, f->width, value_of(parts, f));
     }
     *out = id;
     return MINTID_OK;
@@ -195,7 +207,7 @@ void mintid_id_parse(const mintid_format *fmt, const mintid_id *id, mintid_parts
             memcpy(out->random80, id->bytes + f->offset / 8u, sizeof out->random80);
             continue;
         }
-        uint64_t *slot = (uint64_t *)(uintptr_t)slot_of(out, f);
+        uint64_t *slot = slot_of(out, (mintid_role)f->role);
         if (slot != NULL)
             *slot = get_bits(id->bytes, f->offset, f->width);
     }

@@ -3,7 +3,7 @@
  * specs/FORMATS.md, both ways: fields -> ID -> text, and text -> ID -> fields.
  */
 #include "check.h"
-#include "mintid.h"
+#include "internal.h"
 
 #include <stdlib.h>
 
@@ -138,7 +138,6 @@ static void check_scru160(const scru_vector *v) {
     CHECK_INT(mintid_decode(fmt, MINTID_FORM_HEX, upper, 40, &b, NULL), MINTID_OK);
     CHECK(mintid_id_compare(fmt, &a, &b) == 0);
     if (v->random80 != NULL) {
-        extern int mintid__bytes_to_decimal(const uint8_t *be, size_t n, char *buf, size_t cap);
         CHECK(mintid__bytes_to_decimal(p.random80, 10, buf, sizeof buf) > 0);
         CHECK_STR(buf, v->random80);
     }

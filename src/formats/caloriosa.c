@@ -14,6 +14,8 @@
  */
 #include "../internal.h"
 
+#define ALPHABET "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
 static uint8_t b62_value(unsigned char c) {
     if (c >= '0' && c <= '9')
         return (uint8_t)(c - '0');
@@ -33,7 +35,7 @@ static uint8_t core_value(unsigned char c) {
     return b62_value(c);
 }
 
-static const mintid__alphabet b62 = {"0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ", b62_value};
+static const mintid__alphabet b62 = {ALPHABET, b62_value};
 static const mintid__alphabet core = {"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz", core_value};
 
 #define CALORIOSA_LEN 11
@@ -100,7 +102,7 @@ const mintid__format_impl mintid__caloriosa = {
              * does not sort like the value, but the core form does. */
             .text_sortable = 0,
             .value_max = UINT64_MAX,
-            .alphabet = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ",
+            .alphabet = ALPHABET,
             .text_nocase = 0,
             .default_overflow = MINTID_OVERFLOW_WAIT,
             .default_rollback = MINTID_ROLLBACK_WAIT,

@@ -9,6 +9,8 @@
  */
 #include "../internal.h"
 
+#define ALPHABET "0123456789abcdefghijklmnopqrstuvwxyz"
+
 static uint8_t b36_value(unsigned char c) {
     if (c >= '0' && c <= '9')
         return (uint8_t)(c - '0');
@@ -19,7 +21,7 @@ static uint8_t b36_value(unsigned char c) {
     return 0xff;
 }
 
-static const mintid__alphabet b36 = {"0123456789abcdefghijklmnopqrstuvwxyz", b36_value};
+static const mintid__alphabet b36 = {ALPHABET, b36_value};
 
 #define NANOFLAKE_MAX_DIGITS 13 /* 2^63-1 is 1y2p0ij32e8e7 */
 
@@ -82,7 +84,7 @@ const mintid__format_impl mintid__nanoflake = {
             .text_min_len = 1,
             .text_max_len = NANOFLAKE_MAX_DIGITS,
             .value_max = INT64_MAX,
-            .alphabet = "0123456789abcdefghijklmnopqrstuvwxyz",
+            .alphabet = ALPHABET,
             .text_nocase = 1,
             .default_overflow = MINTID_OVERFLOW_WAIT,
             .default_rollback = MINTID_ROLLBACK_WAIT,

@@ -12,7 +12,9 @@
 #define SCRU160_BYTES 20
 #define SCRU160_TEXT_LEN 32
 
-static const char b32hex_digits[] = "0123456789ABCDEFGHIJKLMNOPQRSTUV";
+#define ALPHABET "0123456789ABCDEFGHIJKLMNOPQRSTUV"
+
+static const char b32hex_digits[] = ALPHABET;
 
 static uint8_t b32hex_value(unsigned char c) {
     if (c >= '0' && c <= '9')
@@ -108,7 +110,7 @@ const mintid__format_impl mintid__scru160 = {
             .text_max_len = SCRU160_TEXT_LEN,
             .text_sortable = 1,
             .value_max = 0,
-            .alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUV",
+            .alphabet = ALPHABET,
             .text_nocase = 1,
             .default_overflow = MINTID_OVERFLOW_WAIT,
             .default_rollback = MINTID_ROLLBACK_REUSE,

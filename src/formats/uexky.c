@@ -9,6 +9,8 @@
 
 #include <string.h>
 
+#define ALPHABET "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+
 static uint8_t b64_value(unsigned char c) {
     if (c >= 'A' && c <= 'Z')
         return (uint8_t)(c - 'A');
@@ -23,7 +25,7 @@ static uint8_t b64_value(unsigned char c) {
     return 0xff;
 }
 
-static const mintid__alphabet b64 = {"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_", b64_value};
+static const mintid__alphabet b64 = {ALPHABET, b64_value};
 
 /* The reference rotates at least four digits; shorter values are padded to
  * four so that every value has a text the decoder accepts. */
@@ -88,7 +90,7 @@ const mintid__format_impl mintid__uexky = {
             .text_min_len = UEXKY_MIN_DIGITS,
             .text_max_len = UEXKY_MAX_DIGITS,
             .value_max = (UINT64_C(1) << 60) - 1,
-            .alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_",
+            .alphabet = ALPHABET,
             .text_nocase = 0,
             .default_overflow = MINTID_OVERFLOW_WAIT,
             .default_rollback = MINTID_ROLLBACK_WAIT,

@@ -8,6 +8,8 @@
  */
 #include "../internal.h"
 
+#define ALPHABET "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+
 static uint8_t crockford_value(unsigned char c) {
     /* Letters in order, skipping I, L, O and U; 0xff marks the skipped ones. */
     static const uint8_t letters[26] = {10, 11, 12, 13, 14, 15, 16, 17, 0xff, 18, 19, 0xff, 20,
@@ -21,7 +23,7 @@ static uint8_t crockford_value(unsigned char c) {
     return 0xff;
 }
 
-static const mintid__alphabet crockford = {"0123456789ABCDEFGHJKMNPQRSTVWXYZ", crockford_value};
+static const mintid__alphabet crockford = {ALPHABET, crockford_value};
 
 #define ULID_FLAKE_TEXT_LEN 13
 
@@ -88,7 +90,7 @@ static int seq_step(const mintid__format_impl *f, const mintid_config *cfg, stru
         .forms = MINTID_FORM_BIT(MINTID_FORM_TEXT) | MINTID_FORM_BIT(MINTID_FORM_INT) |                            \
                  MINTID_FORM_BIT(MINTID_FORM_HEX),                                                                 \
         .text_min_len = ULID_FLAKE_TEXT_LEN, .text_max_len = ULID_FLAKE_TEXT_LEN, .text_sortable = 1,              \
-        .value_max = INT64_MAX, .alphabet = "0123456789ABCDEFGHJKMNPQRSTVWXYZ", .text_nocase = 1,                \
+        .value_max = INT64_MAX, .alphabet = ALPHABET, .text_nocase = 1,                \
         .default_overflow = MINTID_OVERFLOW_FAIL, .default_rollback = MINTID_ROLLBACK_FAIL
 
 #define ULID_FLAKE_IMPL                                                                                            \
