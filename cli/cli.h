@@ -23,8 +23,4 @@ void out_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 bool out_flush(void);
 bool out_ok(void);
 
-/* Untrusted text made safe for an error message (escaped, cut short). */
-#define PRINTABLE_MAX 320
-const char *printable(const char *s, size_t len, char *buf, size_t cap);
-
 #endif

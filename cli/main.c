@@ -52,12 +52,18 @@ static int usage_error(const char *fmt, const char *arg) {
 
 /* ---- argument parsing ------------------------------------------------------------ */
 
+/* Untrusted text, escaped for a message. */
+static const char *escaped(const char *s, size_t len, char *buf, size_t cap) {
+    mintid_escape(s, len, buf, cap);
+    return buf;
+}
+
 /* getopt_long() has just refused argv[optind - 1]. */
 static int bad_option(char **argv) {
-    char safe[PRINTABLE_MAX];
+    char safe[MINTID_ESCAPED_MAX];
     const char *arg = argv[optind - 1];
     return usage_error("bad option or missing value: '%s' (an ID that starts with '-' goes after '--')",
-                       printable(arg, strlen(arg), safe, sizeof safe));
+                       escaped(arg, strlen(arg), safe, sizeof safe));
 }
 
 /* A decimal integer in [min, max], nothing else: no sign, no spaces, no suffix. */
@@ -76,8 +82,8 @@ static bool parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out) 
 static const mintid_format *find_format(const char *name) {
     const mintid_format *fmt = mintid_format_find(name);
     if (fmt == NULL) {
-        char safe[PRINTABLE_MAX];
-        fprintf(stderr, "mintid: unknown format '%s'; formats are:", printable(name, strlen(name), safe, sizeof safe));
+        char safe[MINTID_ESCAPED_MAX];
+        fprintf(stderr, "mintid: unknown format '%s'; formats are:", escaped(name, strlen(name), safe, sizeof safe));
         for (int i = 0; i < MINTID_FORMAT_COUNT; i++)
             fprintf(stderr, " %s", mintid_format_get((mintid_format_id)i)->name);
         fputc('\n', stderr);
@@ -88,10 +94,10 @@ static const mintid_format *find_format(const char *name) {
 /* The form named `name` if `fmt` has it (any format when fmt is NULL), else -2 after a message. */
 static int find_form(const mintid_format *fmt, const char *name) {
     int form = mintid_form_find(name);
-    char safe[PRINTABLE_MAX];
+    char safe[MINTID_ESCAPED_MAX];
     if (form < 0) {
         fprintf(stderr, "mintid: unknown form '%s'; forms are text, int, hex, padded, core\n",
-                printable(name, strlen(name), safe, sizeof safe));
+                escaped(name, strlen(name), safe, sizeof safe));
         return -2;
     }
     if (fmt != NULL && !(fmt->forms & MINTID_FORM_BIT(form))) {
@@ -108,11 +114,11 @@ static int find_form(const mintid_format *fmt, const char *name) {
 static bool parse_epoch(const char *s, int64_t *epoch) {
     int rc = mintid_parse_time(s, epoch);
     if (rc != MINTID_OK) {
-        char safe[PRINTABLE_MAX];
+        char safe[MINTID_ESCAPED_MAX];
         fprintf(stderr,
                 "mintid: --epoch '%s' is not a time: give Unix milliseconds or RFC 3339 UTC "
                 "(2015-01-01T00:00:00Z)\n",
-                printable(s, strlen(s), safe, sizeof safe));
+                escaped(s, strlen(s), safe, sizeof safe));
         return false;
     }
     return true;
@@ -260,107 +266,13 @@ typedef struct reader {
     int from;                 /* a form, or MINTID_FORM_ANY */
 } reader;
 
-/* Describes the lengths `fmt` accepts in `from`, for a length error. */
-static void describe_lengths(const mintid_format *fmt, int from, char *buf, size_t cap) {
-    unsigned forms = from == MINTID_FORM_ANY ? mintid_decode_any_forms(fmt) : MINTID_FORM_BIT(from);
-    size_t n = 0;
-    const char *sep = "";
-    buf[0] = '\0';
-    for (int f = 0; f < MINTID_FORM_COUNT && n < cap; f++) {
-        if (!(forms & MINTID_FORM_BIT(f)))
-            continue;
-        if (f == MINTID_FORM_TEXT && fmt->text_min_len == fmt->text_max_len)
-            n += (size_t)snprintf(buf + n, cap - n, "%sa %s text is %u characters", sep, fmt->name, fmt->text_max_len);
-        else if (f == MINTID_FORM_TEXT)
-            n += (size_t)snprintf(buf + n, cap - n, "%sa %s text is %u to %u characters", sep, fmt->name,
-                                  fmt->text_min_len, fmt->text_max_len);
-        else if (f == MINTID_FORM_HEX)
-            n += (size_t)snprintf(buf + n, cap - n, "%s%s hex is %u digits", sep, fmt->name, fmt->bits / 4u);
-        else if (f == MINTID_FORM_INT)
-            n += (size_t)snprintf(buf + n, cap - n, "%sa decimal integer is 1 to 20 digits", sep);
-        else if (f == MINTID_FORM_PADDED)
-            n += (size_t)snprintf(buf + n, cap - n, "%sthe padded form is 13 characters", sep);
-        else
-            n += (size_t)snprintf(buf + n, cap - n, "%sa %s text is 1 to 11 characters", sep, fmt->name);
-        sep = "; ";
-    }
-}
-
-/* "2^63-1" for 2^k-1, else the decimal. */
-static void describe_max(uint64_t max, char *buf, size_t cap) {
-    if ((max & (max + 1)) == 0) {
-        int k = max == UINT64_MAX ? 64 : __builtin_ctzll(max + 1);
-        snprintf(buf, cap, "2^%d-1", k);
-    } else {
-        snprintf(buf, cap, "%" PRIu64, max);
-    }
-}
-
 /* A precise message for a text `fmt` rejected with `rc`. */
 static void report_invalid(const mintid_format *fmt, int from, const char *s, size_t len, int rc) {
-    char safe[PRINTABLE_MAX], what[160];
-    const char *shown = printable(s, len, safe, sizeof safe);
-    switch (rc) {
-    case MINTID_ELENGTH:
-        describe_lengths(fmt, from, what, sizeof what);
-        fprintf(stderr, "mintid: %s: '%s' has the wrong length (%zu); %s\n", fmt->name, shown, len, what);
-        return;
-    case MINTID_ECHAR: {
-        /* Point at the first character the form's alphabet lacks. */
-        const char *alphabet = fmt->alphabet;
-        bool nocase = fmt->text_nocase;
-        if (from == MINTID_FORM_INT) {
-            alphabet = "0123456789";
-        } else if (from == MINTID_FORM_HEX) {
-            alphabet = "0123456789abcdef";
-            nocase = true;
-        } else if (from == MINTID_FORM_CORE) {
-            alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
-        }
-        for (size_t i = 0; i < len; i++) {
-            char ch = s[i];
-            if (nocase && ch >= 'a' && ch <= 'z' && strchr(alphabet, ch) == NULL)
-                ch = (char)(ch - 32);
-            else if (nocase && ch >= 'A' && ch <= 'Z' && strchr(alphabet, ch) == NULL)
-                ch = (char)(ch + 32);
-            if (ch == '\0' || strchr(alphabet, ch) == NULL) {
-                char c1[PRINTABLE_MAX];
-                fprintf(stderr, "mintid: %s: '%s': '%s' at position %zu is not a %s digit (%s)\n", fmt->name, shown,
-                        printable(s + i, 1, c1, sizeof c1), i + 1, fmt->name, alphabet);
-                return;
-            }
-        }
-        if (from == MINTID_FORM_INT && s[0] == '0')
-            fprintf(stderr, "mintid: %s: '%s': a decimal integer has no leading zero\n", fmt->name, shown);
-        else
-            fprintf(stderr, "mintid: %s: '%s' has a character outside its form's alphabet\n", fmt->name, shown);
-        return;
-    }
-    case MINTID_EOVERFLOW: {
-        /* Say the limit in the form the input was read in. */
-        char max_text[MINTID_TEXT_MAX], max_desc[32];
-        mintid_id max;
-        mintid_id_from_u64(&max, fmt->value_max);
-        describe_max(fmt->value_max, max_desc, sizeof max_desc);
-        bool as_text = from == MINTID_FORM_TEXT ||
-                       (from == MINTID_FORM_ANY && len >= fmt->text_min_len && len <= fmt->text_max_len);
-        int f = as_text ? MINTID_FORM_TEXT : from;
-        if (f != MINTID_FORM_ANY && f != MINTID_FORM_INT &&
-            mintid_encode(fmt, (mintid_form)f, &max, max_text, sizeof max_text) > 0)
-            fprintf(stderr, "mintid: %s: '%s' exceeds %s (%s)\n", fmt->name, shown, max_text, max_desc);
-        else
-            fprintf(stderr, "mintid: %s: '%s' exceeds %s, the largest %s\n", fmt->name, shown, max_desc, fmt->name);
-        return;
-    }
-    case MINTID_EINVALID:
-        fprintf(stderr, "mintid: %s: '%s' decodes, but is not a valid %s (%s)\n", fmt->name, shown, fmt->name,
-                fmt->id == MINTID_CALORIOSA ? "its top bit must be set: a device name has 11 characters"
-                                            : "its timestamp is reserved");
-        return;
-    default:
-        fprintf(stderr, "mintid: %s: '%s': %s\n", fmt->name, shown, mintid_strerror(rc));
-        return;
-    }
+    char msg[512];
+    if (mintid_explain(fmt, from, s, len, rc, msg, sizeof msg) > 0)
+        fprintf(stderr, "mintid: %s\n", msg);
+    else
+        fprintf(stderr, "mintid: %s: %s\n", fmt->name, mintid_strerror(rc));
 }
 
 /*
@@ -368,13 +280,13 @@ static void report_invalid(const mintid_format *fmt, int from, const char *s, si
  * or false after a message on stderr.
  */
 static bool read_id(const reader *r, const char *s, size_t len, const mintid_format **fmt_out, mintid_id *id) {
-    char safe[PRINTABLE_MAX];
+    char safe[MINTID_ESCAPED_MAX];
     if (len == 0) {
         fprintf(stderr, "mintid: empty input line; expected an ID\n");
         return false;
     }
     if (memchr(s, '\0', len) != NULL) {
-        fprintf(stderr, "mintid: '%s' contains a NUL byte\n", printable(s, len, safe, sizeof safe));
+        fprintf(stderr, "mintid: '%s' contains a NUL byte\n", escaped(s, len, safe, sizeof safe));
         return false;
     }
     if (r->fmt == NULL) {
@@ -383,7 +295,7 @@ static bool read_id(const reader *r, const char *s, size_t len, const mintid_for
         if (rc == MINTID_OK)
             return true;
         if (rc == MINTID_EAMBIGUOUS) {
-            fprintf(stderr, "mintid: '%s' is ambiguous: it could be", printable(s, len, safe, sizeof safe));
+            fprintf(stderr, "mintid: '%s' is ambiguous: it could be", escaped(s, len, safe, sizeof safe));
             const char *sep = " ";
             for (int i = 0; i < MINTID_FORMAT_COUNT; i++)
                 if (cands & (1u << i)) {
@@ -393,7 +305,7 @@ static bool read_id(const reader *r, const char *s, size_t len, const mintid_for
             fputs("; say which with --format\n", stderr);
         } else {
             fprintf(stderr, "mintid: '%s' does not have the shape of any format's ID; give --format to read it as one\n",
-                    printable(s, len, safe, sizeof safe));
+                    escaped(s, len, safe, sizeof safe));
         }
         return false;
     }
@@ -634,7 +546,7 @@ int main(int argc, char **argv) {
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (strcmp(argv[1], commands[i].name) == 0)
             return commands[i].run(argc - 1, argv + 1);
-    char safe[PRINTABLE_MAX];
+    char safe[MINTID_ESCAPED_MAX];
     return usage_error("unknown command '%s'; commands are gen, inspect, convert, formats",
-                       printable(argv[1], strlen(argv[1]), safe, sizeof safe));
+                       escaped(argv[1], strlen(argv[1]), safe, sizeof safe));
 }

@@ -1,6 +1,5 @@
 /*
- * output.c - buffered standard output, and printing untrusted input safely
- * in messages.
+ * output.c - buffered standard output.
  */
 #include "cli.h"
 
@@ -63,29 +62,4 @@ void out_printf(const char *fmt, ...) {
     va_end(ap);
     if (n > 0)
         out_write(tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
-}
-
-/* ---- messages ----------------------------------------------------------------- */
-
-const char *printable(const char *s, size_t len, char *buf, size_t cap) {
-    /* Input echoed to a terminal must not carry control sequences; long
-     * input is cut, since no ID is longer than a few dozen characters. */
-    size_t o = 0;
-    const size_t limit = 64;
-    for (size_t i = 0; i < len && o + 8 < cap; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (i == limit) {
-            memcpy(buf + o, "...", 3);
-            o += 3;
-            break;
-        }
-        if (c >= 0x20 && c < 0x7f && c != '\\') {
-            buf[o++] = (char)c;
-        } else {
-            int n = snprintf(buf + o, cap - o, "\\x%02x", c);
-            o += (size_t)n;
-        }
-    }
-    buf[o] = '\0';
-    return buf;
 }

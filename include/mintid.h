@@ -270,6 +270,26 @@ MINTID_API int mintid_guess(const char *text, size_t len, const mintid_format **
 MINTID_API int mintid_id_to_json(const mintid_format *fmt, const mintid_id *id, int64_t epoch_ms, char *buf,
                                  size_t cap);
 
+/*
+ * Explains, in one sentence for people, why mintid_decode() of `text` in
+ * `form` returned `status` ("ulid-flake: '8000000000000' exceeds
+ * 7ZZZZZZZZZZZZ (2^63-1)"): the character at fault and where, the lengths
+ * the form takes, the largest value. The input is escaped as by
+ * mintid_escape(). Returns the length, or MINTID_EBUFSIZE (512 bytes
+ * always suffice).
+ */
+MINTID_API int mintid_explain(const mintid_format *fmt, int form, const char *text, size_t len, int status,
+                              char *buf, size_t cap);
+
+/*
+ * Makes untrusted text safe to show: printable ASCII stays, anything else
+ * (and quotes and backslashes) becomes \xNN, and it is cut after 64 bytes.
+ * Returns the length written (always NUL-terminated), or MINTID_EBUFSIZE
+ * if cap < 8; MINTID_ESCAPED_MAX always suffices.
+ */
+#define MINTID_ESCAPED_MAX 272
+MINTID_API int mintid_escape(const char *text, size_t len, char *buf, size_t cap);
+
 /* ------------------------------------------------------------------------ */
 /* The generator                                                              */
 /* ------------------------------------------------------------------------ */
@@ -348,6 +368,7 @@ typedef struct mintid_gen_stats {
     uint64_t waits;      /* times a call waited for the clock */
     uint64_t rollbacks;  /* times the clock was seen going backwards */
     uint64_t exhausted;  /* times a millisecond's sequence ran out */
+    int64_t last_unix_ms; /* timestamp of the last ID issued, Unix ms; -1 before the first */
 } mintid_gen_stats;
 MINTID_API void mintid_gen_get_stats(mintid_gen *gen, mintid_gen_stats *out);
 

@@ -332,8 +332,10 @@ long mintid_gen_next_u64(mintid_gen *gen, uint64_t *out, size_t n) {
 void mintid_gen_get_stats(mintid_gen *gen, mintid_gen_stats *out) {
     if (enter(gen) != MINTID_OK) {
         memset(out, 0, sizeof *out);
+        out->last_unix_ms = -1;
         return;
     }
     *out = gen->stats;
+    out->last_unix_ms = gen->started ? gen->cfg.epoch_ms + (int64_t)gen->last_ts : -1;
     pthread_mutex_unlock(&gen->lock);
 }
