@@ -110,6 +110,7 @@ static void test_nanoflake_sequence(void) {
     mintid_gen_stats st;
     mintid_gen_get_stats(g, &st);
     CHECK_U64(st.issued, 4097);
+    CHECK_INT(st.last_unix_ms, T0 + 1);
     CHECK_U64(st.exhausted, 2);
     mintid_gen_free(g);
 }
