@@ -58,12 +58,17 @@ static const char *escaped(const char *s, size_t len, char *buf, size_t cap) {
     return buf;
 }
 
-/* getopt_long() has just refused argv[optind - 1]. */
-static int bad_option(char **argv) {
-    char safe[MINTID_ESCAPED_MAX];
-    const char *arg = argv[optind - 1];
-    return usage_error("bad option or missing value: '%s' (an ID that starts with '-' goes after '--')",
-                       escaped(arg, strlen(arg), safe, sizeof safe));
+/*
+ * getopt_long() has just refused an option: c is ':' for a missing value,
+ * '?' for an unknown option (optopt holds a short one's letter).
+ */
+static int bad_option(int c, char **argv) {
+    char safe[MINTID_ESCAPED_MAX], letter[3] = {'-', (char)optopt, '\0'};
+    const char *arg = c == '?' && optopt != 0 ? letter : argv[optind - 1];
+    escaped(arg, strlen(arg), safe, sizeof safe);
+    if (c == ':')
+        return usage_error("%s needs a value", safe);
+    return usage_error("unknown option '%s' (an ID that starts with '-' goes after '--')", safe);
 }
 
 /* A decimal integer in [min, max], nothing else: no sign, no spaces, no suffix. */
@@ -149,7 +154,7 @@ static int cmd_gen(int argc, char **argv) {
     const char *count_arg = NULL, *node_arg = NULL, *epoch_arg = NULL, *as_arg = NULL, *overflow_arg = NULL,
                *rollback_arg = NULL, *wait_arg = NULL, *entropy_arg = NULL;
     int c;
-    while ((c = getopt_long(argc, argv, "n:h", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":n:h", opts, NULL)) != -1) {
         switch (c) {
         case 'n': count_arg = optarg; break;
         case 'N': node_arg = optarg; break;
@@ -160,7 +165,7 @@ static int cmd_gen(int argc, char **argv) {
         case 'w': wait_arg = optarg; break;
         case 'E': entropy_arg = optarg; break;
         case 'h': fputs(usage_text, stdout); return EXIT_OK;
-        default: return bad_option(argv);
+        default: return bad_option(c, argv);
         }
     }
     if (optind != argc - 1)
@@ -264,6 +269,7 @@ static int cmd_gen(int argc, char **argv) {
 typedef struct reader {
     const mintid_format *fmt; /* NULL: guess */
     int from;                 /* a form, or MINTID_FORM_ANY */
+    int64_t epoch;            /* for formats whose epoch is settable */
 } reader;
 
 /* A precise message for a text `fmt` rejected with `rc`. */
@@ -291,7 +297,9 @@ static bool read_id(const reader *r, const char *s, size_t len, const mintid_for
     }
     if (r->fmt == NULL) {
         unsigned cands = 0;
-        int rc = mintid_guess(s, len, fmt_out, id, NULL, &cands);
+        int64_t now = 0;
+        mintid_clock_system(NULL, &now);
+        int rc = mintid_guess_recent(s, len, now, r->epoch, fmt_out, id, NULL, &cands);
         if (rc == MINTID_OK)
             return true;
         if (rc == MINTID_EAMBIGUOUS) {
@@ -313,6 +321,12 @@ static bool read_id(const reader *r, const char *s, size_t len, const mintid_for
     if (rc != MINTID_OK) {
         report_invalid(r->fmt, r->from, s, len, rc);
         return false;
+    }
+    /* Decoded as asked, but say so if it could not have been minted. */
+    if (mintid_id_check(r->fmt, id) != MINTID_OK) {
+        char msg[512];
+        mintid_explain(r->fmt, r->from, s, len, MINTID_EINVALID, msg, sizeof msg);
+        fprintf(stderr, "mintid: warning: %s\n", msg);
     }
     *fmt_out = r->fmt;
     return true;
@@ -370,7 +384,7 @@ static int parse_reader(int argc, char **argv, reader *r, int64_t *epoch, const 
     };
     const char *format_arg = NULL, *from_arg = NULL, *epoch_arg = NULL;
     int c;
-    while ((c = getopt_long(argc, argv, "f:h", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":f:h", opts, NULL)) != -1) {
         switch (c) {
         case 'f': format_arg = optarg; break;
         case 'F': from_arg = optarg; break;
@@ -381,7 +395,7 @@ static int parse_reader(int argc, char **argv, reader *r, int64_t *epoch, const 
             *to = optarg;
             break;
         case 'h': fputs(usage_text, stdout); return -1;
-        default: return bad_option(argv);
+        default: return bad_option(c, argv);
         }
     }
     r->fmt = NULL;
@@ -395,11 +409,13 @@ static int parse_reader(int argc, char **argv, reader *r, int64_t *epoch, const 
             return EXIT_USAGE;
     }
     *epoch = MINTID_NANOFLAKE_DEFAULT_EPOCH;
+    r->epoch = *epoch;
     if (epoch_arg != NULL) {
         if (r->fmt != NULL && !r->fmt->epoch_settable)
             return usage_error("--epoch: %s has a fixed epoch", r->fmt->name);
         if (!parse_epoch(epoch_arg, epoch))
             return EXIT_USAGE;
+        r->epoch = *epoch;
     }
     *first_arg = optind;
     return EXIT_OK;

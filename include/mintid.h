@@ -146,7 +146,8 @@ typedef struct mintid_format {
     uint8_t epoch_settable;  /* 1 if a generator may choose its epoch */
     uint8_t node_bits;       /* width of the node id, 0 if the format has none */
     uint8_t node_optional;   /* 1 if the node id is an opt-in (scru160) */
-    uint32_t capacity_per_ms; /* guaranteed IDs per ms per generator */
+    uint32_t capacity_per_ms; /* IDs per ms per generator under sustained load (ulid-flake: on
+                                 average; scru160: at least); see docs/formats */
     unsigned forms;          /* MINTID_FORM_BIT() of every supported form */
     uint8_t text_min_len;    /* canonical text length range */
     uint8_t text_max_len;
@@ -257,6 +258,19 @@ MINTID_API unsigned mintid_decode_any_forms(const mintid_format *fmt);
  */
 MINTID_API int mintid_guess(const char *text, size_t len, const mintid_format **fmt_out, mintid_id *id_out,
                             mintid_form *form_out, unsigned *candidates);
+
+/*
+ * As mintid_guess(), but where several formats match, the one whose
+ * timestamp is recent (from MINTID_GUESS_RECENT_MS before now_ms to
+ * MINTID_GUESS_AHEAD_MS after it) is taken when it is the only such one:
+ * an ID being inspected was most likely minted lately. epoch_ms is used for
+ * formats whose epoch is settable. *candidates still lists every match.
+ */
+#define MINTID_GUESS_RECENT_MS (30LL * 86400000)
+#define MINTID_GUESS_AHEAD_MS 86400000LL
+MINTID_API int mintid_guess_recent(const char *text, size_t len, int64_t now_ms, int64_t epoch_ms,
+                                   const mintid_format **fmt_out, mintid_id *id_out, mintid_form *form_out,
+                                   unsigned *candidates);
 
 /*
  * Describes an ID as one JSON object without a newline: "format", "text",

@@ -56,7 +56,11 @@ int mintid_explain(const mintid_format *fmt, int from, const char *s, size_t len
         n = snprintf(buf, cap, "%s: '%s' has the wrong length (%zu); %s", fmt->name, shown, len, what);
         break;
     case MINTID_ECHAR: {
-        /* Point at the first character the form's alphabet lacks. */
+        /* Point at the first character the form's alphabet lacks; text of
+         * the hex form's length, and no other, was read as hex. */
+        if (from == MINTID_FORM_ANY && (mintid_decode_any_forms(fmt) & MINTID_FORM_BIT(MINTID_FORM_HEX)) &&
+            len == fmt->bits / 4u && (len < fmt->text_min_len || len > fmt->text_max_len))
+            from = MINTID_FORM_HEX;
         const char *alphabet = fmt->alphabet;
         bool nocase = fmt->text_nocase;
         if (from == MINTID_FORM_INT) {

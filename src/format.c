@@ -252,9 +252,12 @@ int mintid_decode(const mintid_format *fmt, mintid_form form, const char *text, 
      * alphabet both fit the text decides, so a text that has the shape of
      * the canonical form but overflows it is an overflow, never quietly
      * read as some other form. When no form fits, the canonical text form's
-     * error is the one that describes the mistake.
+     * error describes the mistake, unless the text has the length of another
+     * fixed-alphabet form (scru160's 40 hex digits) and a bad character
+     * there. The decimal form is no such evidence: any run of characters
+     * short enough has its length.
      */
-    int text_rc = MINTID_EFORM;
+    int rc_text = MINTID_EFORM, rc_other = MINTID_EFORM;
     for (const mintid_form *f = impl->any_order; *f != MINTID_FORM_ANY; f++) {
         int rc = impl->codecs[*f]->decode(fmt, text, len, out);
         if (rc == MINTID_OK) {
@@ -265,9 +268,11 @@ int mintid_decode(const mintid_format *fmt, mintid_form form, const char *text, 
         if (rc != MINTID_ELENGTH && rc != MINTID_ECHAR)
             return rc;
         if (*f == MINTID_FORM_TEXT)
-            text_rc = rc;
+            rc_text = rc;
+        else if (*f != MINTID_FORM_INT && rc == MINTID_ECHAR)
+            rc_other = rc;
     }
-    return text_rc;
+    return rc_text == MINTID_ELENGTH && rc_other == MINTID_ECHAR ? rc_other : rc_text;
 }
 
 unsigned mintid_decode_any_forms(const mintid_format *fmt) {
@@ -277,15 +282,14 @@ unsigned mintid_decode_any_forms(const mintid_format *fmt) {
     return bits;
 }
 
-int mintid_guess(const char *text, size_t len, const mintid_format **fmt_out, mintid_id *id_out,
-                 mintid_form *form_out, unsigned *candidates) {
+/*
+ * Every format whose canonical encodings include `text`: a bit per format
+ * id, with the ID and form found for each.
+ */
+static unsigned guess_all(const char *text, size_t len, mintid_id ids[MINTID_FORMAT_COUNT],
+                          mintid_form forms[MINTID_FORMAT_COUNT]) {
     unsigned found = 0;
-    const mintid_format *first = NULL;
-    mintid_id first_id;
-    mintid_form first_form = MINTID_FORM_TEXT;
     char buf[MINTID_TEXT_MAX];
-
-    memset(&first_id, 0, sizeof first_id);
     for (unsigned i = 0; i < MINTID_FORMAT_COUNT; i++) {
         const mintid__format_impl *impl = formats[i];
         /* Within one format the any-order decides between forms, as decode does. */
@@ -300,26 +304,61 @@ int mintid_guess(const char *text, size_t len, const mintid_format **fmt_out, mi
                 continue;
             if (mintid_id_check(&impl->pub, &id) != MINTID_OK)
                 continue;
-            if (found == 0) {
-                first = &impl->pub;
-                first_id = id;
-                first_form = *f;
-            }
+            ids[i] = id;
+            forms[i] = *f;
             found |= 1u << i;
             break;
         }
     }
-    if (candidates != NULL)
-        *candidates = found;
+    return found;
+}
+
+static int guess_result(unsigned found, const mintid_id *ids, const mintid_form *forms, const mintid_format **fmt_out,
+                        mintid_id *id_out, mintid_form *form_out) {
     if (found == 0)
         return MINTID_EINVALID;
     if ((found & (found - 1)) != 0)
         return MINTID_EAMBIGUOUS;
-    *fmt_out = first;
-    *id_out = first_id;
+    unsigned i = (unsigned)__builtin_ctz(found);
+    *fmt_out = &formats[i]->pub;
+    *id_out = ids[i];
     if (form_out != NULL)
-        *form_out = first_form;
+        *form_out = forms[i];
     return MINTID_OK;
+}
+
+int mintid_guess(const char *text, size_t len, const mintid_format **fmt_out, mintid_id *id_out,
+                 mintid_form *form_out, unsigned *candidates) {
+    mintid_id ids[MINTID_FORMAT_COUNT];
+    mintid_form forms[MINTID_FORMAT_COUNT];
+    unsigned found = guess_all(text, len, ids, forms);
+    if (candidates != NULL)
+        *candidates = found;
+    return guess_result(found, ids, forms, fmt_out, id_out, form_out);
+}
+
+int mintid_guess_recent(const char *text, size_t len, int64_t now_ms, int64_t epoch_ms,
+                        const mintid_format **fmt_out, mintid_id *id_out, mintid_form *form_out,
+                        unsigned *candidates) {
+    mintid_id ids[MINTID_FORMAT_COUNT];
+    mintid_form forms[MINTID_FORMAT_COUNT];
+    unsigned found = guess_all(text, len, ids, forms);
+    if (candidates != NULL)
+        *candidates = found;
+    if ((found & (found - 1)) != 0) {
+        unsigned recent = 0;
+        for (unsigned i = 0; i < MINTID_FORMAT_COUNT; i++) {
+            if (!(found & (1u << i)))
+                continue;
+            const mintid_format *fmt = &formats[i]->pub;
+            int64_t t = mintid_id_unix_ms(fmt, &ids[i], fmt->epoch_settable ? epoch_ms : fmt->epoch_ms);
+            if (t >= now_ms - MINTID_GUESS_RECENT_MS && t <= now_ms + MINTID_GUESS_AHEAD_MS)
+                recent |= 1u << i;
+        }
+        if (recent != 0 && (recent & (recent - 1)) == 0)
+            found = recent;
+    }
+    return guess_result(found, ids, forms, fmt_out, id_out, form_out);
 }
 
 /* ---- shared sequence rules ------------------------------------------------ */

@@ -117,6 +117,24 @@ run 2 "$M" inspect --from hex 00
 has_err "--from needs --format"
 run 2 "$M" inspect --format uexky --epoch 0 AABA
 
+# Without --format, freshly minted IDs of every format are recognised (those
+# of a shape several formats share, by their recent timestamp).
+for f in uexky scru160 caloriosa nanoflake; do
+    "$M" gen "$f" -n 20000 >"$tmp/ids"
+    run 0 "$M" inspect <"$tmp/ids"
+    same "$(grep -c "\"format\":\"$f\"" "$tmp/out")" 20000
+done
+run 1 "$M" inspect --format scru160 017c083c130732153679e83c4fc65664e6a964ag
+has_err "'g' at position 40 is not a scru160 digit (0123456789abcdef)"
+run 0 "$M" inspect --format caloriosa katjjMQN
+has_err "warning: caloriosa: 'katjjMQN' decodes, but is not a valid caloriosa"
+run 2 "$M" inspect -kEAiKvi1A
+has_err "unknown option '-k' (an ID that starts with '-' goes after '--')"
+run 2 "$M" gen nanoflake -n
+has_err "-n needs a value"
+run 2 "$M" gen nanoflake --bogus
+has_err "unknown option '--bogus'"
+
 # Everything gen prints, inspect reads back, in every form.
 for f in $formats; do
     for form in text int hex padded core; do

@@ -96,7 +96,7 @@ const mintid__format_impl mintid__caloriosa = {
             .capacity_per_ms = 1024,
             .forms = MINTID_FORM_BIT(MINTID_FORM_TEXT) | MINTID_FORM_BIT(MINTID_FORM_INT) |
                      MINTID_FORM_BIT(MINTID_FORM_HEX) | MINTID_FORM_BIT(MINTID_FORM_CORE),
-            .text_min_len = CALORIOSA_LEN,
+            .text_min_len = 1, /* the decoder takes 1..11; every valid device name has 11 */
             .text_max_len = CALORIOSA_LEN,
             /* Lower case before upper case is not ASCII order: the text
              * does not sort like the value, but the core form does. */
