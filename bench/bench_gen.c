@@ -35,7 +35,7 @@
 #define MAX_ROWS 16
 #define DEFAULT_SECONDS 0.5
 #define DEFAULT_REPEAT 3
-/* The most random bytes any format draws per ID (scru160's 2 + 10). */
+/* Room for one ID's random bytes in the baselines; scru160 needs the most, 12. */
 #define MAX_RANDOM_BYTES 32
 
 typedef enum mode {
@@ -76,6 +76,7 @@ typedef struct worker {
     pthread_barrier_t *start;
     atomic_bool *stop;
     uint64_t count;
+    double began, ended; /* the worker's own span of work, CLOCK_MONOTONIC */
     int error;          /* a negative mintid_status, or MINTID_OK */
     unsigned char sink; /* read from the output so no work can be elided */
 } worker;
@@ -182,6 +183,7 @@ static void *work(void *arg) {
     int rc = MINTID_OK;
 
     pthread_barrier_wait(w->start);
+    w->began = now_s();
     while (rc == MINTID_OK && !atomic_load_explicit(w->stop, memory_order_relaxed)) {
         long n;
         struct timespec ts;
@@ -206,8 +208,10 @@ static void *work(void *arg) {
             break;
         case MODE_NEXT:
             rc = mintid_gen_next(w->gen, &ids[0]);
-            sink += ids[0].bytes[7];
-            count++;
+            if (rc == MINTID_OK) {
+                sink += ids[0].bytes[7];
+                count++;
+            }
             break;
         case MODE_TEXT: {
             /* Lines in one buffer, as a tool writing IDs to a pipe would build them. */
@@ -254,6 +258,7 @@ static void *work(void *arg) {
             break;
         }
     }
+    w->ended = now_s();
     w->count = count;
     w->error = rc;
     w->sink = (unsigned char)sink;
@@ -261,9 +266,12 @@ static void *work(void *arg) {
 }
 
 /*
- * Runs one row once for `seconds` and returns IDs per second, or a negative
- * status. The workers wait on a barrier so that thread start-up is not
- * timed; the clock runs from the barrier to the last worker's exit.
+ * Runs one row once for `seconds` and returns IDs per second; *status is
+ * the first error a worker met, if any. The workers wait on a barrier so
+ * that thread start-up is not timed, and each times its own span of work:
+ * on a busy machine the main thread may wake from the barrier or its sleep
+ * milliseconds late, and its own clock would then credit the workers with
+ * time they did not have.
  */
 static double measure(const mintid_format *fmt, row *r, int rep, double seconds, int *status) {
     mintid_gen *gen = NULL;
@@ -289,26 +297,27 @@ static double measure(const mintid_format *fmt, row *r, int rep, double seconds,
         }
     }
     pthread_barrier_wait(&start);
-    double t0 = now_s();
     sleep_s(seconds);
     atomic_store(&stop, true);
     uint64_t total = 0;
     unsigned sink = 0;
+    double began = 0, ended = 0;
     *status = MINTID_OK;
     for (int i = 0; i < r->threads; i++) {
         pthread_join(tid[i], NULL);
         total += w[i].count;
+        began = i == 0 || w[i].began < began ? w[i].began : began;
+        ended = i == 0 || w[i].ended > ended ? w[i].ended : ended;
         sink += w[i].sink;
         if (w[i].error != MINTID_OK)
             *status = w[i].error;
     }
-    double elapsed = now_s() - t0;
     pthread_barrier_destroy(&start);
     if (gen != NULL)
         mintid_gen_get_stats(gen, &r->stats[rep]);
     mintid_gen_free(gen);
     bench_sink += sink;
-    return (double)total / elapsed;
+    return ended > began ? (double)total / (ended - began) : 0;
 }
 
 static int cmp_double(const void *a, const void *b) {
@@ -324,7 +333,7 @@ static double median(const double *v, int n) {
 }
 
 /*
- * The rows of one format. Every mode runs alone and with two threads
+ * The rows of one format, or -1 if the baselines cannot be sized. Every mode runs alone and with two threads
  * sharing one generator; the baselines run in two independent threads, the
  * best a naive generator could do before it even took a lock.
  */
@@ -332,6 +341,10 @@ static int plan(const mintid_format *fmt, row *rows) {
     mintid_config cfg;
     bench_config(fmt, &cfg);
     size_t rb = random_bytes_per_id(fmt, &cfg);
+    if (rb > MAX_RANDOM_BYTES) {
+        fprintf(stderr, "bench_gen: %s draws %zu random bytes per ID; raise MAX_RANDOM_BYTES\n", fmt->name, rb);
+        return -1;
+    }
     mode modes[8];
     int nm = 0;
     modes[nm++] = MODE_NEXT_N;
@@ -418,6 +431,8 @@ static void print_rows(const mintid_format *fmt, const row *rows, int n, const o
 static int bench_format(const mintid_format *fmt, const options *opt) {
     row rows[MAX_ROWS];
     int n = plan(fmt, rows);
+    if (n < 0)
+        return MINTID_EINVAL;
     for (int rep = 0; rep < opt->repeat; rep++)
         for (int i = 0; i < n; i++) {
             int status;

@@ -96,15 +96,13 @@ static void ref_pack(const mintid_format *fmt, const mintid_parts *parts, mintid
 static bool parts_fit(const mintid_format *fmt, const mintid_parts *parts) {
     static const uint8_t zero80[10];
     mintid_parts p = *parts;
-    bool uses80 = false;
     for (uint8_t role = MINTID_ROLE_TIMESTAMP; role <= MINTID_ROLE_RANDOM; role++) {
         const mintid_field *f = mintid_format_field(fmt, (mintid_role)role);
         uint64_t v = *slot(&p, role);
         if (f == NULL ? v != 0 : (v & ~mask(f->width)) != 0)
             return false;
     }
-    uses80 = mintid_format_field(fmt, MINTID_ROLE_RANDOM80) != NULL;
-    return uses80 || memcmp(p.random80, zero80, sizeof zero80) == 0;
+    return mintid_format_field(fmt, MINTID_ROLE_RANDOM80) != NULL || memcmp(p.random80, zero80, sizeof zero80) == 0;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {

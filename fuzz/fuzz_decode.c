@@ -266,12 +266,13 @@ static void check_table(const mintid_format *fmt) {
  * this target does not know, and the first form whose length and alphabet
  * fit decides. So, whatever the order: a success is one of those forms'
  * readings; an overflow is some form's overflow; and when no form fits, the
- * text form's error is the answer.
+ * error is one of theirs (which one is a matter of the most helpful
+ * message, and left to the library).
  */
 static void check_any(const mintid_format *fmt, const char *text, size_t len, int rc, mintid_form got,
                       const mintid_id *out) {
     unsigned any = mintid_decode_any_forms(fmt);
-    bool some_ok = false, some_overflow = false;
+    bool some_ok = false, some_overflow = false, some_same = false;
     for (int g = 0; g < MINTID_FORM_COUNT; g++) {
         mintid_id ref;
         if ((any & MINTID_FORM_BIT(g)) == 0)
@@ -279,6 +280,7 @@ static void check_any(const mintid_format *fmt, const char *text, size_t len, in
         int ref_rc = ref_decode(fmt, (mintid_form)g, text, len, &ref);
         some_ok |= ref_rc == MINTID_OK;
         some_overflow |= ref_rc == MINTID_EOVERFLOW;
+        some_same |= ref_rc == rc;
     }
     if (rc == MINTID_OK) {
         REQUIRE((any & MINTID_FORM_BIT(got)) != 0);
@@ -286,10 +288,7 @@ static void check_any(const mintid_format *fmt, const char *text, size_t len, in
     } else if (rc == MINTID_EOVERFLOW) {
         REQUIRE(some_overflow);
     } else {
-        REQUIRE(!some_ok && !some_overflow);
-        mintid_id ref;
-        if ((any & MINTID_FORM_BIT(MINTID_FORM_TEXT)) != 0)
-            REQUIRE(ref_decode(fmt, MINTID_FORM_TEXT, text, len, &ref) == rc);
+        REQUIRE(!some_ok && !some_overflow && some_same);
     }
 }
 

@@ -56,15 +56,19 @@ static void civil_from_days(int64_t z, int64_t *y, unsigned *m, unsigned *d) {
 
 static int64_t floor_div(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
 
+/* 0000-01-01T00:00:00.000Z and 9999-12-31T23:59:59.999Z: RFC 3339's years. */
+#define TIME_MIN_MS (-62167219200000LL)
+#define TIME_MAX_MS 253402300799999LL
+
 int mintid_format_time(int64_t unix_ms, char *buf, size_t cap) {
+    /* Checked first: the arithmetic below would overflow near INT64_MIN. */
+    if (unix_ms < TIME_MIN_MS || unix_ms > TIME_MAX_MS)
+        return MINTID_ERANGE;
     int64_t days = floor_div(unix_ms, 86400000);
     int64_t ms_of_day = unix_ms - days * 86400000;
     int64_t y;
     unsigned m, d;
     civil_from_days(days, &y, &m, &d);
-    /* RFC 3339 has four-digit years only. */
-    if (y < 0 || y > 9999)
-        return MINTID_ERANGE;
     unsigned ms = (unsigned)(ms_of_day % 1000), s = (unsigned)(ms_of_day / 1000);
     int n = snprintf(buf, cap, "%04d-%02u-%02uT%02u:%02u:%02u.%03uZ", (int)y, m, d, s / 3600, s / 60 % 60, s % 60,
                      ms);

@@ -166,8 +166,19 @@ uint64_t mintid__pack_u64(const mintid_format *fmt, const mintid_parts *p) {
     return v;
 }
 
-static bool role_used(const mintid_format *fmt, mintid_role role) {
-    return mintid_format_field(fmt, role) != NULL;
+void mintid__pack(const mintid_format *fmt, const mintid_parts *parts, mintid_id *out) {
+    if (fmt->bits == 64) {
+        mintid_id_from_u64(out, mintid__pack_u64(fmt, parts));
+        return;
+    }
+    memset(out, 0, sizeof *out);
+    for (unsigned i = 0; i < fmt->nfields; i++) {
+        const mintid_field *f = &fmt->fields[i];
+        if (f->role == MINTID_ROLE_RANDOM80)
+            memcpy(out->bytes + f->offset / 8u, parts->random80, sizeof parts->random80);
+        else
+            put_bits(out->bytes, f->offset, f->width, value_of(parts, f));
+    }
 }
 
 int mintid_id_build(const mintid_format *fmt, const mintid_parts *parts, mintid_id *out) {
@@ -179,23 +190,9 @@ int mintid_id_build(const mintid_format *fmt, const mintid_parts *parts, mintid_
         if (f == NULL ? v != 0 : (v & ~field_mask(f)) != 0)
             return MINTID_ERANGE;
     }
-    if (!role_used(fmt, MINTID_ROLE_RANDOM80) && memcmp(parts->random80, zero80, sizeof zero80) != 0)
+    if (mintid_format_field(fmt, MINTID_ROLE_RANDOM80) == NULL && memcmp(parts->random80, zero80, sizeof zero80) != 0)
         return MINTID_ERANGE;
-    if (fmt->bits == 64) {
-        mintid_id_from_u64(out, mintid__pack_u64(fmt, parts));
-        return MINTID_OK;
-    }
-    mintid_id id;
-    memset(&id, 0, sizeof id);
-    for (unsigned i = 0; i < fmt->nfields; i++) {
-        const mintid_field *f = &fmt->fields[i];
-        if (f->role == MINTID_ROLE_RANDOM80) {
-            memcpy(id.bytes + f->offset / 8u, parts->random80, sizeof parts->random80);
-            continue;
-        }
-        put_bits(id.bytes, f->offset, f->width, value_of(parts, f));
-    }
-    *out = id;
+    mintid__pack(fmt, parts, out);
     return MINTID_OK;
 }
 

@@ -15,7 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define RNG_BLOCK 256
+/* getrandom() costs about 3.4 ns a byte in 256-byte blocks, 2.4 in 1024-byte ones. */
+#define RNG_BLOCK 1024
 
 struct mintid__gen_rng {
     mintid_random_fn fn; /* NULL: getrandom() straight into buf */
@@ -297,10 +298,7 @@ long mintid_gen_next_n(mintid_gen *gen, mintid_id *out, size_t n) {
         rc = next_parts(gen, &p);
         if (rc != MINTID_OK)
             break;
-        if (gen->impl->pub.bits == 64)
-            mintid_id_from_u64(&out[i], mintid__pack_u64(&gen->impl->pub, &p));
-        else
-            mintid_id_build(&gen->impl->pub, &p, &out[i]);
+        mintid__pack(&gen->impl->pub, &p, &out[i]);
     }
     pthread_mutex_unlock(&gen->lock);
     return i > 0 ? (long)i : rc;

@@ -102,8 +102,9 @@ static inline const mintid__format_impl *mintid__impl(const mintid_format *fmt) 
     return (const mintid__format_impl *)(const void *)fmt;
 }
 
-/* Fast packing of 64-bit formats: the value of parts, unchecked. */
+/* Fast packing from parts whose fields are known to fit (the generator's). */
 uint64_t mintid__pack_u64(const mintid_format *fmt, const mintid_parts *p);
+void mintid__pack(const mintid_format *fmt, const mintid_parts *p, mintid_id *out);
 
 /* Shared sequence rules (format.c). */
 int mintid__seq_begin_zero(const mintid__format_impl *f, const mintid_config *cfg, struct mintid__gen_rng *rng,
