@@ -15,7 +15,8 @@ ASAN    := build-asan
 TSAN    := build-tsan
 
 # Debian packages the build and the tests need.
-PACKAGES := build-essential cmake pkg-config clang libclang-rt-14-dev python3 faketime clang-format
+PACKAGES := build-essential cmake pkg-config clang libclang-rt-14-dev python3 faketime clang-format \
+            libevent-dev curl redis-tools redis-server
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 

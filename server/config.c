@@ -1,0 +1,250 @@
+/*
+ * config.c - settings from the command line, a config file and the
+ * environment, all through one table.
+ */
+#include "config.h"
+
+#include "log.h"
+#include "mintid.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef enum setting_type { SET_STR, SET_UINT, SET_TIME } setting_type;
+
+typedef struct setting {
+    const char *name; /* --name, `name = value` in the file, MINTID_NAME in the environment */
+    setting_type type;
+    size_t offset;
+    uint64_t min, max; /* SET_UINT bounds */
+    const char *def;
+    const char *help;
+} setting;
+
+#define STR(field) SET_STR, offsetof(config, field), 0, 0
+#define UINT(field, lo, hi) SET_UINT, offsetof(config, field), lo, hi
+
+static const setting settings[] = {
+    {"http", STR(http), "127.0.0.1:8080", "HTTP listen address HOST:PORT; empty to serve no HTTP"},
+    {"resp", STR(resp), "127.0.0.1:6380", "Redis-protocol listen address HOST:PORT; empty to serve no RESP"},
+    {"node", UINT(node, 0, 1023), "0",
+     "node id: nanoflake's generator id, and ulid-flake-scalable's when below 32 (else that format is not served)"},
+    {"nanoflake-epoch", SET_TIME, offsetof(config, nanoflake_epoch), 0, 0, "1288834974657",
+     "nanoflake epoch, Unix ms or RFC 3339; every server of an application must use the same"},
+    {"state-dir", STR(state_dir), "mintid-state", "directory for the lock and the timestamp high-water mark"},
+    {"max-count", UINT(max_count, 1, 1000000), "100000", "most IDs one request may ask for"},
+    {"max-request-size", UINT(max_request, 256, 1048576), "8192", "most bytes one request may take"},
+    {"max-connections", UINT(max_connections, 1, 1000000), "10000", "most client connections at once"},
+    {"idle-timeout", UINT(idle_timeout, 0, 86400), "300", "seconds before an idle or stalled client is dropped; 0: never"},
+    {"max-output", UINT(max_output, 65536, 1073741824), "4194304",
+     "bytes of replies queued for one client before its reading is paused"},
+    {"max-wait", UINT(max_wait, 0, 60000), "1000", "ms one request may wait for the clock (sequence used up, clock behind)"},
+    {"startup-wait", UINT(startup_wait, 0, 3600000), "5000",
+     "ms to wait at start for a clock behind the state's high-water mark; longer: refuse to start"},
+    {"reserve-ahead", UINT(reserve_ahead, 10, 3600000), "2000",
+     "ms of timestamps reserved in the state file before they are used"},
+    {"rollback", STR(rollback), "default", "when the clock goes back: default (the format's), wait, reuse or fail"},
+    {"log-level", STR(log_level), "info", "error, warn, info or debug"},
+};
+
+#define NSETTINGS (sizeof settings / sizeof settings[0])
+
+static const setting *find_setting(const char *name, size_t len) {
+    for (size_t i = 0; i < NSETTINGS; i++)
+        if (strlen(settings[i].name) == len && strncmp(settings[i].name, name, len) == 0)
+            return &settings[i];
+    return NULL;
+}
+
+/* Stores `value` into the setting, or explains in err why not. */
+static bool set_value(config *cfg, const setting *s, const char *value, char *err, size_t errcap) {
+    char *field = (char *)cfg + s->offset;
+    switch (s->type) {
+    case SET_STR:
+        if (strlen(value) >= CONFIG_STR_MAX) {
+            snprintf(err, errcap, "%s: longer than %d bytes", s->name, CONFIG_STR_MAX - 1);
+            return false;
+        }
+        memcpy(field, value, strlen(value) + 1);
+        return true;
+    case SET_UINT: {
+        char *end;
+        errno = 0;
+        unsigned long long v = strtoull(value, &end, 10);
+        if (!isdigit((unsigned char)value[0]) || *end != '\0' || errno != 0 || v < s->min || v > s->max) {
+            snprintf(err, errcap, "%s: '%s' is not a whole number from %llu to %llu", s->name, value,
+                     (unsigned long long)s->min, (unsigned long long)s->max);
+            return false;
+        }
+        uint64_t u = v;
+        memcpy(field, &u, sizeof u);
+        return true;
+    }
+    case SET_TIME: {
+        int64_t ms;
+        if (mintid_parse_time(value, &ms) != MINTID_OK) {
+            snprintf(err, errcap, "%s: '%s' is not Unix ms or an RFC 3339 time", s->name, value);
+            return false;
+        }
+        memcpy(field, &ms, sizeof ms);
+        return true;
+    }
+    }
+    return false;
+}
+
+void config_defaults(config *cfg) {
+    char err[256];
+    memset(cfg, 0, sizeof *cfg);
+    for (size_t i = 0; i < NSETTINGS; i++)
+        set_value(cfg, &settings[i], settings[i].def, err, sizeof err);
+}
+
+static void env_name(const setting *s, char *buf, size_t cap) {
+    size_t n = (size_t)snprintf(buf, cap, "MINTID_");
+    for (const char *p = s->name; *p != '\0' && n + 1 < cap; p++)
+        buf[n++] = *p == '-' ? '_' : (char)toupper((unsigned char)*p);
+    buf[n] = '\0';
+}
+
+void config_usage(FILE *out) {
+    fputs("usage: mintidd [--config FILE] [--SETTING VALUE]...\n\n"
+          "Serves unique IDs over HTTP and the Redis protocol. Every setting can also\n"
+          "be given in the config file (`setting = value`, # comments) and as an\n"
+          "environment variable; the command line wins over the environment, which\n"
+          "wins over the file.\n\nsettings:\n",
+          out);
+    for (size_t i = 0; i < NSETTINGS; i++) {
+        char env[64];
+        env_name(&settings[i], env, sizeof env);
+        fprintf(out, "  --%-18s %s\n  %-20s (%s; default \"%s\")\n", settings[i].name, settings[i].help, "", env,
+                settings[i].def);
+    }
+}
+
+static bool load_file(config *cfg, const char *path) {
+    FILE *f = fopen(path, "r");
+    if (f == NULL) {
+        fprintf(stderr, "mintidd: config file %s: %s\n", path, strerror(errno));
+        return false;
+    }
+    char line[1024], err[512];
+    int lineno = 0;
+    bool ok = true;
+    while (ok && fgets(line, sizeof line, f) != NULL) {
+        lineno++;
+        size_t len = strlen(line);
+        if (len == sizeof line - 1 && line[len - 1] != '\n') {
+            fprintf(stderr, "mintidd: %s:%d: line too long\n", path, lineno);
+            ok = false;
+            break;
+        }
+        while (len > 0 && isspace((unsigned char)line[len - 1]))
+            line[--len] = '\0';
+        char *p = line;
+        while (isspace((unsigned char)*p))
+            p++;
+        if (*p == '\0' || *p == '#')
+            continue;
+        char *eq = strchr(p, '=');
+        if (eq == NULL) {
+            fprintf(stderr, "mintidd: %s:%d: expected `setting = value`\n", path, lineno);
+            ok = false;
+            break;
+        }
+        char *name_end = eq;
+        while (name_end > p && isspace((unsigned char)name_end[-1]))
+            name_end--;
+        char *value = eq + 1;
+        while (isspace((unsigned char)*value))
+            value++;
+        const setting *s = find_setting(p, (size_t)(name_end - p));
+        if (s == NULL) {
+            fprintf(stderr, "mintidd: %s:%d: unknown setting '%.*s'\n", path, lineno, (int)(name_end - p), p);
+            ok = false;
+        } else if (!set_value(cfg, s, value, err, sizeof err)) {
+            fprintf(stderr, "mintidd: %s:%d: %s\n", path, lineno, err);
+            ok = false;
+        }
+    }
+    fclose(f);
+    return ok;
+}
+
+int config_load(config *cfg, int argc, char **argv) {
+    char err[512];
+    config_defaults(cfg);
+    /* The config file first, wherever --config appears, so that the
+     * environment and the rest of the command line override it. */
+    const char *file = getenv("MINTID_CONFIG");
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            config_usage(stdout);
+            return 1;
+        }
+        if (strcmp(argv[i], "--version") == 0) {
+            printf("mintidd %s\n", MINTID_VERSION_STRING);
+            return 1;
+        }
+        if (strcmp(argv[i], "--config") == 0 && i + 1 < argc)
+            file = argv[i + 1];
+        else if (strncmp(argv[i], "--config=", 9) == 0)
+            file = argv[i] + 9;
+    }
+    if (file != NULL && file[0] != '\0' && !load_file(cfg, file))
+        return -1;
+    for (size_t i = 0; i < NSETTINGS; i++) {
+        char env[64];
+        env_name(&settings[i], env, sizeof env);
+        const char *v = getenv(env);
+        if (v != NULL && !set_value(cfg, &settings[i], v, err, sizeof err)) {
+            fprintf(stderr, "mintidd: %s: %s\n", env, err);
+            return -1;
+        }
+    }
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i], *value = NULL;
+        if (strncmp(arg, "--", 2) != 0) {
+            fprintf(stderr, "mintidd: unexpected argument '%s' (see mintidd --help)\n", arg);
+            return -1;
+        }
+        const char *name = arg + 2, *eq = strchr(name, '=');
+        size_t nlen = eq != NULL ? (size_t)(eq - name) : strlen(name);
+        if (eq != NULL)
+            value = eq + 1;
+        else if (i + 1 < argc)
+            value = argv[++i];
+        if (nlen == 6 && strncmp(name, "config", 6) == 0)
+            continue;
+        const setting *s = find_setting(name, nlen);
+        if (s == NULL) {
+            fprintf(stderr, "mintidd: unknown setting '%s' (see mintidd --help)\n", arg);
+            return -1;
+        }
+        if (value == NULL) {
+            fprintf(stderr, "mintidd: %s needs a value\n", arg);
+            return -1;
+        }
+        if (!set_value(cfg, s, value, err, sizeof err)) {
+            fprintf(stderr, "mintidd: %s\n", err);
+            return -1;
+        }
+    }
+    if (log_level_find(cfg->log_level) < 0) {
+        fprintf(stderr, "mintidd: log-level: '%s' is not error, warn, info or debug\n", cfg->log_level);
+        return -1;
+    }
+    if (strcmp(cfg->rollback, "default") != 0 && strcmp(cfg->rollback, "wait") != 0 &&
+        strcmp(cfg->rollback, "reuse") != 0 && strcmp(cfg->rollback, "fail") != 0) {
+        fprintf(stderr, "mintidd: rollback: '%s' is not default, wait, reuse or fail\n", cfg->rollback);
+        return -1;
+    }
+    if (cfg->http[0] == '\0' && cfg->resp[0] == '\0') {
+        fprintf(stderr, "mintidd: nothing to serve: both http and resp are empty\n");
+        return -1;
+    }
+    return 0;
+}

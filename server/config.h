@@ -1,0 +1,46 @@
+/*
+ * config.h - mintidd's settings: one table gives each its name, type,
+ * limits, default and help, and is read by the command line, the config
+ * file and the environment alike.
+ */
+#ifndef MINTIDD_CONFIG_H
+#define MINTIDD_CONFIG_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define CONFIG_STR_MAX 256
+
+typedef struct config {
+    char http[CONFIG_STR_MAX];      /* HOST:PORT, or empty for no HTTP */
+    char resp[CONFIG_STR_MAX];      /* HOST:PORT, or empty for no RESP */
+    char state_dir[CONFIG_STR_MAX];
+    char log_level[CONFIG_STR_MAX];
+    char rollback[CONFIG_STR_MAX];  /* "default", "wait", "reuse" or "fail" */
+    uint64_t node;
+    int64_t nanoflake_epoch;        /* Unix ms */
+    uint64_t max_count;             /* IDs per request */
+    uint64_t max_request;           /* bytes per request */
+    uint64_t max_connections;
+    uint64_t idle_timeout;          /* seconds; 0: never */
+    uint64_t max_output;            /* bytes queued for one client before it is throttled */
+    uint64_t max_wait;              /* ms one mint may wait for the clock */
+    uint64_t startup_wait;          /* ms to wait at start for the clock to pass the state's mark */
+    uint64_t reserve_ahead;         /* ms of timestamps reserved in the state file ahead of use */
+} config;
+
+void config_defaults(config *cfg);
+
+/*
+ * Fills cfg from, in rising precedence, the defaults, the config file
+ * (--config FILE or MINTID_CONFIG), MINTID_* environment variables and the
+ * command line. Returns 0, or 1 after printing help/version, or -1 after
+ * printing an error to stderr.
+ */
+int config_load(config *cfg, int argc, char **argv);
+
+/* Writes every setting with its environment variable, default and help. */
+void config_usage(FILE *out);
+
+#endif

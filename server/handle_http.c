@@ -1,0 +1,325 @@
+/*
+ * handle_http.c - the HTTP API: routes, query parameters, responses.
+ *
+ *   GET /v1/{format}[?count=N][&as=FORM]   mint (text/plain, or JSON with Accept: application/json)
+ *   GET /v1/{format}/{id}[?from=FORM]      inspect (JSON)
+ *   GET /v1/formats, /healthz, /metrics
+ */
+#include "http.h"
+#include "log.h"
+#include "server.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+const char http_refusal[] = "HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\nContent-Length: "
+                            "38\r\nConnection: close\r\n\r\nmax-connections reached; try again.\r\n";
+
+typedef struct response {
+    int status;
+    const char *type; /* Content-Type */
+    bool no_store;    /* IDs must never come from a cache */
+} response;
+
+static void add_to_evbuffer(void *ctx, const char *s, size_t n) { evbuffer_add(ctx, s, n); }
+
+/* Sends head and the body gathered in srv->scratch. */
+static void send_response(conn *c, const http_request *req, struct evbuffer *out, const response *r) {
+    struct evbuffer *body = c->srv->scratch;
+    size_t len = evbuffer_get_length(body);
+    const char *connection = !req->keep_alive || c->closing ? "Connection: close\r\n"
+                             : req->minor_version == 0      ? "Connection: keep-alive\r\n"
+                                                            : "";
+    evbuffer_add_printf(out, "HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\n%s%s%s\r\n", r->status,
+                        http_reason(r->status), r->type, len, r->no_store ? "Cache-Control: no-store\r\n" : "",
+                        r->status == 405 ? "Allow: GET, HEAD\r\n" : "", connection);
+    if (req->method == HTTP_HEAD)
+        evbuffer_drain(body, len);
+    else
+        evbuffer_add_buffer(out, body);
+    if (r->status >= 400)
+        c->srv->svc->errors[PROTO_HTTP]++;
+}
+
+/* JSON string contents: quotes, backslashes and control characters escaped. */
+static void json_text(struct evbuffer *b, const char *s) {
+    for (; *s != '\0'; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\')
+            evbuffer_add_printf(b, "\\%c", ch);
+        else if (ch < 0x20)
+            evbuffer_add_printf(b, "\\u%04x", ch);
+        else
+            evbuffer_add(b, s, 1);
+    }
+}
+
+static void send_error(conn *c, const http_request *req, struct evbuffer *out, int status, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+static void send_error(conn *c, const http_request *req, struct evbuffer *out, int status, const char *fmt, ...) {
+    char msg[700];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    struct evbuffer *body = c->srv->scratch;
+    response r = {status, "text/plain; charset=utf-8", false};
+    if (req->accept_json) {
+        r.type = "application/json";
+        evbuffer_add(body, "{\"error\":\"", 10);
+        json_text(body, msg);
+        evbuffer_add(body, "\"}\n", 3);
+    } else {
+        evbuffer_add_printf(body, "%s\n", msg);
+    }
+    send_response(c, req, out, &r);
+}
+
+/* Decodes %XX escapes of a path segment into buf; false if malformed. */
+static bool percent_decode(const char *s, size_t len, char *buf, size_t cap, size_t *out_len) {
+    size_t o = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (o + 1 >= cap)
+            return false;
+        if (s[i] != '%') {
+            buf[o++] = s[i];
+            continue;
+        }
+        unsigned v = 0;
+        for (int k = 1; k <= 2; k++) {
+            char h = i + (size_t)k < len ? s[i + (size_t)k] : '\0';
+            unsigned d = h >= '0' && h <= '9' ? (unsigned)(h - '0')
+                         : h >= 'a' && h <= 'f' ? (unsigned)(h - 'a' + 10)
+                         : h >= 'A' && h <= 'F' ? (unsigned)(h - 'A' + 10)
+                                                : 16;
+            if (d == 16)
+                return false;
+            v = v * 16 + d;
+        }
+        buf[o++] = (char)v;
+        i += 2;
+    }
+    buf[o] = '\0';
+    *out_len = o;
+    return true;
+}
+
+typedef struct param {
+    const char *name;
+    const char *value;
+    size_t len;
+    bool seen;
+} param;
+
+/* Reads the query into params (names fixed by the caller); false after an error response. */
+static bool parse_query(conn *c, const http_request *req, struct evbuffer *out, const char *q, size_t qlen,
+                        param *params, int nparams) {
+    char shown[MINTID_ESCAPED_MAX];
+    for (size_t i = 0; i < qlen;) {
+        size_t end = i;
+        while (end < qlen && q[end] != '&')
+            end++;
+        const char *eq = memchr(q + i, '=', end - i);
+        size_t nlen = eq != NULL ? (size_t)(eq - (q + i)) : end - i;
+        int k;
+        for (k = 0; k < nparams; k++)
+            if (strlen(params[k].name) == nlen && memcmp(params[k].name, q + i, nlen) == 0)
+                break;
+        if (end > i) {
+            if (k == nparams) {
+                mintid_escape(q + i, nlen, shown, sizeof shown);
+                send_error(c, req, out, 400, "unknown query parameter '%s'", shown);
+                return false;
+            }
+            if (params[k].seen) {
+                send_error(c, req, out, 400, "query parameter '%s' given twice", params[k].name);
+                return false;
+            }
+            params[k].seen = true;
+            params[k].value = eq != NULL ? eq + 1 : q + end;
+            params[k].len = eq != NULL ? (size_t)(q + end - (eq + 1)) : 0;
+        }
+        i = end + 1;
+    }
+    return true;
+}
+
+static int param_form(conn *c, const http_request *req, struct evbuffer *out, const mintid_format *fmt,
+                      const param *p) {
+    char name[16], shown[MINTID_ESCAPED_MAX];
+    if (p->len < sizeof name) {
+        memcpy(name, p->value, p->len);
+        name[p->len] = '\0';
+        int form = mintid_form_find(name);
+        if (form >= 0 && (fmt->forms & MINTID_FORM_BIT(form)))
+            return form;
+    }
+    mintid_escape(p->value, p->len, shown, sizeof shown);
+    send_error(c, req, out, 400, "%s has no '%s' form", fmt->name, shown);
+    return -1;
+}
+
+static void route_mint(conn *c, const http_request *req, struct evbuffer *out, const mintid_format *fmt,
+                       const char *q, size_t qlen) {
+    server *srv = c->srv;
+    param params[] = {{"count", NULL, 0, false}, {"as", NULL, 0, false}};
+    if (!parse_query(c, req, out, q, qlen, params, 2))
+        return;
+    uint64_t count = 1;
+    if (params[0].seen && !parse_count(params[0].value, params[0].len, srv->cfg->max_count, &count)) {
+        send_error(c, req, out, 400, "count must be 1..%" PRIu64, srv->cfg->max_count);
+        return;
+    }
+    int form = MINTID_FORM_TEXT;
+    if (params[1].seen && (form = param_form(c, req, out, fmt, &params[1])) < 0)
+        return;
+    const char *why;
+    int rc = service_mint(srv->svc, fmt, (size_t)count, srv->ids, &why);
+    if (rc != MINTID_OK) {
+        send_error(c, req, out, rc == MINTID_EFORMAT ? 404 : 503, "%s: %s", fmt->name, why);
+        return;
+    }
+    struct evbuffer *body = srv->scratch;
+    char line[MINTID_TEXT_MAX + 4];
+    response r = {200, "text/plain; charset=utf-8", true};
+    if (req->accept_json) {
+        r.type = "application/json";
+        evbuffer_add(body, "{\"ids\":[", 8);
+        for (uint64_t i = 0; i < count; i++) {
+            line[0] = i ? ',' : '"';
+            int off = i ? 2 : 1;
+            if (i)
+                line[1] = '"';
+            int n = mintid_encode(fmt, (mintid_form)form, &srv->ids[i], line + off, MINTID_TEXT_MAX);
+            line[off + n] = '"';
+            evbuffer_add(body, line, (size_t)(off + n + 1));
+        }
+        evbuffer_add(body, "]}\n", 3);
+    } else {
+        for (uint64_t i = 0; i < count; i++) {
+            int n = mintid_encode(fmt, (mintid_form)form, &srv->ids[i], line, MINTID_TEXT_MAX);
+            line[n] = '\n';
+            evbuffer_add(body, line, (size_t)n + 1);
+        }
+    }
+    send_response(c, req, out, &r);
+}
+
+static void route_inspect(conn *c, const http_request *req, struct evbuffer *out, const mintid_format *fmt,
+                          const char *id_text, size_t id_len, const char *q, size_t qlen) {
+    char decoded[256];
+    size_t len;
+    if (!percent_decode(id_text, id_len, decoded, sizeof decoded, &len)) {
+        send_error(c, req, out, 400, "malformed percent-encoding in the ID");
+        return;
+    }
+    param params[] = {{"from", NULL, 0, false}};
+    if (!parse_query(c, req, out, q, qlen, params, 1))
+        return;
+    int form = MINTID_FORM_ANY;
+    if (params[0].seen && (form = param_form(c, req, out, fmt, &params[0])) < 0)
+        return;
+    mintid_id id;
+    int rc = mintid_decode(fmt, (mintid_form)form, decoded, len, &id, NULL);
+    if (rc != MINTID_OK) {
+        char msg[512];
+        mintid_explain(fmt, form, decoded, len, rc, msg, sizeof msg);
+        send_error(c, req, out, 400, "%s", msg);
+        return;
+    }
+    char json[MINTID_JSON_MAX];
+    int n = mintid_id_to_json(fmt, &id, c->srv->cfg->nanoflake_epoch, json, sizeof json);
+    evbuffer_add(c->srv->scratch, json, (size_t)n);
+    evbuffer_add(c->srv->scratch, "\n", 1);
+    response r = {200, "application/json", false};
+    send_response(c, req, out, &r);
+}
+
+static void route(conn *c, const http_request *req, struct evbuffer *out) {
+    server *srv = c->srv;
+    const char *t = req->target, *qm = memchr(t, '?', req->target_len);
+    size_t plen = qm != NULL ? (size_t)(qm - t) : req->target_len;
+    const char *q = qm != NULL ? qm + 1 : t + plen;
+    size_t qlen = req->target_len - plen - (qm != NULL);
+    char shown[MINTID_ESCAPED_MAX];
+
+    if (req->method == HTTP_OTHER) {
+        send_error(c, req, out, 405, "only GET and HEAD are served");
+        return;
+    }
+    if (plen == 8 && memcmp(t, "/healthz", 8) == 0) {
+        response r = {srv->svc->state_failed ? 503 : 200, "application/json", true};
+        evbuffer_add_printf(srv->scratch, "{\"status\":\"%s\",\"node_id\":%" PRIu64 ",\"state_mark_ms\":%" PRId64 "}\n",
+                            srv->svc->state_failed ? "failing: the state file cannot be written" : "ok",
+                            srv->cfg->node, srv->svc->st->mark);
+        send_response(c, req, out, &r);
+        return;
+    }
+    if (plen == 8 && memcmp(t, "/metrics", 8) == 0) {
+        response r = {200, "text/plain; version=0.0.4; charset=utf-8", true};
+        service_metrics(srv->svc, add_to_evbuffer, srv->scratch);
+        send_response(c, req, out, &r);
+        return;
+    }
+    if (plen == 11 && memcmp(t, "/v1/formats", 11) == 0) {
+        response r = {200, "application/json", false};
+        service_formats_json(srv->svc, add_to_evbuffer, srv->scratch);
+        evbuffer_add(srv->scratch, "\n", 1);
+        send_response(c, req, out, &r);
+        return;
+    }
+    if (plen > 4 && memcmp(t, "/v1/", 4) == 0) {
+        const char *name = t + 4, *slash = memchr(name, '/', plen - 4);
+        size_t nlen = slash != NULL ? (size_t)(slash - name) : plen - 4;
+        char fname[32];
+        const mintid_format *fmt = NULL;
+        if (nlen < sizeof fname) {
+            memcpy(fname, name, nlen);
+            fname[nlen] = '\0';
+            fmt = mintid_format_find(fname);
+        }
+        if (fmt == NULL) {
+            mintid_escape(name, nlen, shown, sizeof shown);
+            send_error(c, req, out, 404,
+                       "unknown format '%s'; formats are uexky, scru160, ulid-flake, ulid-flake-scalable, caloriosa, "
+                       "nanoflake",
+                       shown);
+            return;
+        }
+        if (slash == NULL) {
+            route_mint(c, req, out, fmt, q, qlen);
+            return;
+        }
+        size_t id_len = (size_t)(t + plen - (slash + 1));
+        if (id_len > 0 && memchr(slash + 1, '/', id_len) == NULL) {
+            route_inspect(c, req, out, fmt, slash + 1, id_len, q, qlen);
+            return;
+        }
+    }
+    mintid_escape(t, plen, shown, sizeof shown);
+    send_error(c, req, out, 404, "no such resource '%s'; see GET /v1/formats", shown);
+}
+
+size_t http_handle(conn *c, const char *buf, size_t len, struct evbuffer *out) {
+    http_request req;
+    size_t used;
+    int status;
+    const char *error;
+    http_result r = http_parse(buf, len, c->srv->cfg->max_request, &req, &used, &status, &error);
+    if (r == HTTP_NEED_MORE)
+        return 0;
+    c->srv->svc->requests[PROTO_HTTP]++;
+    if (r == HTTP_ERROR) {
+        /* The rest of the stream cannot be trusted to start a request. */
+        http_request bad = {.method = HTTP_GET, .minor_version = 1, .keep_alive = false, .accept_json = false};
+        c->closing = true;
+        send_error(c, &bad, out, status, "%s", error);
+        return len;
+    }
+    if (!req.keep_alive)
+        c->closing = true;
+    route(c, &req, out);
+    return used;
+}

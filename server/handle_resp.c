@@ -1,0 +1,218 @@
+/*
+ * handle_resp.c - the Redis protocol: MINT, INSPECT and the few commands
+ * Redis clients send on their own (PING, INFO, QUIT, COMMAND, CONFIG GET,
+ * SELECT 0), from one command table.
+ */
+#include "resp.h"
+#include "server.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+const char resp_refusal[] = "-ERR max number of clients reached\r\n";
+
+static void reply_error(conn *c, struct evbuffer *out, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void reply_error(conn *c, struct evbuffer *out, const char *fmt, ...) {
+    char msg[600];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    /* An error line must not contain CR or LF. */
+    for (char *p = msg; *p != '\0'; p++)
+        if (*p == '\r' || *p == '\n')
+            *p = ' ';
+    evbuffer_add_printf(out, "-ERR %s\r\n", msg);
+    c->srv->svc->errors[PROTO_RESP]++;
+}
+
+static void reply_bulk(struct evbuffer *out, const char *s, size_t n) {
+    evbuffer_add_printf(out, "$%zu\r\n", n);
+    evbuffer_add(out, s, n);
+    evbuffer_add(out, "\r\n", 2);
+}
+
+static const char *arg_text(const resp_arg *a, char *buf, size_t cap) {
+    mintid_escape(a->ptr, a->len, buf, cap);
+    return buf;
+}
+
+static const mintid_format *arg_format(conn *c, const resp_arg *a, struct evbuffer *out) {
+    char name[32], shown[MINTID_ESCAPED_MAX];
+    if (a->len < sizeof name) {
+        memcpy(name, a->ptr, a->len);
+        name[a->len] = '\0';
+        for (char *p = name; *p != '\0'; p++)
+            if (*p >= 'A' && *p <= 'Z')
+                *p = (char)(*p + 32);
+        const mintid_format *fmt = mintid_format_find(name);
+        if (fmt != NULL)
+            return fmt;
+    }
+    reply_error(c, out, "unknown format '%s'; formats are uexky, scru160, ulid-flake, ulid-flake-scalable, "
+                        "caloriosa, nanoflake", arg_text(a, shown, sizeof shown));
+    return NULL;
+}
+
+/* MINT format [count] */
+static void cmd_mint(conn *c, const resp_command *cmd, struct evbuffer *out) {
+    server *srv = c->srv;
+    const mintid_format *fmt = arg_format(c, &cmd->argv[1], out);
+    if (fmt == NULL)
+        return;
+    uint64_t count = 1;
+    if (cmd->argc == 3 && !parse_count(cmd->argv[2].ptr, cmd->argv[2].len, srv->cfg->max_count, &count)) {
+        reply_error(c, out, "count must be 1..%" PRIu64, srv->cfg->max_count);
+        return;
+    }
+    const char *why;
+    int rc = service_mint(srv->svc, fmt, (size_t)count, srv->ids, &why);
+    if (rc != MINTID_OK) {
+        reply_error(c, out, "%s: %s", fmt->name, why);
+        return;
+    }
+    /* Each ID goes out as "$len\r\n" + text + "\r\n" in one add: the text
+     * is encoded after room for its header, which is then put before it. */
+    char line[8 + MINTID_TEXT_MAX + 2];
+    if (cmd->argc == 2) {
+        int n = mintid_encode(fmt, MINTID_FORM_TEXT, &srv->ids[0], line, sizeof line);
+        reply_bulk(out, line, (size_t)n);
+        return;
+    }
+    evbuffer_add_printf(out, "*%" PRIu64 "\r\n", count);
+    for (uint64_t i = 0; i < count; i++) {
+        int n = mintid_encode(fmt, MINTID_FORM_TEXT, &srv->ids[i], line + 8, MINTID_TEXT_MAX);
+        char head[8];
+        int h = snprintf(head, sizeof head, "$%d\r\n", n);
+        memcpy(line + 8 - h, head, (size_t)h);
+        memcpy(line + 8 + n, "\r\n", 2);
+        evbuffer_add(out, line + 8 - h, (size_t)(h + n + 2));
+    }
+}
+
+/* INSPECT format id */
+static void cmd_inspect(conn *c, const resp_command *cmd, struct evbuffer *out) {
+    const mintid_format *fmt = arg_format(c, &cmd->argv[1], out);
+    if (fmt == NULL)
+        return;
+    mintid_id id;
+    const resp_arg *a = &cmd->argv[2];
+    int rc = mintid_decode(fmt, MINTID_FORM_ANY, a->ptr, a->len, &id, NULL);
+    if (rc != MINTID_OK) {
+        char msg[512];
+        mintid_explain(fmt, MINTID_FORM_ANY, a->ptr, a->len, rc, msg, sizeof msg);
+        reply_error(c, out, "%s", msg);
+        return;
+    }
+    char json[MINTID_JSON_MAX];
+    int n = mintid_id_to_json(fmt, &id, c->srv->cfg->nanoflake_epoch, json, sizeof json);
+    reply_bulk(out, json, (size_t)n);
+}
+
+static void cmd_ping(conn *c, const resp_command *cmd, struct evbuffer *out) {
+    (void)c;
+    if (cmd->argc == 2)
+        reply_bulk(out, cmd->argv[1].ptr, cmd->argv[1].len);
+    else
+        evbuffer_add(out, "+PONG\r\n", 7);
+}
+
+static void add_to_evbuffer(void *ctx, const char *s, size_t n) { evbuffer_add(ctx, s, n); }
+
+static void cmd_info(conn *c, const resp_command *cmd, struct evbuffer *out) {
+    (void)cmd;
+    struct evbuffer *body = c->srv->scratch;
+    service_info(c->srv->svc, add_to_evbuffer, body);
+    evbuffer_add_printf(out, "$%zu\r\n", evbuffer_get_length(body));
+    evbuffer_add_buffer(out, body);
+    evbuffer_add(out, "\r\n", 2);
+}
+
+static void cmd_quit(conn *c, const resp_command *cmd, struct evbuffer *out) {
+    (void)cmd;
+    evbuffer_add(out, "+OK\r\n", 5);
+    c->closing = true;
+}
+
+/* redis-cli asks for command docs, redis-benchmark for the server's config:
+ * an empty answer is a truthful one and lets both start cleanly. */
+static void cmd_empty(conn *c, const resp_command *cmd, struct evbuffer *out) {
+    (void)c, (void)cmd;
+    evbuffer_add(out, "*0\r\n", 4);
+}
+
+static void cmd_config(conn *c, const resp_command *cmd, struct evbuffer *out) {
+    if (cmd->argv[1].len == 3 && strncasecmp(cmd->argv[1].ptr, "GET", 3) == 0)
+        cmd_empty(c, cmd, out);
+    else
+        reply_error(c, out, "CONFIG supports only GET, which lists no settings");
+}
+
+static void cmd_select(conn *c, const resp_command *cmd, struct evbuffer *out) {
+    if (cmd->argv[1].len == 1 && cmd->argv[1].ptr[0] == '0')
+        evbuffer_add(out, "+OK\r\n", 5);
+    else
+        reply_error(c, out, "DB index is out of range");
+}
+
+static const struct resp_cmd {
+    const char *name;
+    int min_argc, max_argc; /* counting the name; -1: no limit */
+    void (*run)(conn *c, const resp_command *cmd, struct evbuffer *out);
+} commands[] = {
+    {"MINT", 2, 3, cmd_mint},     {"INSPECT", 3, 3, cmd_inspect}, {"PING", 1, 2, cmd_ping},
+    {"INFO", 1, 2, cmd_info},     {"QUIT", 1, 1, cmd_quit},       {"COMMAND", 1, -1, cmd_empty},
+    {"CONFIG", 2, -1, cmd_config}, {"SELECT", 2, 2, cmd_select},
+};
+
+static void dispatch(conn *c, const resp_command *cmd, struct evbuffer *out) {
+    const resp_arg *name = &cmd->argv[0];
+    c->srv->svc->requests[PROTO_RESP]++;
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+        const struct resp_cmd *k = &commands[i];
+        if (strlen(k->name) != name->len || strncasecmp(k->name, name->ptr, name->len) != 0)
+            continue;
+        if (cmd->argc < k->min_argc || (k->max_argc >= 0 && cmd->argc > k->max_argc)) {
+            char lower[16];
+            size_t n = strlen(k->name);
+            for (size_t j = 0; j <= n; j++)
+                lower[j] = (char)(k->name[j] >= 'A' && k->name[j] <= 'Z' ? k->name[j] + 32 : k->name[j]);
+            reply_error(c, out, "wrong number of arguments for '%s' command", lower);
+            return;
+        }
+        k->run(c, cmd, out);
+        return;
+    }
+    char shown[MINTID_ESCAPED_MAX], args[400] = "";
+    size_t used = 0;
+    for (int i = 1; i < cmd->argc && used < 200; i++) {
+        char a[MINTID_ESCAPED_MAX];
+        int n = snprintf(args + used, sizeof args - used, "'%s' ", arg_text(&cmd->argv[i], a, sizeof a));
+        if (n > 0)
+            used += (size_t)n < sizeof args - used ? (size_t)n : sizeof args - used - 1;
+    }
+    reply_error(c, out, "unknown command '%s', with args beginning with: %s", arg_text(name, shown, sizeof shown), args);
+}
+
+size_t resp_handle(conn *c, const char *buf, size_t len, struct evbuffer *out) {
+    resp_command cmd;
+    size_t used;
+    const char *error;
+    resp_result r = resp_parse(buf, len, c->srv->cfg->max_request, &cmd, &used, &error);
+    if (r == RESP_NEED_MORE)
+        return 0;
+    if (r == RESP_ERROR) {
+        /* As Redis does: the error, then the connection closes, since the
+         * stream can no longer be split into commands. */
+        c->srv->svc->requests[PROTO_RESP]++;
+        reply_error(c, out, "%s", error);
+        c->closing = true;
+        return len;
+    }
+    if (cmd.argc > 0)
+        dispatch(c, &cmd, out);
+    return used;
+}

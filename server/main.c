@@ -1,0 +1,158 @@
+/*
+ * main.c - mintidd: settings, the state directory, the event loop, and a
+ * clean shutdown on SIGTERM or SIGINT.
+ */
+#include "config.h"
+#include "log.h"
+#include "server.h"
+#include "service.h"
+#include "state.h"
+
+#include <inttypes.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define DRAIN_SECONDS 10 /* how long a shutdown waits for queued replies to go out */
+
+typedef struct app {
+    server srv;
+    struct event *reserve_timer, *drain_timer, *sig_term, *sig_int;
+    time_t drain_deadline;
+} app;
+
+static void on_reserve(evutil_socket_t fd, short what, void *arg) {
+    (void)fd, (void)what;
+    service_reserve(((app *)arg)->srv.svc);
+}
+
+static void on_drain(evutil_socket_t fd, short what, void *arg) {
+    (void)fd, (void)what;
+    app *a = arg;
+    if (a->srv.conns == NULL || time(NULL) >= a->drain_deadline) {
+        if (a->srv.conns != NULL)
+            log_msg(LOG_WARN, "closing connections that did not read their replies within %d s", DRAIN_SECONDS);
+        server_close_all(&a->srv);
+        event_base_loopbreak(a->srv.base);
+    }
+}
+
+static void on_signal(evutil_socket_t sig, short what, void *arg) {
+    (void)what;
+    app *a = arg;
+    if (a->srv.stopping)
+        return;
+    log_msg(LOG_INFO, "%s: no new requests; sending the replies already made", sig == SIGTERM ? "SIGTERM" : "SIGINT");
+    event_del(a->reserve_timer);
+    server_stop(&a->srv);
+    a->drain_deadline = time(NULL) + DRAIN_SECONDS;
+    struct timeval tv = {0, 20000};
+    event_add(a->drain_timer, &tv);
+}
+
+/* Waits, within startup-wait, for the clock to pass the state's mark. */
+static int wait_for_mark(const config *cfg, const state *st) {
+    int64_t now;
+    if (mintid_clock_system(NULL, &now) != MINTID_OK)
+        return -1;
+    if (now > st->mark)
+        return 0;
+    int64_t behind = st->mark - now + 1;
+    if ((uint64_t)behind > cfg->startup_wait) {
+        char when[MINTID_TIME_MAX];
+        mintid_format_time(st->mark, when, sizeof when);
+        log_msg(LOG_ERROR,
+                "the clock is %" PRId64 " ms behind %s, the latest timestamp this state directory may have issued; "
+                "refusing to start rather than risk a duplicate ID (fix the clock, or raise startup-wait above %" PRId64
+                " ms)",
+                behind, when, behind);
+        return -1;
+    }
+    log_msg(LOG_WARN, "the clock is %" PRId64 " ms behind the state's mark; waiting for it", behind);
+    struct timespec ts = {(time_t)(behind / 1000), (long)(behind % 1000) * 1000000L};
+    while (nanosleep(&ts, &ts) != 0) {
+    }
+    do {
+        mintid_clock_system(NULL, &now);
+    } while (now <= st->mark);
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    config cfg;
+    int rc = config_load(&cfg, argc, argv);
+    if (rc != 0)
+        return rc > 0 ? 0 : 2;
+    log_threshold = (log_level)log_level_find(cfg.log_level);
+    signal(SIGPIPE, SIG_IGN);
+
+    state st;
+    if (state_open(&st, cfg.state_dir) != 0)
+        return 1;
+    if (wait_for_mark(&cfg, &st) != 0) {
+        state_close(&st);
+        return 1;
+    }
+    int64_t now;
+    mintid_clock_system(NULL, &now);
+    if (state_write_mark(&st, now + (int64_t)cfg.reserve_ahead) != 0) {
+        state_close(&st);
+        return 1;
+    }
+
+    service svc;
+    app a;
+    memset(&a, 0, sizeof a);
+    server *srv = &a.srv;
+    int status = 1;
+    if (service_init(&svc, &cfg, &st) != 0)
+        goto out;
+    srv->svc = &svc;
+    srv->cfg = &cfg;
+    srv->base = event_base_new();
+    srv->scratch = evbuffer_new();
+    srv->ids = calloc(cfg.max_count, sizeof *srv->ids);
+    if (srv->base == NULL || srv->scratch == NULL || srv->ids == NULL) {
+        log_msg(LOG_ERROR, "out of memory");
+        goto out;
+    }
+    if ((cfg.http[0] != '\0' && server_listen(srv, PROTO_HTTP, cfg.http) != 0) ||
+        (cfg.resp[0] != '\0' && server_listen(srv, PROTO_RESP, cfg.resp) != 0))
+        goto out;
+
+    a.reserve_timer = event_new(srv->base, -1, EV_PERSIST, on_reserve, &a);
+    a.drain_timer = event_new(srv->base, -1, EV_PERSIST, on_drain, &a);
+    a.sig_term = evsignal_new(srv->base, SIGTERM, on_signal, &a);
+    a.sig_int = evsignal_new(srv->base, SIGINT, on_signal, &a);
+    uint64_t period = cfg.reserve_ahead / 4 > 0 ? cfg.reserve_ahead / 4 : 1;
+    struct timeval tv = {(time_t)(period / 1000), (suseconds_t)(period % 1000) * 1000};
+    event_add(a.reserve_timer, &tv);
+    event_add(a.sig_term, NULL);
+    event_add(a.sig_int, NULL);
+    log_msg(LOG_INFO, "mintidd %s ready: node %" PRIu64 ", state in %s, nanoflake epoch %" PRId64,
+            MINTID_VERSION_STRING, cfg.node, cfg.state_dir, cfg.nanoflake_epoch);
+
+    event_base_dispatch(srv->base);
+    status = 0;
+out:
+    server_close_all(srv);
+    for (int p = 0; p < PROTO_COUNT; p++)
+        if (srv->listeners[p] != NULL)
+            evconnlistener_free(srv->listeners[p]);
+    if (srv->svc != NULL)
+        service_shutdown(&svc);
+    service_free(&svc);
+    struct event *evs[] = {a.reserve_timer, a.drain_timer, a.sig_term, a.sig_int};
+    for (size_t i = 0; i < sizeof evs / sizeof evs[0]; i++)
+        if (evs[i] != NULL)
+            event_free(evs[i]);
+    if (srv->scratch != NULL)
+        evbuffer_free(srv->scratch);
+    if (srv->base != NULL)
+        event_base_free(srv->base);
+    free(srv->ids);
+    state_close(&st);
+    log_msg(status == 0 ? LOG_INFO : LOG_ERROR, status == 0 ? "stopped" : "not started");
+    return status;
+}

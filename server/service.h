@@ -1,0 +1,58 @@
+/*
+ * service.h - the ID service behind every protocol: one generator per
+ * format, the reservation of timestamps in the state file, and the counters
+ * that /metrics and INFO show. It knows nothing of sockets.
+ */
+#ifndef MINTIDD_SERVICE_H
+#define MINTIDD_SERVICE_H
+
+#include "config.h"
+#include "mintid.h"
+#include "state.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum proto { PROTO_HTTP, PROTO_RESP, PROTO_COUNT } proto;
+
+typedef struct service {
+    const config *cfg;
+    state *st;
+    mintid_gen *gens[MINTID_FORMAT_COUNT]; /* NULL where the format is not served */
+    char why_not[MINTID_FORMAT_COUNT][96]; /* ...and why */
+    bool state_failed;                     /* the last reservation could not be written */
+    uint64_t start_ns;                     /* monotonic, for uptime */
+    uint64_t requests[PROTO_COUNT];
+    uint64_t errors[PROTO_COUNT];
+    uint64_t connections[PROTO_COUNT];     /* open now */
+    uint64_t connections_total[PROTO_COUNT];
+    uint64_t connections_refused[PROTO_COUNT];
+} service;
+
+/* Creates the generators. Returns 0, or -1 after logging why. */
+int service_init(service *svc, const config *cfg, state *st);
+void service_free(service *svc);
+
+/*
+ * Mints count IDs of fmt into out. Returns MINTID_OK or a status; *why is
+ * then a sentence for the client (the format not served, the state file
+ * failing, the library's own text).
+ */
+int service_mint(service *svc, const mintid_format *fmt, size_t count, mintid_id *out, const char **why);
+
+/* Keeps the reservation ahead of the clock; called from a timer. */
+void service_reserve(service *svc);
+
+/* Writes the final mark (the latest timestamp issued) at a clean shutdown. */
+void service_shutdown(service *svc);
+
+/* Appends Prometheus text (emit is called with pieces of it). */
+typedef void (*emit_fn)(void *ctx, const char *s, size_t n);
+void service_metrics(service *svc, emit_fn emit, void *ctx);
+/* Appends Redis-style INFO text ("key:value\r\n" lines under "# Section"). */
+void service_info(service *svc, emit_fn emit, void *ctx);
+/* Appends the formats served, as a JSON array. */
+void service_formats_json(service *svc, emit_fn emit, void *ctx);
+
+#endif

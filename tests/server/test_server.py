@@ -1,0 +1,513 @@
+"""test_server.py - mintidd as its clients meet it: every endpoint and
+command, every error, limits, concurrency, restarts, shutdown.
+
+Usage: python3 test_server.py --mintidd PATH --mintid PATH [-k PATTERN]
+"""
+
+import argparse
+import http.client
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from harness import Server, have_faketime, http_raw  # noqa: E402
+from resp_client import Resp, RespError  # noqa: E402
+
+MINTIDD = MINTID = None
+NO_FAKETIME = False
+FORMATS = ["uexky", "scru160", "ulid-flake", "ulid-flake-scalable", "caloriosa", "nanoflake"]
+
+
+def get(port, path, headers=None, method="GET"):
+    c = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    c.request(method, path, headers=headers or {})
+    r = c.getresponse()
+    body = r.read().decode()
+    c.close()
+    return r.status, dict((k.lower(), v) for k, v in r.getheaders()), body
+
+
+def inspect_cli(fmt, ident, epoch=None):
+    cmd = [MINTID, "inspect", "--format", fmt]
+    if epoch is not None:
+        cmd += ["--epoch", str(epoch)]
+    out = subprocess.run(cmd + ["--", ident], capture_output=True, text=True, check=True).stdout
+    return json.loads(out)
+
+
+def as_int(fmt, ident):
+    return int(inspect_cli(fmt, ident)["hex"], 16)
+
+
+class Http(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.srv = Server(MINTIDD, args=["--node", "5", "--max-count", "1000"]).start()
+        cls.port = cls.srv.http_port
+
+    @classmethod
+    def tearDownClass(cls):
+        status, log = cls.srv.stop()
+        cls.srv.__exit__(None, None, None)
+        assert status == 0, log
+
+    def test_mint_every_format(self):
+        for fmt in FORMATS:
+            status, h, body = get(self.port, f"/v1/{fmt}")
+            self.assertEqual(status, 200, body)
+            self.assertTrue(h["content-type"].startswith("text/plain"))
+            self.assertEqual(h["cache-control"], "no-store")
+            ident = body.strip()
+            self.assertEqual(body, ident + "\n")
+            info = inspect_cli(fmt, ident)
+            self.assertLess(abs(info["unix_ms"] - time.time() * 1000), 10000)
+            if fmt == "nanoflake":
+                self.assertEqual(info["generator"], 5)
+            if fmt == "ulid-flake-scalable":
+                self.assertEqual(info["scalability"], 5)
+
+    def test_count_and_forms(self):
+        status, _, body = get(self.port, "/v1/nanoflake?count=500")
+        ids = body.split("\n")[:-1]
+        self.assertEqual(len(ids), 500)
+        values = [int(inspect_cli("nanoflake", i)["int"]) for i in ids[:3]]
+        self.assertEqual(values, sorted(values))
+        status, _, body = get(self.port, "/v1/nanoflake?count=3&as=int")
+        self.assertTrue(all(x.isdigit() for x in body.split()))
+        status, _, body = get(self.port, "/v1/scru160?as=hex")
+        self.assertRegex(body, r"^[0-9a-f]{40}\n$")
+        status, _, body = get(self.port, "/v1/nanoflake?as=padded&count=2")
+        self.assertTrue(all(len(x) == 13 for x in body.split()))
+
+    def test_json_ids_are_strings(self):
+        status, h, body = get(self.port, "/v1/nanoflake?count=5&as=int", {"Accept": "application/json"})
+        self.assertEqual(status, 200)
+        self.assertEqual(h["content-type"], "application/json")
+        doc = json.loads(body)
+        self.assertEqual(len(doc["ids"]), 5)
+        self.assertTrue(all(isinstance(i, str) for i in doc["ids"]))
+        self.assertEqual(len(set(doc["ids"])), 5)
+
+    def test_inspect_matches_cli(self):
+        for fmt in FORMATS:
+            _, _, body = get(self.port, f"/v1/{fmt}")
+            ident = body.strip()
+            status, h, body = get(self.port, f"/v1/{fmt}/{ident}")
+            self.assertEqual(status, 200, body)
+            self.assertEqual(json.loads(body), inspect_cli(fmt, ident))
+        # percent-encoded IDs decode
+        status, _, body = get(self.port, "/v1/nanoflake/%31c49kkphl4ow")
+        self.assertEqual(json.loads(body)["int"], "175928847298985984")
+
+    def test_formats_health_metrics(self):
+        status, _, body = get(self.port, "/v1/formats")
+        doc = json.loads(body)
+        self.assertEqual([f["name"] for f in doc], FORMATS)
+        status, _, body = get(self.port, "/healthz")
+        self.assertEqual(status, 200)
+        self.assertEqual(json.loads(body)["node_id"], 5)
+        get(self.port, "/v1/uexky?count=7")
+        status, h, body = get(self.port, "/metrics")
+        self.assertEqual(status, 200)
+        self.assertRegex(body, r'mintid_ids_issued_total\{format="uexky"\} \d+')
+        for name in ["mintid_requests_total", "mintid_errors_total", "mintid_sequence_waits_total",
+                     "mintid_clock_rollbacks_total", "mintid_node_id 5", "mintid_uptime_seconds"]:
+            self.assertIn(name, body)
+        # HEAD: the head alone
+        status, h, body = get(self.port, "/v1/formats", method="HEAD")
+        self.assertEqual(status, 200)
+        self.assertEqual(body, "")
+
+    def test_errors(self):
+        cases = [
+            ("/v1/snowflake", 404, "unknown format 'snowflake'"),
+            ("/v1/nanoflake?count=0", 400, "count must be 1..1000"),
+            ("/v1/nanoflake?count=1001", 400, "count must be 1..1000"),
+            ("/v1/nanoflake?count=abc", 400, "count must be 1..1000"),
+            ("/v1/nanoflake?count=-1", 400, "count must be 1..1000"),
+            ("/v1/nanoflake?cuont=3", 400, "unknown query parameter 'cuont'"),
+            ("/v1/nanoflake?count=1&count=2", 400, "given twice"),
+            ("/v1/uexky?as=padded", 400, "uexky has no 'padded' form"),
+            ("/v1/ulid-flake/8000000000000", 400, "exceeds 7ZZZZZZZZZZZZ (2^63-1)"),
+            ("/v1/ulid-flake/00F2N078MDT7L", 400, "'L' at position 13 is not a ulid-flake digit"),
+            ("/v1/nanoflake/%zz", 400, "malformed percent-encoding"),
+            ("/nothing", 404, "no such resource"),
+        ]
+        for path, code, text in cases:
+            status, _, body = get(self.port, path)
+            self.assertEqual(status, code, path)
+            self.assertIn(text, body, path)
+        status, _, body = get(self.port, "/v1/snowflake", {"Accept": "application/json"})
+        self.assertIn("unknown format", json.loads(body)["error"])
+        status, h, _ = get(self.port, "/v1/nanoflake", method="POST")
+        self.assertEqual(status, 405)
+        self.assertEqual(h["allow"], "GET, HEAD")
+
+    def test_malformed_requests(self):
+        cases = [
+            (b"GARBAGE\r\n\r\n", b"400"),
+            (b"GET /v1/nanoflake HTTP/2.0\r\n\r\n", b"505"),
+            (b"GET nanoflake HTTP/1.1\r\n\r\n", b"400"),
+            (b"GET /v1/nanoflake HTTP/1.1\r\nContent-Length: 5\r\n\r\nhello", b"413"),
+            (b"GET /v1/nanoflake HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n", b"501"),
+            (b"GET /v1/nanoflake HTTP/1.1\r\nContent-Length: 0\r\nContent-Length: 0\r\n\r\n", b"400"),
+            (b"GET /v1/nanoflake HTTP/1.1\r\n folded: header\r\n\r\n", b"400"),
+            (b"GET /v1/nanoflake HTTP/1.1\r\nX: " + b"a" * 9000 + b"\r\n\r\n", b"431"),
+        ]
+        for req, code in cases:
+            out = http_raw(self.port, req)
+            self.assertTrue(out.startswith(b"HTTP/1.1 " + code), (req[:40], out[:80]))
+            self.assertIn(b"Connection: close", out)
+        # A head that never ends is refused once it passes the limit.
+        out = http_raw(self.port, b"GET /" + b"a" * 20000)
+        self.assertTrue(out.startswith(b"HTTP/1.1 431"), out[:60])
+        # The server is still serving.
+        self.assertEqual(get(self.port, "/healthz")[0], 200)
+
+    def test_pipelining_and_keepalive(self):
+        req = b"GET /v1/nanoflake HTTP/1.1\r\nHost: x\r\n\r\n"
+        out = http_raw(self.port, req * 3 + b"GET /v1/nanoflake HTTP/1.1\r\nConnection: close\r\n\r\n")
+        self.assertEqual(out.count(b"HTTP/1.1 200 OK"), 4)
+        out = http_raw(self.port, b"GET /healthz HTTP/1.0\r\n\r\n")
+        self.assertIn(b"Connection: close", out)
+
+    def test_curl(self):
+        if shutil.which("curl") is None:
+            self.skipTest("curl is not installed")
+        out = subprocess.run(["curl", "-sf", "-H", "Accept: application/json",
+                              f"http://127.0.0.1:{self.port}/v1/ulid-flake?count=3"],
+                             capture_output=True, text=True, check=True).stdout
+        self.assertEqual(len(json.loads(out)["ids"]), 3)
+
+
+class RespProtocol(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.srv = Server(MINTIDD, args=["--max-count", "1000", "--max-request-size", "1024"]).start()
+        cls.port = cls.srv.resp_port
+
+    @classmethod
+    def tearDownClass(cls):
+        status, log = cls.srv.stop()
+        cls.srv.__exit__(None, None, None)
+        assert status == 0, log
+
+    def test_commands(self):
+        r = Resp(self.port)
+        for fmt in FORMATS:
+            ident = r.call("MINT", fmt)
+            self.assertIsInstance(ident, str)
+            self.assertEqual(json.loads(r.call("INSPECT", fmt, ident)), inspect_cli(fmt, ident))
+        ids = r.call("mint", "nanoflake", "100")
+        self.assertEqual(len(ids), 100)
+        self.assertEqual(len(set(ids)), 100)
+        self.assertEqual(r.call("PING"), "PONG")
+        self.assertEqual(r.call("PING", "hello"), "hello")
+        self.assertIn("mintid_version", r.call("INFO"))
+        self.assertEqual(r.call("COMMAND", "DOCS"), [])
+        self.assertEqual(r.call("CONFIG", "GET", "save"), [])
+        self.assertEqual(r.call("SELECT", "0"), "OK")
+        self.assertEqual(r.call("QUIT"), "OK")
+        with self.assertRaises(ConnectionError):
+            r.call("PING")
+
+    def test_errors_keep_connection(self):
+        r = Resp(self.port)
+        cases = [
+            (("FOO", "bar"), "ERR unknown command 'FOO', with args beginning with: 'bar'"),
+            (("MINT",), "ERR wrong number of arguments for 'mint' command"),
+            (("MINT", "a", "b", "c"), "ERR wrong number of arguments for 'mint' command"),
+            (("MINT", "snowflake"), "ERR unknown format 'snowflake'"),
+            (("MINT", "nanoflake", "0"), "ERR count must be 1..1000"),
+            (("MINT", "nanoflake", "1001"), "ERR count must be 1..1000"),
+            (("INSPECT", "ulid-flake", "8000000000000"), "ERR ulid-flake: '8000000000000' exceeds"),
+            (("INSPECT", "uexky", "bad\r\nid"), "ERR uexky: 'bad\\x0d\\x0aid'"),
+            (("SELECT", "1"), "ERR DB index is out of range"),
+        ]
+        for args, want in cases:
+            got = r.call(*args)
+            self.assertIsInstance(got, RespError, args)
+            self.assertTrue(str(got).startswith(want), (args, str(got)))
+        self.assertEqual(r.call("PING"), "PONG")
+
+    def test_inline_and_pipeline(self):
+        with socket.create_connection(("127.0.0.1", self.port), timeout=5) as s:
+            s.sendall(b"PING\r\nMINT nanoflake\r\n\r\nMINT uexky 2\n")
+            time.sleep(0.3)
+            data = s.recv(65536)
+        self.assertTrue(data.startswith(b"+PONG\r\n$"), data)
+        self.assertIn(b"*2\r\n", data)
+        r = Resp(self.port)
+        for _ in range(50):
+            r.send("MINT", "nanoflake")
+        ids = [r.read() for _ in range(50)]
+        self.assertEqual(len(set(ids)), 50)
+        values = [as_int("nanoflake", i) for i in (ids[0], ids[-1])]
+        self.assertLess(values[0], values[1])
+
+    def test_protocol_errors_close(self):
+        cases = [
+            (b"*1\r\n$abc\r\n", b"-ERR Protocol error: invalid bulk length"),
+            (b"*x\r\n", b"-ERR Protocol error: invalid multibulk length"),
+            (b"*1\r\n+PING\r\n", b"-ERR Protocol error: expected '$'"),
+            (b"*2\r\n$4\r\nMINT\r\n$2000\r\n", b"-ERR Protocol error: request too large"),
+            (b"*1\r\n$4\r\nPINGxx", b"-ERR Protocol error: bulk string not followed by CRLF"),
+            (b"PING " + b"x" * 2000, b"-ERR Protocol error: too big inline request"),
+            (b"*100\r\n", b"-ERR Protocol error: too many arguments"),
+        ]
+        for req, want in cases:
+            out = http_raw(self.port, req)
+            self.assertTrue(out.startswith(want), (req[:30], out))
+            self.assertTrue(out.endswith(b"\r\n"))
+        r = Resp(self.port)
+        self.assertEqual(r.call("PING"), "PONG")
+
+    def test_redis_cli(self):
+        if shutil.which("redis-cli") is None:
+            self.skipTest("redis-cli is not installed")
+        cli = ["redis-cli", "-p", str(self.port)]
+        out = subprocess.run(cli + ["MINT", "nanoflake"], capture_output=True, text=True, check=True).stdout
+        self.assertRegex(out, r"^[0-9a-z]{12}\n$")
+        out = subprocess.run(cli + ["MINT", "scru160", "3"], capture_output=True, text=True, check=True).stdout
+        self.assertEqual(len(out.split()), 3)
+        out = subprocess.run(cli + ["PING"], capture_output=True, text=True, check=True).stdout
+        self.assertEqual(out, "PONG\n")
+
+
+class Concurrency(unittest.TestCase):
+    def test_unique_and_ordered_across_clients(self):
+        with Server(MINTIDD, args=["--max-count", "1000"]) as srv:
+            results, errors = [], []
+
+            def http_worker():
+                try:
+                    c = http.client.HTTPConnection("127.0.0.1", srv.http_port, timeout=30)
+                    got = []
+                    for _ in range(40):
+                        c.request("GET", "/v1/nanoflake?count=200&as=int")
+                        got += c.getresponse().read().decode().split()
+                    results.append(got)
+                except Exception as e:  # reported below
+                    errors.append(e)
+
+            def resp_worker():
+                try:
+                    r = Resp(srv.resp_port)
+                    got = []
+                    for _ in range(40):
+                        for _ in range(10):
+                            r.send("MINT", "nanoflake", "20")
+                        for _ in range(10):
+                            got += r.read()
+                    results.append([str(as_int_cached(i)) for i in got])
+                except Exception as e:
+                    errors.append(e)
+
+            threads = [threading.Thread(target=http_worker) for _ in range(4)]
+            threads += [threading.Thread(target=resp_worker) for _ in range(4)]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+            self.assertEqual(errors, [])
+            everything = [int(x) for chunk in results for x in chunk]
+            self.assertEqual(len(everything), 8 * 8000)
+            self.assertEqual(len(set(everything)), len(everything), "duplicate IDs across clients")
+            for chunk in results:
+                values = [int(x) for x in chunk]
+                self.assertEqual(values, sorted(values), "one client's IDs out of order")
+
+
+def get_retry(port, held):
+    """GET /metrics once a slot is free: one held connection is let go."""
+    held[1].close()
+    deadline = time.monotonic() + 5
+    while True:
+        try:
+            status, _, body = get(port, "/metrics")
+            if status == 200:
+                return body
+        except (ConnectionError, OSError, http.client.HTTPException):
+            pass
+        if time.monotonic() > deadline:
+            raise AssertionError("no connection slot came free")
+        time.sleep(0.05)
+
+
+def b36(s):
+    return int(s, 36)
+
+
+def as_int_cached(ident):
+    return b36(ident)
+
+
+class Limits(unittest.TestCase):
+    def test_max_connections(self):
+        with Server(MINTIDD, args=["--max-connections", "3"]) as srv:
+            time.sleep(0.3)  # the start-up probe's connections close first
+            held = [Resp(srv.resp_port) for _ in range(3)]
+            for r in held:
+                self.assertEqual(r.call("PING"), "PONG")
+            out = http_raw(srv.resp_port, b"PING\r\n")
+            self.assertEqual(out, b"-ERR max number of clients reached\r\n")
+            out = http_raw(srv.http_port, b"GET /healthz HTTP/1.1\r\n\r\n")
+            self.assertTrue(out.startswith(b"HTTP/1.1 503"), out)
+            self.assertIn("connected_clients:3", held[1].call("INFO"))
+            held[0].close()
+            deadline = time.monotonic() + 5
+            while "connected_clients:2" not in held[1].call("INFO") and time.monotonic() < deadline:
+                time.sleep(0.05)
+            r = Resp(srv.resp_port)
+            self.assertEqual(r.call("PING"), "PONG")
+            metrics = get_retry(srv.http_port, held)
+            self.assertRegex(metrics, r'mintid_connections_refused_total\{protocol="resp"\} [1-9]')
+
+    def test_idle_and_slow_clients(self):
+        with Server(MINTIDD, args=["--idle-timeout", "1"]) as srv:
+            r = Resp(srv.resp_port)
+            self.assertEqual(r.call("PING"), "PONG")
+            time.sleep(2.5)
+            with self.assertRaises((ConnectionError, OSError)):
+                r.call("PING")
+            # A request trickling in byte by byte is dropped too.
+            with socket.create_connection(("127.0.0.1", srv.http_port), timeout=10) as s:
+                start = time.monotonic()
+                closed = False
+                for ch in b"GET /healthz HTTP/1.1\r\nX-Slow: " + b"a" * 100:
+                    try:
+                        s.sendall(bytes([ch]))
+                    except OSError:
+                        closed = True
+                        break
+                    time.sleep(0.25)
+                    if time.monotonic() - start > 4:
+                        break
+                if not closed:
+                    s.settimeout(3)
+                    try:
+                        closed = s.recv(100) == b""
+                    except (socket.timeout, OSError):
+                        closed = True
+                self.assertTrue(closed, "a slow request was kept open past idle-timeout")
+
+
+class Lifecycle(unittest.TestCase):
+    def test_second_server_refused(self):
+        with Server(MINTIDD) as first:
+            second = Server(MINTIDD, state_dir=first.state_dir).start(expect_ready=False)
+            status, log = second.wait()
+            self.assertEqual(status, 1)
+            self.assertIn("is in use by another mintidd", log)
+            self.assertEqual(get(first.http_port, "/healthz")[0], 200)
+
+    def test_settings_precedence(self):
+        with Server(MINTIDD) as tmp:
+            path = os.path.join(os.path.dirname(tmp.state_dir), "mintidd.conf")
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w") as f:
+            f.write("# test\nnode = 7\nmax-count = 50\n")
+        with Server(MINTIDD, args=["--config", path]) as srv:
+            self.assertEqual(json.loads(get(srv.http_port, "/healthz")[2])["node_id"], 7)
+            self.assertEqual(get(srv.http_port, "/v1/uexky?count=51")[0], 400)
+        with Server(MINTIDD, args=["--config", path], env={"MINTID_NODE": "8"}) as srv:
+            self.assertEqual(json.loads(get(srv.http_port, "/healthz")[2])["node_id"], 8)
+        with Server(MINTIDD, args=["--config", path, "--node", "9"], env={"MINTID_NODE": "8"}) as srv:
+            self.assertEqual(json.loads(get(srv.http_port, "/healthz")[2])["node_id"], 9)
+        for bad, text in [(["--node", "1024"], "node: '1024' is not a whole number from 0 to 1023"),
+                          (["--bogus", "1"], "unknown setting '--bogus'"),
+                          (["--nanoflake-epoch", "2999-01-01"], "the epoch is in the future")]:
+            srv = Server(MINTIDD, args=bad).start(expect_ready=False)
+            status, log = srv.wait()
+            self.assertNotEqual(status, 0, bad)
+            self.assertIn(text, log, bad)
+
+    def test_restart_with_clock_set_back(self):
+        if NO_FAKETIME:
+            self.skipTest("libfaketime and the sanitizers' runtimes do not mix; the plain build runs this")
+        if not have_faketime():
+            self.fail("libfaketime is not installed (make deps installs it)")
+        with Server(MINTIDD) as first:
+            before = [as_int_cached(i) for i in get(first.http_port, "/v1/nanoflake?count=1000")[2].split()]
+            state_dir = first.state_dir
+            # A crash: the mark is the reservation, ahead of the last ID.
+            first.kill()
+            with open(os.path.join(state_dir, "state")) as f:
+                mark = int(re.search(r"mark (\d+)", f.read()).group(1))
+            self.assertGreater(mark, (max(before) >> 22) + 1288834974657)
+            # The clock 30 s behind: far beyond startup-wait, so it refuses.
+            srv = Server(MINTIDD, state_dir=state_dir, faketime="-30s").start(expect_ready=False)
+            status, log = srv.wait()
+            self.assertEqual(status, 1, log)
+            self.assertIn("refusing to start rather than risk a duplicate ID", log)
+            # 3 s behind, within a startup-wait of 10 s: it waits, then every
+            # new ID is later than every old one.
+            with Server(MINTIDD, state_dir=state_dir, faketime="-3s", args=["--startup-wait", "10000"]) as srv:
+                after = [as_int_cached(i) for i in get(srv.http_port, "/v1/nanoflake?count=1000")[2].split()]
+                self.assertGreater(min(after), max(before))
+                self.assertGreater((min(after) >> 22) + 1288834974657, mark)
+
+    def test_sigterm_mid_load(self):
+        with Server(MINTIDD) as srv:
+            got, stop = [], threading.Event()
+
+            def load():
+                try:
+                    r = Resp(srv.resp_port)
+                    while not stop.is_set():
+                        got.extend(r.call("MINT", "nanoflake", "50"))
+                except (ConnectionError, OSError):
+                    pass  # the server went away: what was read was acknowledged
+
+            threads = [threading.Thread(target=load) for _ in range(4)]
+            for t in threads:
+                t.start()
+            time.sleep(1.0)
+            status, log = srv.stop(signal.SIGTERM)
+            stop.set()
+            for t in threads:
+                t.join()
+            self.assertEqual(status, 0, log)
+            self.assertIn("state saved", log)
+            values = [as_int_cached(i) for i in got]
+            self.assertGreater(len(values), 1000)
+            self.assertEqual(len(set(values)), len(values))
+            with open(os.path.join(srv.state_dir, "state")) as f:
+                text = f.read()
+            self.assertRegex(text, r"^mintidd-state 1\nmark \d+\n$")
+            mark = int(text.split()[-1])
+            self.assertGreaterEqual(mark, (max(values) >> 22) + 1288834974657)
+            # A restart carries on above everything acknowledged.
+            with Server(MINTIDD, state_dir=srv.state_dir, args=["--startup-wait", "10000"]) as again:
+                after = [as_int_cached(i) for i in get(again.http_port, "/v1/nanoflake?count=100")[2].split()]
+                self.assertGreater(min(after), max(values))
+
+
+def main():
+    global MINTIDD, MINTID, NO_FAKETIME
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--no-faketime", action="store_true", help="skip the tests that need libfaketime")
+    ap.add_argument("--mintidd", required=True)
+    ap.add_argument("--mintid", required=True)
+    ap.add_argument("-k", action="append", default=None)
+    args, rest = ap.parse_known_args()
+    MINTIDD, MINTID = os.path.abspath(args.mintidd), os.path.abspath(args.mintid)
+    NO_FAKETIME = args.no_faketime
+    argv = [sys.argv[0], "-v"] + rest
+    if args.k:
+        for k in args.k:
+            argv += ["-k", k]
+    unittest.main(argv=argv)
+
+
+if __name__ == "__main__":
+    main()
