@@ -103,18 +103,19 @@ static void on_read(struct bufferevent *bev, void *arg) {
     conn *c = arg;
     server *srv = c->srv;
     struct evbuffer *in = bufferevent_get_input(bev), *out = bufferevent_get_output(bev);
-    while (!c->closing) {
-        size_t len = evbuffer_get_length(in);
-        if (len == 0)
-            break;
+    /* Pipelined requests are handled from one contiguous copy of the input,
+     * which is drained once at the end. */
+    size_t len = evbuffer_get_length(in), off = 0;
+    const char *data = len > 0 ? (const char *)evbuffer_pullup(in, -1) : NULL;
+    while (!c->closing && off < len) {
         /* A client that does not read its replies is not served more. */
         if (evbuffer_get_length(out) > srv->cfg->max_output) {
             c->throttled = true;
             bufferevent_disable(bev, EV_READ);
             break;
         }
-        const char *data = (const char *)evbuffer_pullup(in, -1);
-        size_t used = c->proto == PROTO_HTTP ? http_handle(c, data, len, out) : resp_handle(c, data, len, out);
+        size_t used = c->proto == PROTO_HTTP ? http_handle(c, data + off, len - off, out)
+                                             : resp_handle(c, data + off, len - off, out);
         if (used == 0) {
             /* An incomplete request must complete within the idle timeout,
              * however slowly its bytes trickle in. */
@@ -129,8 +130,9 @@ static void on_read(struct bufferevent *bev, void *arg) {
             break;
         }
         c->partial_since_ms = 0;
-        evbuffer_drain(in, used);
+        off += used;
     }
+    evbuffer_drain(in, off);
     if (c->closing) {
         bufferevent_disable(bev, EV_READ);
         if (evbuffer_get_length(out) == 0)

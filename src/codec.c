@@ -7,24 +7,6 @@
 
 #include <string.h>
 
-int mintid__u64_to_base(uint64_t v, const mintid__alphabet *a, unsigned base, unsigned min_digits, char *buf,
-                        size_t cap) {
-    char tmp[64];
-    unsigned n = 0;
-    do {
-        tmp[n++] = a->digits[v % base];
-        v /= base;
-    } while (v != 0);
-    while (n < min_digits)
-        tmp[n++] = a->digits[0];
-    if (cap < (size_t)n + 1)
-        return MINTID_EBUFSIZE;
-    for (unsigned i = 0; i < n; i++)
-        buf[i] = tmp[n - 1 - i];
-    buf[n] = '\0';
-    return (int)n;
-}
-
 int mintid__base_to_u64(const char *s, size_t len, const mintid__alphabet *a, unsigned base, uint64_t *v) {
     /* Every character is checked before any arithmetic, so a bad character
      * is reported as such even in a string that would also overflow. */

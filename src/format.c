@@ -35,7 +35,7 @@ const mintid_format *mintid_format_find(const char *name) {
     if (name == NULL)
         return NULL;
     for (unsigned i = 0; i < MINTID_FORMAT_COUNT; i++)
-        if (strcmp(formats[i]->pub.name, name) == 0)
+        if (formats[i]->pub.name[0] == name[0] && strcmp(formats[i]->pub.name, name) == 0)
             return &formats[i]->pub;
     return NULL;
 }

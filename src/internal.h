@@ -38,9 +38,28 @@ typedef struct mintid__alphabet {
     uint8_t (*value)(unsigned char c);
 } mintid__alphabet;
 
-/* Base-N text of a 64-bit value, most significant digit first. */
-int mintid__u64_to_base(uint64_t v, const mintid__alphabet *a, unsigned base, unsigned min_digits, char *buf,
-                        size_t cap);
+/*
+ * Base-N text of a 64-bit value, most significant digit first. Inline, so
+ * that each caller's constant base turns the divisions into multiplications:
+ * encoding is on the hot path of every interface.
+ */
+static inline int mintid__u64_to_base(uint64_t v, const mintid__alphabet *a, unsigned base, unsigned min_digits,
+                                      char *buf, size_t cap) {
+    char tmp[64];
+    unsigned n = 0;
+    do {
+        tmp[n++] = a->digits[v % base];
+        v /= base;
+    } while (v != 0);
+    while (n < min_digits)
+        tmp[n++] = a->digits[0];
+    if (cap < (size_t)n + 1)
+        return MINTID_EBUFSIZE;
+    for (unsigned i = 0; i < n; i++)
+        buf[i] = tmp[n - 1 - i];
+    buf[n] = '\0';
+    return (int)n;
+}
 /* Parses len base-N digits into *v; MINTID_ECHAR or MINTID_EOVERFLOW (> 2^64-1). */
 int mintid__base_to_u64(const char *s, size_t len, const mintid__alphabet *a, unsigned base, uint64_t *v);
 /* Writes the decimal text of an unsigned big-endian number of n bytes. */

@@ -214,7 +214,8 @@ class RespProtocol(unittest.TestCase):
         self.assertEqual(r.call("PING", "hello"), "hello")
         self.assertIn("mintid_version", r.call("INFO"))
         self.assertEqual(r.call("COMMAND", "DOCS"), [])
-        self.assertEqual(r.call("CONFIG", "GET", "save"), [])
+        self.assertEqual(r.call("CONFIG", "GET", "save"), ["save", ""])
+        self.assertEqual(r.call("CONFIG", "GET", "maxmemory"), [])
         self.assertEqual(r.call("SELECT", "0"), "OK")
         self.assertEqual(r.call("QUIT"), "OK")
         with self.assertRaises(ConnectionError):
