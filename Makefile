@@ -1,12 +1,12 @@
 # mintid: the two commands that do everything on a fresh Debian machine.
 #
-#   make run     install what is missing, build, and mint and inspect a few
-#                IDs of every format
+#   make run     install what is missing, build, and run the ID server
+#                (mintidd) in the foreground on loopback
 #   make check   install what the tests need, build, and run every test: the
 #                plain build, AddressSanitizer + UndefinedBehaviorSanitizer
 #                with the fuzzers, and ThreadSanitizer for the thread tests
 #
-# Other targets: deps, build, bench, install (PREFIX=...), format, clean.
+# Other targets: deps, build, demo, bench, install (PREFIX=...), format, clean.
 
 JOBS    ?= 2
 PREFIX  ?= /usr/local
@@ -20,7 +20,7 @@ PACKAGES := build-essential cmake pkg-config clang libclang-rt-14-dev python3 fa
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build run check check-plain check-asan check-tsan bench install format clean
+.PHONY: all deps build run demo check check-plain check-asan check-tsan bench install format clean
 
 all: build
 
@@ -41,7 +41,20 @@ $(BUILD)/Makefile:
 build: deps $(BUILD)/Makefile
 	cmake --build $(BUILD) -j$(JOBS)
 
+# The main job: mintidd in the foreground with the embedded default (node 0,
+# state in ./mintid-state, loopback only). Ctrl-C stops it cleanly.
 run: build
+	@echo "mintidd: HTTP on 127.0.0.1:8080, Redis protocol on 127.0.0.1:6380; Ctrl-C to stop. Try:"
+	@echo "  curl http://127.0.0.1:8080/v1/nanoflake"
+	@echo "  curl -H 'Accept: application/json' 'http://127.0.0.1:8080/v1/scru160?count=3'"
+	@echo "  curl http://127.0.0.1:8080/v1/nanoflake/1c49kkphl4ow"
+	@echo "  redis-cli -p 6380 MINT ulid-flake 3"
+	@echo "  redis-cli -p 6380 INSPECT uexky xinaS8QBh"
+	@echo "  $(BUILD)/mintid gen caloriosa -n 3 | $(BUILD)/mintid inspect"
+	exec $(BUILD)/mintidd --state-dir mintid-state
+
+# Mints and inspects a few IDs of every format with the command-line tool.
+demo: build
 	@for f in $$($(BUILD)/mintid formats | grep -E '^[a-z]'); do \
 	  echo "== $$f"; \
 	  $(BUILD)/mintid gen $$f -n 3 | tee /dev/stderr | $(BUILD)/mintid inspect --format $$f; \
@@ -69,6 +82,7 @@ bench: build
 	cmake --build $(BUILD) --target bench_gen -j$(JOBS)
 	$(BUILD)/bench/bench_gen
 	bench/cli_throughput.sh $(BUILD)/mintid
+	bench/bench_server.sh $(BUILD)/mintidd
 
 install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)

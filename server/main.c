@@ -10,6 +10,7 @@
 
 #include <inttypes.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -79,6 +80,20 @@ static int wait_for_mark(const config *cfg, const state *st) {
     return 0;
 }
 
+/* Each connection is a descriptor: make room for max-connections of them. */
+static void raise_fd_limit(const config *cfg) {
+    struct rlimit rl;
+    rlim_t want = (rlim_t)cfg->max_connections + 64;
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur >= want)
+        return;
+    rl.rlim_cur = rl.rlim_max == RLIM_INFINITY || rl.rlim_max >= want ? want : rl.rlim_max;
+    setrlimit(RLIMIT_NOFILE, &rl);
+    if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < want)
+        log_msg(LOG_WARN, "the descriptor limit (%llu) is below max-connections (%" PRIu64 ") + 64; "
+                          "connections past it fail to be accepted",
+                (unsigned long long)rl.rlim_cur, cfg->max_connections);
+}
+
 int main(int argc, char **argv) {
     config cfg;
     int rc = config_load(&cfg, argc, argv);
@@ -86,6 +101,7 @@ int main(int argc, char **argv) {
         return rc > 0 ? 0 : 2;
     log_threshold = (log_level)log_level_find(cfg.log_level);
     signal(SIGPIPE, SIG_IGN);
+    raise_fd_limit(&cfg);
 
     state st;
     if (state_open(&st, cfg.state_dir) != 0)
