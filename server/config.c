@@ -47,6 +47,14 @@ static const setting settings[] = {
     {"reserve-ahead", UINT(reserve_ahead, 10, 3600000), "2000",
      "ms of timestamps reserved in the state file before they are used"},
     {"rollback", STR(rollback), "default", "when the clock goes back: default (the format's), wait, reuse or fail"},
+    {"node-lease", STR(node_lease), "",
+     "lease the node id from etcd: etcd://HOST:PORT[,HOST:PORT...]/PREFIX; empty: the static node setting"},
+    {"node-range", STR(node_range), "0-1023", "node ids a lease may take, LO-HI"},
+    {"lease-ttl", UINT(lease_ttl, 2, 3600), "10", "seconds an etcd lease lives without a keepalive"},
+    {"lease-margin", UINT(lease_margin, 100, 3600000), "2000",
+     "ms before the lease could expire at which minting stops (fencing); below a third of the TTL"},
+    {"lease-start-wait", UINT(lease_start_wait, 0, 86400), "0",
+     "seconds to keep trying an unreachable etcd at start; 0: exit at once with an error"},
     {"log-level", STR(log_level), "info", "error, warn, info or debug"},
 };
 
@@ -240,6 +248,11 @@ int config_load(config *cfg, int argc, char **argv) {
     if (strcmp(cfg->rollback, "default") != 0 && strcmp(cfg->rollback, "wait") != 0 &&
         strcmp(cfg->rollback, "reuse") != 0 && strcmp(cfg->rollback, "fail") != 0) {
         fprintf(stderr, "mintidd: rollback: '%s' is not default, wait, reuse or fail\n", cfg->rollback);
+        return -1;
+    }
+    if (cfg->node_lease[0] != '\0' && cfg->lease_margin * 3 >= cfg->lease_ttl * 1000) {
+        fprintf(stderr, "mintidd: lease-margin (%llu ms) must be below a third of lease-ttl (%llu s)\n",
+                (unsigned long long)cfg->lease_margin, (unsigned long long)cfg->lease_ttl);
         return -1;
     }
     if (cfg->http[0] == '\0' && cfg->resp[0] == '\0') {

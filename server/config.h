@@ -18,6 +18,11 @@ typedef struct config {
     char state_dir[CONFIG_STR_MAX];
     char log_level[CONFIG_STR_MAX];
     char rollback[CONFIG_STR_MAX];  /* "default", "wait", "reuse" or "fail" */
+    char node_lease[CONFIG_STR_MAX]; /* etcd://HOST:PORT[,...]/PREFIX, or empty for a static node id */
+    char node_range[CONFIG_STR_MAX]; /* LO-HI: node ids a lease may take */
+    uint64_t lease_ttl;             /* seconds */
+    uint64_t lease_margin;          /* ms before a possible expiry at which minting stops */
+    uint64_t lease_start_wait;      /* seconds to retry an unreachable etcd at start; 0: fail at once */
     uint64_t node;
     int64_t nanoflake_epoch;        /* Unix ms */
     uint64_t max_count;             /* IDs per request */

@@ -250,10 +250,22 @@ static void route(conn *c, const http_request *req, struct evbuffer *out) {
         return;
     }
     if (plen == 8 && memcmp(t, "/healthz", 8) == 0) {
-        response r = {srv->svc->state_failed ? 503 : 200, "application/json", true};
-        evbuffer_add_printf(srv->scratch, "{\"status\":\"%s\",\"node_id\":%" PRIu64 ",\"state_mark_ms\":%" PRId64 "}\n",
-                            srv->svc->state_failed ? "failing: the state file cannot be written" : "ok",
-                            srv->cfg->node, srv->svc->st->mark);
+        service *svc = srv->svc;
+        lease_status ls;
+        service_lease_status(svc, &ls);
+        const char *problem = svc->state_failed                 ? "the state file cannot be written"
+                              : svc->lease != NULL && !ls.valid ? "node lease lost"
+                                                                : NULL;
+        response r = {problem != NULL ? 503 : 200, "application/json", true};
+        evbuffer_add_printf(srv->scratch, "{\"status\":\"%s%s\",\"node_id\":%" PRId64 ",\"state_mark_ms\":%" PRId64,
+                            problem != NULL ? "failing: " : "ok", problem != NULL ? problem : "",
+                            svc->lease != NULL ? ls.node : svc->node, svc->st->mark);
+        if (svc->lease != NULL)
+            evbuffer_add_printf(srv->scratch,
+                                ",\"lease\":{\"valid\":%s,\"id\":\"%" PRIx64 "\",\"expiry_seconds\":%.3f,"
+                                "\"keepalive_failures\":%" PRIu64 "}",
+                                ls.valid ? "true" : "false", ls.id, ls.expiry_s, ls.keepalive_failures);
+        evbuffer_add(srv->scratch, "}\n", 2);
         send_response(c, req, out, &r);
         return;
     }

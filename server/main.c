@@ -3,6 +3,7 @@
  * clean shutdown on SIGTERM or SIGINT.
  */
 #include "config.h"
+#include "lease.h"
 #include "log.h"
 #include "server.h"
 #include "service.h"
@@ -52,31 +53,34 @@ static void on_signal(evutil_socket_t sig, short what, void *arg) {
     event_add(a->drain_timer, &tv);
 }
 
-/* Waits, within startup-wait, for the clock to pass the state's mark. */
-static int wait_for_mark(const config *cfg, const state *st) {
+/*
+ * Waits, within startup-wait, for the clock to pass `mark`: the state
+ * file's, or the previous holder's of a leased node id.
+ */
+static int wait_for_mark(const config *cfg, int64_t mark, const char *whose) {
     int64_t now;
     if (mintid_clock_system(NULL, &now) != MINTID_OK)
         return -1;
-    if (now > st->mark)
+    if (now > mark)
         return 0;
-    int64_t behind = st->mark - now + 1;
+    int64_t behind = mark - now + 1;
     if ((uint64_t)behind > cfg->startup_wait) {
         char when[MINTID_TIME_MAX];
-        mintid_format_time(st->mark, when, sizeof when);
+        mintid_format_time(mark, when, sizeof when);
         log_msg(LOG_ERROR,
-                "the clock is %" PRId64 " ms behind %s, the latest timestamp this state directory may have issued; "
+                "the clock is %" PRId64 " ms behind %s, the latest timestamp %s may have issued; "
                 "refusing to start rather than risk a duplicate ID (fix the clock, or raise startup-wait above %" PRId64
                 " ms)",
-                behind, when, behind);
+                behind, when, whose, behind);
         return -1;
     }
-    log_msg(LOG_WARN, "the clock is %" PRId64 " ms behind the state's mark; waiting for it", behind);
+    log_msg(LOG_WARN, "the clock is %" PRId64 " ms behind the mark of %s; waiting for it", behind, whose);
     struct timespec ts = {(time_t)(behind / 1000), (long)(behind % 1000) * 1000000L};
     while (nanosleep(&ts, &ts) != 0) {
     }
     do {
         mintid_clock_system(NULL, &now);
-    } while (now <= st->mark);
+    } while (now <= mark);
     return 0;
 }
 
@@ -106,9 +110,34 @@ int main(int argc, char **argv) {
     state st;
     if (state_open(&st, cfg.state_dir) != 0)
         return 1;
-    if (wait_for_mark(&cfg, &st) != 0) {
+    if (wait_for_mark(&cfg, st.mark, "this state directory") != 0) {
         state_close(&st);
         return 1;
+    }
+    static lease node_lease;
+    lease *l = NULL;
+    if (cfg.node_lease[0] != '\0') {
+        lease_config lc;
+        char err[300];
+        memset(&lc, 0, sizeof lc);
+        if (lease_parse_url(cfg.node_lease, &lc, err, sizeof err) != 0 ||
+            lease_parse_range(cfg.node_range, 1023, &lc.range_lo, &lc.range_hi) != 0) {
+            log_msg(LOG_ERROR, "%s", err[0] && cfg.node_lease[0] && strncmp(cfg.node_lease, "etcd://", 7) != 0
+                                         ? err
+                                         : "node-lease or node-range is malformed: etcd://HOST:PORT/PREFIX, LO-HI within 0-1023");
+            state_close(&st);
+            return 2;
+        }
+        lc.ttl_s = (unsigned)cfg.lease_ttl;
+        lc.margin_ms = (unsigned)cfg.lease_margin;
+        lc.reserve_ahead_ms = (unsigned)cfg.reserve_ahead;
+        if (lease_start(&node_lease, &lc, (unsigned)cfg.lease_start_wait) != 0 ||
+            wait_for_mark(&cfg, atomic_load(&node_lease.floor_ms), "the node id's previous holder") != 0) {
+            lease_stop(&node_lease, 0);
+            state_close(&st);
+            return 1;
+        }
+        l = &node_lease;
     }
     int64_t now;
     mintid_clock_system(NULL, &now);
@@ -122,7 +151,7 @@ int main(int argc, char **argv) {
     memset(&a, 0, sizeof a);
     server *srv = &a.srv;
     int status = 1;
-    if (service_init(&svc, &cfg, &st) != 0)
+    if (service_init(&svc, &cfg, &st, l) != 0)
         goto out;
     srv->svc = &svc;
     srv->cfg = &cfg;
@@ -153,8 +182,8 @@ int main(int argc, char **argv) {
     event_add(a.reserve_timer, &tv);
     event_add(a.sig_term, NULL);
     event_add(a.sig_int, NULL);
-    log_msg(LOG_INFO, "mintidd %s ready: node %" PRIu64 ", state in %s, nanoflake epoch %" PRId64,
-            MINTID_VERSION_STRING, cfg.node, cfg.state_dir, cfg.nanoflake_epoch);
+    log_msg(LOG_INFO, "mintidd %s ready: node %" PRId64 "%s, state in %s, nanoflake epoch %" PRId64,
+            MINTID_VERSION_STRING, svc.node, l != NULL ? " (leased)" : "", cfg.state_dir, cfg.nanoflake_epoch);
 
     event_base_dispatch(srv->base);
     status = 0;
@@ -163,8 +192,13 @@ out:
     for (int p = 0; p < PROTO_COUNT; p++)
         if (srv->listeners[p] != NULL)
             evconnlistener_free(srv->listeners[p]);
-    if (srv->svc != NULL)
+    if (srv->svc != NULL) {
         service_shutdown(&svc);
+        if (l != NULL)
+            lease_stop(l, service_last_issued(&svc));
+    } else if (l != NULL) {
+        lease_stop(l, 0);
+    }
     service_free(&svc);
     struct event *evs[] = {a.reserve_timer, a.drain_timer, a.sig_term, a.sig_int};
     for (size_t i = 0; i < sizeof evs / sizeof evs[0]; i++)

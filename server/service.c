@@ -34,13 +34,36 @@ static int reserve_until(service *svc, int64_t until) {
     return 0;
 }
 
+/*
+ * The clock every generator reads. Besides the time it enforces the rules
+ * that make an ID safe to issue: the state file covers the timestamp, and,
+ * with a node lease, the lease is still certainly held, the previous
+ * holder's mark has passed and the mark in etcd covers the timestamp.
+ */
 static int svc_clock(void *ctx, int64_t *unix_ms) {
     service *svc = ctx;
     int rc = mintid_clock_system(NULL, unix_ms);
     if (rc != MINTID_OK)
         return rc;
-    if (*unix_ms > svc->st->mark && reserve_until(svc, *unix_ms + (int64_t)svc->cfg->reserve_ahead) != 0)
+    if (svc->lease != NULL) {
+        lease *l = svc->lease;
+        if (!lease_valid(l)) {
+            svc->fenced = "node lease lost: not minting until it is held again";
+            return MINTID_ECLOCK;
+        }
+        if (*unix_ms <= atomic_load(&l->floor_ms)) {
+            svc->fenced = "node lease: waiting for the previous holder's last timestamp to pass";
+            return MINTID_ECLOCK;
+        }
+        if (*unix_ms > atomic_load(&l->mark_ms)) {
+            svc->fenced = "node lease: the mark in etcd does not yet cover the clock";
+            return MINTID_ECLOCK;
+        }
+    }
+    if (*unix_ms > svc->st->mark && reserve_until(svc, *unix_ms + (int64_t)svc->cfg->reserve_ahead) != 0) {
+        svc->fenced = "the state file could not be written; no ID is issued beyond its mark";
         return MINTID_ECLOCK;
+    }
     return MINTID_OK;
 }
 
@@ -53,47 +76,83 @@ void service_reserve(service *svc) {
         reserve_until(svc, now + (int64_t)svc->cfg->reserve_ahead);
 }
 
-int service_init(service *svc, const config *cfg, state *st) {
+/* Creates the generator of format i for the current node id. */
+static int make_generator(service *svc, int i) {
+    const config *cfg = svc->cfg;
+    const mintid_format *fmt = mintid_format_get((mintid_format_id)i);
+    mintid_gen_free(svc->gens[i]);
+    svc->gens[i] = NULL;
+    svc->why_not[i][0] = '\0';
+    mintid_config gc;
+    mintid_config_init(&gc, fmt);
+    gc.clock = svc_clock;
+    gc.clock_ctx = svc;
+    gc.overflow = MINTID_OVERFLOW_WAIT;
+    gc.max_wait_ms = (uint32_t)cfg->max_wait;
+    if (strcmp(cfg->rollback, "wait") == 0)
+        gc.rollback = MINTID_ROLLBACK_WAIT;
+    else if (strcmp(cfg->rollback, "reuse") == 0)
+        gc.rollback = MINTID_ROLLBACK_REUSE;
+    else if (strcmp(cfg->rollback, "fail") == 0)
+        gc.rollback = MINTID_ROLLBACK_FAIL;
+    if (fmt->epoch_settable)
+        gc.epoch_ms = cfg->nanoflake_epoch;
+    /* The node id goes to every format with a mandatory node field; a node
+     * id that does not fit one is not wrapped into it, since two servers
+     * would then share that format's node id. */
+    if (fmt->node_bits > 0 && !fmt->node_optional) {
+        if (svc->node < 0 || (uint64_t)svc->node >> fmt->node_bits) {
+            snprintf(svc->why_not[i], sizeof svc->why_not[i], "%s is not served: node id %" PRId64
+                     " does not fit its %u-bit field", fmt->name, svc->node, fmt->node_bits);
+            log_msg(LOG_WARN, "%s", svc->why_not[i]);
+            return 0;
+        }
+        gc.node = svc->node;
+    }
+    int rc = mintid_gen_new(fmt, &gc, &svc->gens[i]);
+    if (rc != MINTID_OK) {
+        log_msg(LOG_ERROR, "%s: %s", fmt->name, rc == MINTID_ETIME ? "the epoch is in the future" : mintid_strerror(rc));
+        return -1;
+    }
+    return 0;
+}
+
+int service_init(service *svc, const config *cfg, state *st, lease *l) {
     memset(svc, 0, sizeof *svc);
     svc->cfg = cfg;
     svc->st = st;
+    svc->lease = l;
     svc->start_ns = mono_ns();
+    svc->node = (int64_t)cfg->node;
+    if (l != NULL) {
+        svc->node = atomic_load(&l->node);
+        svc->lease_generation = atomic_load(&l->generation);
+    }
+    for (int i = 0; i < MINTID_FORMAT_COUNT; i++)
+        if (make_generator(svc, i) != 0)
+            return -1;
+    return 0;
+}
+
+/*
+ * After the lease was lost and a node id leased again (perhaps another),
+ * the formats with a node field get generators for it. The new lease's
+ * floor (the mark in etcd, which covered everything this server issued
+ * under its old lease) keeps their IDs after every earlier one.
+ */
+static void follow_lease(service *svc) {
+    uint64_t gen = atomic_load(&svc->lease->generation);
+    int64_t node = atomic_load(&svc->lease->node);
+    if (gen == svc->lease_generation || node < 0)
+        return;
+    svc->lease_generation = gen;
+    svc->node = node;
     for (int i = 0; i < MINTID_FORMAT_COUNT; i++) {
         const mintid_format *fmt = mintid_format_get((mintid_format_id)i);
-        mintid_config gc;
-        mintid_config_init(&gc, fmt);
-        gc.clock = svc_clock;
-        gc.clock_ctx = svc;
-        gc.overflow = MINTID_OVERFLOW_WAIT;
-        gc.max_wait_ms = (uint32_t)cfg->max_wait;
-        if (strcmp(cfg->rollback, "wait") == 0)
-            gc.rollback = MINTID_ROLLBACK_WAIT;
-        else if (strcmp(cfg->rollback, "reuse") == 0)
-            gc.rollback = MINTID_ROLLBACK_REUSE;
-        else if (strcmp(cfg->rollback, "fail") == 0)
-            gc.rollback = MINTID_ROLLBACK_FAIL;
-        if (fmt->epoch_settable)
-            gc.epoch_ms = cfg->nanoflake_epoch;
-        /* The node id goes to every format with a mandatory node field; a
-         * node id that does not fit one is not wrapped into it, since two
-         * servers would then share that format's node id. */
-        if (fmt->node_bits > 0 && !fmt->node_optional) {
-            if (cfg->node >> fmt->node_bits) {
-                snprintf(svc->why_not[i], sizeof svc->why_not[i],
-                         "%s is not served: node id %" PRIu64 " does not fit its %u-bit field", fmt->name, cfg->node,
-                         fmt->node_bits);
-                log_msg(LOG_WARN, "%s", svc->why_not[i]);
-                continue;
-            }
-            gc.node = (int64_t)cfg->node;
-        }
-        int rc = mintid_gen_new(fmt, &gc, &svc->gens[i]);
-        if (rc != MINTID_OK) {
-            log_msg(LOG_ERROR, "%s: %s", fmt->name, rc == MINTID_ETIME ? "the epoch is in the future" : mintid_strerror(rc));
-            return -1;
-        }
+        if (fmt->node_bits > 0 && !fmt->node_optional)
+            make_generator(svc, i);
     }
-    return 0;
+    log_msg(LOG_INFO, "minting as node %" PRId64 " again", node);
 }
 
 void service_free(service *svc) {
@@ -103,16 +162,18 @@ void service_free(service *svc) {
 }
 
 int service_mint(service *svc, const mintid_format *fmt, size_t count, mintid_id *out, const char **why) {
+    if (svc->lease != NULL)
+        follow_lease(svc);
     mintid_gen *gen = svc->gens[fmt->id];
     if (gen == NULL) {
         *why = svc->why_not[fmt->id];
         return MINTID_EFORMAT;
     }
     for (size_t done = 0; done < count;) {
+        svc->fenced = NULL;
         long n = mintid_gen_next_n(gen, out + done, count - done);
         if (n < 0) {
-            *why = svc->state_failed ? "the state file could not be written; no ID is issued beyond its mark"
-                                     : mintid_strerror((int)n);
+            *why = svc->fenced != NULL ? svc->fenced : mintid_strerror((int)n);
             return (int)n;
         }
         done += (size_t)n;
@@ -120,9 +181,7 @@ int service_mint(service *svc, const mintid_format *fmt, size_t count, mintid_id
     return MINTID_OK;
 }
 
-void service_shutdown(service *svc) {
-    /* Lower the mark to what was really issued, so a restart need not wait
-     * out the unused reservation. */
+int64_t service_last_issued(service *svc) {
     int64_t last = 0;
     for (int i = 0; i < MINTID_FORMAT_COUNT; i++) {
         if (svc->gens[i] == NULL)
@@ -132,6 +191,13 @@ void service_shutdown(service *svc) {
         if (s.last_unix_ms > last)
             last = s.last_unix_ms;
     }
+    return last;
+}
+
+void service_shutdown(service *svc) {
+    /* Lower the mark to what was really issued, so a restart need not wait
+     * out the unused reservation. */
+    int64_t last = service_last_issued(svc);
     if (last == 0) /* nothing issued: keep whatever the file said before */
         return;
     if (state_write_mark(svc->st, last) == 0)
@@ -139,6 +205,19 @@ void service_shutdown(service *svc) {
 }
 
 /* ---- reports ------------------------------------------------------------------ */
+
+void service_lease_status(service *svc, lease_status *out) {
+    memset(out, 0, sizeof *out);
+    if (svc->lease == NULL)
+        return;
+    lease *l = svc->lease;
+    out->valid = lease_valid(l);
+    out->node = atomic_load(&l->node);
+    out->id = atomic_load(&l->id);
+    uint64_t until = atomic_load(&l->valid_until_ns), now = mono_ns();
+    out->expiry_s = out->valid && until > now ? (double)(until - now) / 1e9 : 0;
+    out->keepalive_failures = atomic_load(&l->keepalive_failures);
+}
 
 static void emitf(emit_fn emit, void *ctx, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void emitf(emit_fn emit, void *ctx, const char *fmt, ...) {
@@ -185,8 +264,21 @@ void service_metrics(service *svc, emit_fn emit, void *ctx) {
     per_proto(emit, ctx, "mintid_connections", "gauge", "Client connections open.", svc->connections);
     per_proto(emit, ctx, "mintid_connections_refused_total", "counter", "Connections refused at max-connections.",
               svc->connections_refused);
-    emitf(emit, ctx, "# HELP mintid_node_id The node id.\n# TYPE mintid_node_id gauge\nmintid_node_id %" PRIu64 "\n",
-          svc->cfg->node);
+    emitf(emit, ctx, "# HELP mintid_node_id The node id; -1 while a lease is lost.\n# TYPE mintid_node_id gauge\n"
+                     "mintid_node_id %" PRId64 "\n",
+          svc->lease != NULL ? atomic_load(&svc->lease->node) : svc->node);
+    if (svc->lease != NULL) {
+        lease_status ls;
+        service_lease_status(svc, &ls);
+        emitf(emit, ctx,
+              "# HELP mintid_lease_valid 1 while the node lease is certainly held.\n# TYPE mintid_lease_valid gauge\n"
+              "mintid_lease_valid %d\n"
+              "# HELP mintid_lease_expiry_seconds Seconds until minting stops without a keepalive.\n"
+              "# TYPE mintid_lease_expiry_seconds gauge\nmintid_lease_expiry_seconds %.3f\n"
+              "# HELP mintid_lease_keepalive_failures_total Keepalives etcd did not acknowledge.\n"
+              "# TYPE mintid_lease_keepalive_failures_total counter\nmintid_lease_keepalive_failures_total %" PRIu64 "\n",
+              ls.valid, ls.expiry_s, ls.keepalive_failures);
+    }
     emitf(emit, ctx,
           "# HELP mintid_state_mark_ms Timestamps reserved in the state file, Unix ms.\n"
           "# TYPE mintid_state_mark_ms gauge\nmintid_state_mark_ms %" PRId64 "\n"
@@ -200,10 +292,18 @@ void service_metrics(service *svc, emit_fn emit, void *ctx) {
 
 void service_info(service *svc, emit_fn emit, void *ctx) {
     emitf(emit, ctx,
-          "# Server\r\nmintid_version:%s\r\nuptime_in_seconds:%" PRIu64 "\r\nnode_id:%" PRIu64
+          "# Server\r\nmintid_version:%s\r\nuptime_in_seconds:%" PRIu64 "\r\nnode_id:%" PRId64
           "\r\nnanoflake_epoch:%" PRId64 "\r\nstate_mark_ms:%" PRId64 "\r\n",
-          MINTID_VERSION_STRING, (mono_ns() - svc->start_ns) / 1000000000u, svc->cfg->node,
+          MINTID_VERSION_STRING, (mono_ns() - svc->start_ns) / 1000000000u,
+          svc->lease != NULL ? atomic_load(&svc->lease->node) : svc->node,
           svc->cfg->nanoflake_epoch, svc->st->mark);
+    if (svc->lease != NULL) {
+        lease_status ls;
+        service_lease_status(svc, &ls);
+        emitf(emit, ctx, "\r\n# Lease\r\nlease_valid:%d\r\nlease_id:%" PRIx64 "\r\nlease_expiry_seconds:%.3f\r\n"
+                         "lease_keepalive_failures:%" PRIu64 "\r\n",
+              ls.valid, ls.id, ls.expiry_s, ls.keepalive_failures);
+    }
     emitf(emit, ctx, "\r\n# Clients\r\nconnected_clients:%" PRIu64 "\r\nhttp_clients:%" PRIu64 "\r\n",
           svc->connections[PROTO_RESP], svc->connections[PROTO_HTTP]);
     emitf(emit, ctx, "\r\n# Stats\r\nresp_requests:%" PRIu64 "\r\nhttp_requests:%" PRIu64 "\r\nresp_errors:%" PRIu64

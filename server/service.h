@@ -7,6 +7,7 @@
 #define MINTIDD_SERVICE_H
 
 #include "config.h"
+#include "lease.h"
 #include "mintid.h"
 #include "state.h"
 
@@ -22,6 +23,10 @@ typedef struct service {
     mintid_gen *gens[MINTID_FORMAT_COUNT]; /* NULL where the format is not served */
     char why_not[MINTID_FORMAT_COUNT][96]; /* ...and why */
     bool state_failed;                     /* the last reservation could not be written */
+    lease *lease;                          /* NULL: the static node id */
+    uint64_t lease_generation;             /* the lease's generation the generators were made for */
+    int64_t node;                          /* the node id in use; -1 while a lease is lost */
+    const char *fenced;                    /* why the last mint was refused by the clock, or NULL */
     uint64_t start_ns;                     /* monotonic, for uptime */
     uint64_t requests[PROTO_COUNT];
     uint64_t errors[PROTO_COUNT];
@@ -30,8 +35,8 @@ typedef struct service {
     uint64_t connections_refused[PROTO_COUNT];
 } service;
 
-/* Creates the generators. Returns 0, or -1 after logging why. */
-int service_init(service *svc, const config *cfg, state *st);
+/* Creates the generators (l: the node lease, or NULL). Returns 0, or -1 after logging why. */
+int service_init(service *svc, const config *cfg, state *st, lease *l);
 void service_free(service *svc);
 
 /*
@@ -46,6 +51,17 @@ void service_reserve(service *svc);
 
 /* Writes the final mark (the latest timestamp issued) at a clean shutdown. */
 void service_shutdown(service *svc);
+/* The latest timestamp issued, Unix ms; 0 if none. */
+int64_t service_last_issued(service *svc);
+
+typedef struct lease_status {
+    int valid;
+    int64_t node;
+    uint64_t id;
+    double expiry_s; /* until minting stops without a keepalive */
+    uint64_t keepalive_failures;
+} lease_status;
+void service_lease_status(service *svc, lease_status *out);
 
 /* Appends Prometheus text (emit is called with pieces of it). */
 typedef void (*emit_fn)(void *ctx, const char *s, size_t n);
