@@ -1,0 +1,254 @@
+"""test_lease.py - node ids leased from etcd: many servers never share one,
+a frozen server mints nothing on a lease that may have expired, an etcd
+outage stops minting within the TTL, and a node id's next holder issues only
+later timestamps. A real etcd is started on loopback for each test.
+
+Usage: python3 test_lease.py --mintidd PATH [--no-faketime]
+"""
+
+import argparse
+import http.client
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import unittest
+import urllib.request
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from harness import Server, have_faketime, spare_port  # noqa: E402
+
+MINTIDD = None
+NO_FAKETIME = False
+EPOCH = 1288834974657
+
+
+class Etcd:
+    """A single-member etcd on loopback, in its own temporary directory."""
+
+    def __init__(self):
+        self.dir = tempfile.TemporaryDirectory(prefix="mintid-etcd-")
+        self.client, self.peer = spare_port(), spare_port()
+        self.url = f"http://127.0.0.1:{self.client}"
+        peer = f"http://127.0.0.1:{self.peer}"
+        self.proc = subprocess.Popen(
+            ["etcd", "--name", "t", "--data-dir", os.path.join(self.dir.name, "data"),
+             "--listen-client-urls", self.url, "--advertise-client-urls", self.url,
+             "--listen-peer-urls", peer, "--initial-advertise-peer-urls", peer,
+             "--initial-cluster", f"t={peer}", "--log-level", "error"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                with urllib.request.urlopen(self.url + "/health", timeout=1) as r:
+                    if b"true" in r.read():
+                        return
+            except OSError:
+                pass
+            if time.monotonic() > deadline or self.proc.poll() is not None:
+                self.stop()
+                raise RuntimeError("etcd did not start")
+            time.sleep(0.1)
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGCONT)
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.dir.cleanup()
+
+
+def lease_args(etcd, prefix, node_range, ttl=3, margin=800, extra=()):
+    return ["--node-lease", f"etcd://127.0.0.1:{etcd.client}/{prefix}", "--node-range", node_range,
+            "--lease-ttl", str(ttl), "--lease-margin", str(margin)] + list(extra)
+
+
+def mint(port, count=1000):
+    """(status, [nanoflake ints]) of one batch."""
+    c = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        c.request("GET", f"/v1/nanoflake?count={count}&as=int")
+        r = c.getresponse()
+        body = r.read().decode()
+    finally:
+        c.close()
+    return r.status, ([int(x) for x in body.split()] if r.status == 200 else [])
+
+
+def health(port):
+    import json
+    c = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    c.request("GET", "/healthz")
+    r = c.getresponse()
+    doc = json.loads(r.read())
+    c.close()
+    return r.status, doc
+
+
+def wait_for(cond, timeout, step=0.1):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if cond():
+            return True
+        time.sleep(step)
+    return False
+
+
+class Lease(unittest.TestCase):
+    def setUp(self):
+        if shutil.which("etcd") is None:
+            self.fail("etcd is not installed (make deps installs etcd-server)")
+        self.etcd = Etcd()
+        self.servers = []
+
+    def tearDown(self):
+        for s in self.servers:
+            s.stop(signal.SIGKILL if s.proc and s.proc.poll() is None else signal.SIGTERM)
+            s.__exit__(None, None, None)
+        self.etcd.stop()
+
+    def server(self, *args, **kw):
+        s = Server(MINTIDD, args=list(args), **kw)
+        self.servers.append(s)
+        return s
+
+    def test_many_servers_distinct_nodes_no_duplicate(self):
+        servers = [self.server(*lease_args(self.etcd, "many", "0-15", ttl=5, margin=1000)) for _ in range(8)]
+        threads = [threading.Thread(target=s.start) for s in servers]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        nodes = [health(s.http_port)[1]["node_id"] for s in servers]
+        self.assertEqual(len(set(nodes)), 8, nodes)
+        self.assertTrue(all(0 <= n <= 15 for n in nodes))
+        got, lock = [], threading.Lock()
+
+        def load(s):
+            for _ in range(10):
+                status, ids = mint(s.http_port, 2000)
+                self.assertEqual(status, 200)
+                with lock:
+                    got.extend(ids)
+
+        threads = [threading.Thread(target=load, args=(s,)) for s in servers]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        self.assertEqual(len(got), 8 * 10 * 2000)
+        self.assertEqual(len(set(got)), len(got), "duplicate nanoflakes across servers")
+        self.assertEqual({(i >> 12) & 1023 for i in got}, set(nodes))
+
+    def test_frozen_server_takes_no_chances(self):
+        a = self.server(*lease_args(self.etcd, "frozen", "7-7", ttl=2, margin=500)).start()
+        status, before = mint(a.http_port)
+        self.assertEqual(status, 200)
+        a.proc.send_signal(signal.SIGSTOP)
+        time.sleep(3.5)  # past the TTL: etcd lets the lease go
+        b = self.server(*lease_args(self.etcd, "frozen", "7-7", ttl=2, margin=500)).start()
+        self.assertEqual(health(b.http_port)[1]["node_id"], 7)
+        status, from_b = mint(b.http_port)
+        self.assertEqual(status, 200)
+        a.proc.send_signal(signal.SIGCONT)
+        # Resumed, A must not mint on the lease it lost while frozen.
+        status, after = mint(a.http_port)
+        self.assertEqual(status, 503, "a resumed server minted on an expired lease")
+        for _ in range(10):
+            status, more = mint(a.http_port)
+            self.assertEqual(status, 503)
+            _, more_b = mint(b.http_port)
+            from_b += more_b
+            time.sleep(0.2)
+        code, doc = health(a.http_port)
+        self.assertEqual(code, 503)
+        self.assertFalse(doc["lease"]["valid"])
+        everything = before + from_b
+        self.assertEqual(len(set(everything)), len(everything))
+        self.assertGreater(min(from_b), max(before))
+
+    def test_etcd_outage_stops_then_resumes_minting(self):
+        servers = [self.server(*lease_args(self.etcd, "outage", "0-1", ttl=3, margin=800)).start() for _ in range(2)]
+        got = []
+        for s in servers:
+            status, ids = mint(s.http_port)
+            self.assertEqual(status, 200)
+            got += ids
+        self.etcd.proc.send_signal(signal.SIGSTOP)
+        stopped_at = time.monotonic()
+        # Within the TTL every server stops minting.
+        for s in servers:
+            self.assertTrue(wait_for(lambda: mint(s.http_port, 10)[0] == 503, 3.5),
+                            "a server kept minting with etcd unreachable past the TTL")
+        self.assertLess(time.monotonic() - stopped_at, 3.5)
+        for s in servers:
+            got += mint(s.http_port, 10)[1]  # nothing, but keep anything it did answer
+        self.etcd.proc.send_signal(signal.SIGCONT)
+        for s in servers:
+            self.assertTrue(wait_for(lambda: mint(s.http_port, 10)[0] == 200, 20), "no recovery after etcd came back")
+            got += mint(s.http_port)[1]
+        self.assertEqual(len(set(got)), len(got))
+        nodes = [health(s.http_port)[1]["node_id"] for s in servers]
+        self.assertEqual(sorted(nodes), [0, 1])
+
+    def test_reacquired_node_with_clock_set_back(self):
+        if NO_FAKETIME:
+            self.skipTest("libfaketime and the sanitizers' runtimes do not mix; the plain build runs this")
+        if not have_faketime():
+            self.fail("libfaketime is not installed (make deps installs it)")
+        a = self.server(*lease_args(self.etcd, "reuse", "9-9")).start()
+        status, before = mint(a.http_port)
+        self.assertEqual(status, 200)
+        status, log = a.stop()
+        self.assertEqual(status, 0, log)
+        self.assertIn("node 9 released", log)
+        # The next holder's clock is 4 s behind; its own state directory is
+        # new, so only the mark in etcd stands between it and a duplicate.
+        b = self.server(*lease_args(self.etcd, "reuse", "9-9", extra=["--startup-wait", "10000"]),
+                        faketime="-4s").start()
+        status, after = mint(b.http_port)
+        self.assertEqual(status, 200)
+        self.assertGreater(min(after), max(before))
+        last_ts_a = (max(before) >> 22) + EPOCH
+        first_ts_b = (min(after) >> 22) + EPOCH
+        self.assertGreater(first_ts_b, last_ts_a)
+
+    def test_start_errors(self):
+        closed = spare_port()
+        s = self.server("--node-lease", f"etcd://127.0.0.1:{closed}/x").start(expect_ready=False)
+        status, log = s.wait()
+        self.assertEqual(status, 1)
+        self.assertIn(f"etcd at http://127.0.0.1:{closed} is unreachable", log)
+        a = self.server(*lease_args(self.etcd, "full", "4-5")).start()
+        b = self.server(*lease_args(self.etcd, "full", "4-5")).start()
+        c = self.server(*lease_args(self.etcd, "full", "4-5")).start(expect_ready=False)
+        status, log = c.wait()
+        self.assertEqual(status, 1)
+        self.assertIn("every node id in the range 4-5 is held by another server", log)
+        self.assertEqual(sorted([health(a.http_port)[1]["node_id"], health(b.http_port)[1]["node_id"]]), [4, 5])
+        s = self.server("--node-lease", "http://nowhere/x").start(expect_ready=False)
+        status, log = s.wait()
+        self.assertEqual(status, 2)
+        self.assertIn("does not start with etcd://", log)
+
+
+def main():
+    global MINTIDD, NO_FAKETIME
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--mintidd", required=True)
+    ap.add_argument("--no-faketime", action="store_true")
+    args, rest = ap.parse_known_args()
+    MINTIDD, NO_FAKETIME = os.path.abspath(args.mintidd), args.no_faketime
+    unittest.main(argv=[sys.argv[0], "-v"] + rest)
+
+
+if __name__ == "__main__":
+    main()
