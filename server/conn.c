@@ -2,12 +2,17 @@
  * conn.c - accepting, reading, writing and closing client connections, the
  * same for HTTP and RESP: limits on connections, request size, idle time
  * and queued output live here once.
+ *
+ * Sockets are read and written directly, as Redis does, rather than through
+ * libevent's bufferevents: a request costs one read() and one write(), with
+ * no FIONREAD before each read and no epoll_ctl() to turn write interest on
+ * and off around each reply. Write interest is taken only when the kernel
+ * would not take a whole reply at once.
  */
 #include "server.h"
 
 #include "log.h"
 
-#include <arpa/inet.h>
 #include <errno.h>
 #include <netdb.h>
 #include <netinet/in.h>
@@ -19,6 +24,14 @@
 #include <unistd.h>
 
 static const char *const proto_label[PROTO_COUNT] = {"HTTP", "RESP"};
+
+#define IN_INITIAL 16384
+#define FLUSH_AT 65536         /* replies this large are sent before the next request is read */
+#define LINGER_SECONDS 2
+#define LINGER_MAX_BYTES (1u << 20)
+/* Refused connections still get their reason and a graceful close, but only
+ * this many at once; beyond that they are closed at once. */
+#define MAX_REFUSING 64
 
 static uint64_t now_ms(void) {
     struct timespec ts;
@@ -38,23 +51,20 @@ static void conn_free(conn *c) {
         srv->refusing--;
     else
         srv->svc->connections[c->proto]--;
-    bufferevent_free(c->bev);
+    event_free(c->rev);
+    event_free(c->wev);
+    evutil_closesocket(c->fd);
+    evbuffer_free(c->out);
+    free(c->in);
     free(c);
 }
 
-static void on_read(struct bufferevent *bev, void *arg);
-static void on_event(struct bufferevent *bev, short what, void *arg);
-
-#define LINGER_SECONDS 2
-#define LINGER_MAX_BYTES (1u << 20)
-
-static void on_linger_read(struct bufferevent *bev, void *arg) {
-    conn *c = arg;
-    struct evbuffer *in = bufferevent_get_input(bev);
-    c->lingered += evbuffer_get_length(in);
-    evbuffer_drain(in, evbuffer_get_length(in));
-    if (c->lingered > LINGER_MAX_BYTES)
-        conn_free(c);
+static const struct timeval *idle_tv(const server *srv, struct timeval *tv) {
+    if (srv->cfg->idle_timeout == 0)
+        return NULL;
+    tv->tv_sec = (time_t)srv->cfg->idle_timeout;
+    tv->tv_usec = 0;
+    return tv;
 }
 
 /*
@@ -64,58 +74,71 @@ static void on_linger_read(struct bufferevent *bev, void *arg) {
  * and dropped until it closes, for a bounded time and amount.
  */
 static void close_gracefully(conn *c) {
-    evutil_socket_t fd = bufferevent_getfd(c->bev);
-    if (shutdown(fd, SHUT_WR) != 0) {
+    if (shutdown(c->fd, SHUT_WR) != 0) {
         conn_free(c);
         return;
     }
+    c->lingering = true;
+    event_del(c->wev);
     struct timeval tv = {LINGER_SECONDS, 0};
-    bufferevent_setcb(c->bev, on_linger_read, NULL, on_event, c);
-    bufferevent_set_timeouts(c->bev, &tv, NULL);
-    bufferevent_enable(c->bev, EV_READ);
+    event_add(c->rev, &tv);
 }
 
-static void on_write(struct bufferevent *bev, void *arg) {
-    conn *c = arg;
-    /* Called when the output has drained. */
+static int process(conn *c);
+
+/*
+ * Sends what the kernel takes of the queued replies. Returns -1 if the
+ * connection was closed (and freed), else 0.
+ */
+static int flush(conn *c) {
+    while (evbuffer_get_length(c->out) > 0) {
+        int n = evbuffer_write(c->out, c->fd);
+        if (n < 0) {
+            if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)
+                break;
+            log_msg(LOG_DEBUG, "%s client error: %s", proto_label[c->proto], strerror(errno));
+            conn_free(c);
+            return -1;
+        }
+        if (n == 0)
+            break;
+    }
+    if (evbuffer_get_length(c->out) > 0) {
+        /* The rest waits for the socket; a client that reads nothing is dropped. */
+        if (!event_pending(c->wev, EV_WRITE, NULL)) {
+            struct timeval tv;
+            event_add(c->wev, idle_tv(c->srv, &tv));
+        }
+        return 0;
+    }
+    event_del(c->wev);
     if (c->closing) {
         close_gracefully(c);
-        return;
+        return -1;
     }
     if (c->throttled) {
+        struct timeval tv;
         c->throttled = false;
-        bufferevent_enable(bev, EV_READ);
-        on_read(bev, c); /* what arrived meanwhile */
+        event_add(c->rev, idle_tv(c->srv, &tv));
+        return process(c); /* what was read meanwhile */
     }
+    return 0;
 }
 
-static void on_event(struct bufferevent *bev, short what, void *arg) {
-    conn *c = arg;
-    (void)bev;
-    if (what & BEV_EVENT_TIMEOUT)
-        log_msg(LOG_DEBUG, "%s client dropped: idle or stalled past idle-timeout", proto_label[c->proto]);
-    else if (what & BEV_EVENT_ERROR)
-        log_msg(LOG_DEBUG, "%s client error: %s", proto_label[c->proto], strerror(errno));
-    conn_free(c);
-}
-
-static void on_read(struct bufferevent *bev, void *arg) {
-    conn *c = arg;
+/* Handles the complete requests in c->in. Returns -1 if c was freed. */
+static int process(conn *c) {
     server *srv = c->srv;
-    struct evbuffer *in = bufferevent_get_input(bev), *out = bufferevent_get_output(bev);
-    /* Pipelined requests are handled from one contiguous copy of the input,
-     * which is drained once at the end. */
-    size_t len = evbuffer_get_length(in), off = 0;
-    const char *data = len > 0 ? (const char *)evbuffer_pullup(in, -1) : NULL;
-    while (!c->closing && off < len) {
+    size_t off = 0;
+    while (!c->closing && off < c->in_len) {
         /* A client that does not read its replies is not served more. */
-        if (evbuffer_get_length(out) > srv->cfg->max_output) {
+        if (evbuffer_get_length(c->out) > srv->cfg->max_output) {
             c->throttled = true;
-            bufferevent_disable(bev, EV_READ);
+            event_del(c->rev);
             break;
         }
-        size_t used = c->proto == PROTO_HTTP ? http_handle(c, data + off, len - off, out)
-                                             : resp_handle(c, data + off, len - off, out);
+        const char *data = c->in + off;
+        size_t len = c->in_len - off;
+        size_t used = c->proto == PROTO_HTTP ? http_handle(c, data, len, c->out) : resp_handle(c, data, len, c->out);
         if (used == 0) {
             /* An incomplete request must complete within the idle timeout,
              * however slowly its bytes trickle in. */
@@ -125,24 +148,87 @@ static void on_read(struct bufferevent *bev, void *arg) {
             else if (srv->cfg->idle_timeout > 0 && now - c->partial_since_ms > srv->cfg->idle_timeout * 1000) {
                 log_msg(LOG_DEBUG, "%s client dropped: request incomplete past idle-timeout", proto_label[c->proto]);
                 conn_free(c);
-                return;
+                return -1;
             }
             break;
         }
         c->partial_since_ms = 0;
         off += used;
+        /* Large replies go out before the next request is handled, so the
+         * client can read one batch while the next is minted. */
+        if (evbuffer_get_length(c->out) >= FLUSH_AT) {
+            size_t keep = off;
+            memmove(c->in, c->in + keep, c->in_len - keep);
+            c->in_len -= keep;
+            off = 0;
+            if (flush(c) != 0)
+                return -1;
+        }
     }
-    evbuffer_drain(in, off);
-    if (c->closing) {
-        bufferevent_disable(bev, EV_READ);
-        if (evbuffer_get_length(out) == 0)
-            close_gracefully(c);
-    }
+    memmove(c->in, c->in + off, c->in_len - off);
+    c->in_len -= off;
+    return flush(c);
 }
 
-/* Refused connections still get their reason and a graceful close, but only
- * this many at once; beyond that they are closed at once. */
-#define MAX_REFUSING 64
+static void on_writable(evutil_socket_t fd, short what, void *arg) {
+    conn *c = arg;
+    (void)fd;
+    if (what & EV_TIMEOUT) {
+        log_msg(LOG_DEBUG, "%s client dropped: replies unread past idle-timeout", proto_label[c->proto]);
+        conn_free(c);
+        return;
+    }
+    flush(c);
+}
+
+static void on_readable(evutil_socket_t fd, short what, void *arg) {
+    conn *c = arg;
+    server *srv = c->srv;
+    if (what & EV_TIMEOUT) {
+        if (!c->lingering)
+            log_msg(LOG_DEBUG, "%s client dropped: idle past idle-timeout", proto_label[c->proto]);
+        conn_free(c);
+        return;
+    }
+    if (c->lingering) {
+        char drop[4096];
+        ssize_t n = recv(fd, drop, sizeof drop, 0);
+        if (n > 0 && (c->lingered += (size_t)n) <= LINGER_MAX_BYTES)
+            return;
+        if (n < 0 && (errno == EAGAIN || errno == EINTR))
+            return;
+        conn_free(c);
+        return;
+    }
+    /* Room for several requests, never more than a few times max-request-size. */
+    size_t limit = srv->cfg->max_request * 4 + 65536;
+    if (c->in_len == c->in_cap) {
+        size_t cap = c->in_cap * 2 < limit ? c->in_cap * 2 : limit;
+        if (cap <= c->in_cap) {
+            /* Full of incomplete requests: the parsers refuse those long before. */
+            event_del(c->rev);
+            return;
+        }
+        char *grown = realloc(c->in, cap);
+        if (grown == NULL) {
+            conn_free(c);
+            return;
+        }
+        c->in = grown;
+        c->in_cap = cap;
+    }
+    ssize_t n = recv(fd, c->in + c->in_len, c->in_cap - c->in_len, 0);
+    if (n <= 0) {
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
+            return;
+        if (n < 0)
+            log_msg(LOG_DEBUG, "%s client error: %s", proto_label[c->proto], strerror(errno));
+        conn_free(c); /* the client closed: what it did not wait for is dropped */
+        return;
+    }
+    c->in_len += (size_t)n;
+    process(c);
+}
 
 static void on_accept(struct evconnlistener *lev, evutil_socket_t fd, struct sockaddr *addr, int socklen, void *arg) {
     server *srv = arg;
@@ -162,51 +248,55 @@ static void on_accept(struct evconnlistener *lev, evutil_socket_t fd, struct soc
     int one = 1;
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
     conn *c = calloc(1, sizeof *c);
-    struct bufferevent *bev = bufferevent_socket_new(srv->base, fd, BEV_OPT_CLOSE_ON_FREE);
-    if (c == NULL || bev == NULL) {
+    if (c != NULL) {
+        c->rev = event_new(srv->base, fd, EV_READ | EV_PERSIST, on_readable, c);
+        c->wev = event_new(srv->base, fd, EV_WRITE | EV_PERSIST, on_writable, c);
+        c->out = evbuffer_new();
+        c->in = malloc(IN_INITIAL);
+    }
+    if (c == NULL || c->rev == NULL || c->wev == NULL || c->out == NULL || c->in == NULL) {
         log_msg(LOG_ERROR, "out of memory accepting a connection");
-        free(c);
-        if (bev != NULL)
-            bufferevent_free(bev);
-        else
-            evutil_closesocket(fd);
+        if (c != NULL) {
+            if (c->rev != NULL)
+                event_free(c->rev);
+            if (c->wev != NULL)
+                event_free(c->wev);
+            if (c->out != NULL)
+                evbuffer_free(c->out);
+            free(c->in);
+            free(c);
+        }
+        evutil_closesocket(fd);
         return;
     }
     c->srv = srv;
     c->proto = p;
-    c->bev = bev;
+    c->fd = fd;
+    c->in_cap = IN_INITIAL;
     c->refused = refuse;
     c->next = srv->conns;
     if (srv->conns != NULL)
         srv->conns->prev = c;
     srv->conns = c;
-    bufferevent_setcb(bev, on_read, on_write, on_event, c);
     if (refuse) {
         /* Say why, as Redis does, then close without reading a request. */
         srv->refusing++;
         c->closing = true;
         const char *msg = p == PROTO_HTTP ? http_refusal : resp_refusal;
-        bufferevent_write(bev, msg, strlen(msg));
-        bufferevent_enable(bev, EV_WRITE);
+        evbuffer_add(c->out, msg, strlen(msg));
+        flush(c);
         return;
     }
     svc->connections[p]++;
     svc->connections_total[p]++;
-    /* Stop reading a client whose unparsed input grows past a few requests. */
-    bufferevent_setwatermark(bev, EV_READ, 0, srv->cfg->max_request * 4 + 65536);
-    if (srv->cfg->idle_timeout > 0) {
-        struct timeval tv = {(time_t)srv->cfg->idle_timeout, 0};
-        bufferevent_set_timeouts(bev, &tv, &tv);
-    }
-    bufferevent_enable(bev, EV_READ | EV_WRITE);
+    struct timeval tv;
+    event_add(c->rev, idle_tv(srv, &tv));
 }
 
 static void on_accept_error(struct evconnlistener *lev, void *arg) {
-    (void)arg;
-    int err = EVUTIL_SOCKET_ERROR();
-    /* Out of descriptors: log and carry on; the listener retries. */
-    log_msg(LOG_ERROR, "accept: %s", evutil_socket_error_to_string(err));
-    (void)lev;
+    (void)arg, (void)lev;
+    /* Out of descriptors, say: log and carry on; the listener retries. */
+    log_msg(LOG_ERROR, "accept: %s", evutil_socket_error_to_string(EVUTIL_SOCKET_ERROR()));
 }
 
 int server_listen(server *srv, proto p, const char *address) {
@@ -250,12 +340,14 @@ void server_stop(server *srv) {
             evconnlistener_free(srv->listeners[p]);
             srv->listeners[p] = NULL;
         }
-    /* Replies already queued are sent; connections with nothing queued go now. */
+    /* Replies already made are sent; connections with nothing queued go now. */
     for (conn *c = srv->conns, *next; c != NULL; c = next) {
         next = c->next;
+        if (c->lingering)
+            continue;
         c->closing = true;
-        bufferevent_disable(c->bev, EV_READ);
-        if (evbuffer_get_length(bufferevent_get_output(c->bev)) == 0)
+        event_del(c->rev);
+        if (evbuffer_get_length(c->out) == 0)
             conn_free(c);
     }
 }

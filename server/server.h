@@ -9,7 +9,6 @@
 #include "service.h"
 
 #include <event2/buffer.h>
-#include <event2/bufferevent.h>
 #include <event2/event.h>
 #include <event2/listener.h>
 #include <stdbool.h>
@@ -31,7 +30,12 @@ typedef struct server {
 struct conn {
     server *srv;
     proto proto;
-    struct bufferevent *bev;
+    evutil_socket_t fd;
+    struct event *rev, *wev; /* readable (with the idle timeout), writable (while replies wait) */
+    char *in;                /* bytes received and not yet used */
+    size_t in_len, in_cap;
+    struct evbuffer *out;    /* replies not yet sent */
+    bool lingering;          /* closing: output shut, input dropped until the client closes */
     bool closing;      /* close once the output has drained */
     bool throttled;    /* reading paused until the client reads its replies */
     bool refused;      /* over max-connections: told so, then closed */
