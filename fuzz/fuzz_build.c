@@ -19,6 +19,7 @@
  * - mintid_id_check() refuses exactly scru160's reserved timestamps;
  * - every text form encodes and decodes back to the same ID.
  */
+#include "fuzz.h"
 #include "mintid.h"
 
 #include <stdbool.h>
@@ -26,16 +27,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-#define REQUIRE(cond)                                                                                              \
-    do {                                                                                                           \
-        if (!(cond)) {                                                                                             \
-            fprintf(stderr, "%s:%d: property failed: %s\n", __FILE__, __LINE__, #cond);                            \
-            abort();                                                                                               \
-        }                                                                                                          \
-    } while (0)
 
 /* Reads n bytes big-endian from the input, zeros past its end. */
 static uint64_t take(const uint8_t **p, const uint8_t *end, size_t n) {

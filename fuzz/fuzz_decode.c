@@ -17,6 +17,7 @@
  * well as one that accepts too much. A violated property abort()s, which
  * libFuzzer reports and minimises like a crash.
  */
+#include "fuzz.h"
 #include "mintid.h"
 
 #include <stdbool.h>
@@ -24,16 +25,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-#define REQUIRE(cond)                                                                                              \
-    do {                                                                                                           \
-        if (!(cond)) {                                                                                             \
-            fprintf(stderr, "%s:%d: property failed: %s\n", __FILE__, __LINE__, #cond);                            \
-            abort();                                                                                               \
-        }                                                                                                          \
-    } while (0)
 
 /* ---- the reference: FORMATS.md, one row per format and form ---------------- */
 

@@ -11,6 +11,7 @@
  * checks the decoders and encoders themselves against FORMATS.md, so here
  * they can serve as the oracle. A violated property abort()s.
  */
+#include "fuzz.h"
 #include "mintid.h"
 
 #include <stdbool.h>
@@ -18,16 +19,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-#define REQUIRE(cond)                                                                                              \
-    do {                                                                                                           \
-        if (!(cond)) {                                                                                             \
-            fprintf(stderr, "%s:%d: property failed: %s\n", __FILE__, __LINE__, #cond);                            \
-            abort();                                                                                               \
-        }                                                                                                          \
-    } while (0)
 
 /* The forms mintid_guess() recognises for a format, as mintid.h lists them. */
 static unsigned guess_forms(mintid_format_id f) {

@@ -14,6 +14,7 @@
  * - a failure is MINTID_EINVAL or MINTID_ERANGE and leaves the result alone;
  * - mintid_format_time() honours its buffer size.
  */
+#include "fuzz.h"
 #include "mintid.h"
 
 #include <stdbool.h>
@@ -21,16 +22,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-#define REQUIRE(cond)                                                                                              \
-    do {                                                                                                           \
-        if (!(cond)) {                                                                                             \
-            fprintf(stderr, "%s:%d: property failed: %s\n", __FILE__, __LINE__, #cond);                            \
-            abort();                                                                                               \
-        }                                                                                                          \
-    } while (0)
 
 #define RFC3339_MS_LEN 24 /* 2026-11-22T01:02:03.456Z */
 

@@ -79,6 +79,7 @@ static void close_gracefully(conn *c) {
         return;
     }
     c->lingering = true;
+    c->linger_until_ms = now_ms() + LINGER_SECONDS * 1000;
     event_del(c->wev);
     struct timeval tv = {LINGER_SECONDS, 0};
     event_add(c->rev, &tv);
@@ -106,8 +107,11 @@ static int flush(conn *c) {
     if (evbuffer_get_length(c->out) > 0) {
         /* The rest waits for the socket; a client that reads nothing is dropped. */
         if (!event_pending(c->wev, EV_WRITE, NULL)) {
-            struct timeval tv;
-            event_add(c->wev, idle_tv(c->srv, &tv));
+            /* A connection being closed gets a fixed time to take its last
+             * reply, even where idle-timeout is off. */
+            struct timeval tv, linger = {LINGER_SECONDS, 0};
+            const struct timeval *limit = c->closing ? &linger : idle_tv(c->srv, &tv);
+            event_add(c->wev, limit);
         }
         return 0;
     }
@@ -191,9 +195,10 @@ static void on_readable(evutil_socket_t fd, short what, void *arg) {
         return;
     }
     if (c->lingering) {
+        /* Bounded in time however the client trickles, and in bytes. */
         char drop[4096];
         ssize_t n = recv(fd, drop, sizeof drop, 0);
-        if (n > 0 && (c->lingered += (size_t)n) <= LINGER_MAX_BYTES)
+        if (n > 0 && (c->lingered += (size_t)n) <= LINGER_MAX_BYTES && now_ms() < c->linger_until_ms)
             return;
         if (n < 0 && (errno == EAGAIN || errno == EINTR))
             return;

@@ -87,7 +87,9 @@ http_result http_parse(const char *buf, size_t len, size_t max_request, http_req
             return fail(status, error, 431, "request head too large");
         return HTTP_NEED_MORE;
     }
-    if ((size_t)(end - buf) > max_request)
+    /* max_request bounds the whole head, its blank line included, as the
+     * check on an unfinished head above does. */
+    if ((size_t)(end - buf) + term > max_request)
         return fail(status, error, 431, "request head too large");
 
     /* The request line: METHOD SP target SP HTTP/1.x */

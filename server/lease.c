@@ -11,8 +11,8 @@
  *                   transaction comparing the node key's lease); a new
  *                   holder issues nothing at or before it.
  *
- * Fencing: the lease is trusted until the monotonic time at which the last
- * acknowledged keepalive was *sent*, plus the TTL, minus a margin. etcd
+ * Fencing: the lease is trusted until the time (CLOCK_BOOTTIME) at which the
+ * last acknowledged keepalive was *sent*, plus the TTL, minus a margin. etcd
  * counts the TTL from when it received the keepalive, which is later, so a
  * lease this process considers valid has not expired in etcd.
  */
@@ -30,9 +30,13 @@
 #include <time.h>
 #include <unistd.h>
 
+/*
+ * CLOCK_BOOTTIME: monotonic, and unlike CLOCK_MONOTONIC it keeps counting
+ * while the machine is suspended, which etcd's TTL does too.
+ */
 static uint64_t mono_ns(void) {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(CLOCK_BOOTTIME, &ts);
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
@@ -346,13 +350,15 @@ static int acquire(lease *l) {
             etcd_revoke(l, id);
             return -1;
         }
+        /* Published in this order: the generation first, validity last, so
+         * that no reader sees a valid lease with an older generation. */
+        atomic_fetch_add(&l->generation, 1);
         atomic_store(&l->floor_ms, floor);
         atomic_store(&l->mark_ms, mark);
         atomic_store(&l->id, id);
         atomic_store(&l->node, (int64_t)node);
         atomic_store(&l->valid_until_ns,
                      sent + (uint64_t)l->cfg.ttl_s * 1000000000u - (uint64_t)l->cfg.margin_ms * 1000000u);
-        atomic_fetch_add(&l->generation, 1);
         l->last_node = node;
         log_msg(LOG_INFO, "node id %u leased from etcd (lease %" PRIx64 ", TTL %u s); previous holder's mark %" PRId64,
                 node, id, l->cfg.ttl_s, floor);
@@ -372,9 +378,30 @@ static void nap(lease *l, unsigned ms) {
     }
 }
 
+/* Keeps the mark in etcd at least half of reserve-ahead ahead of the clock. */
+static void renew_mark(lease *l, uint64_t id) {
+    int64_t now = now_ms(), mark = atomic_load(&l->mark_ms);
+    if (now + (int64_t)l->cfg.reserve_ahead_ms / 2 <= mark)
+        return;
+    int64_t next = now + (int64_t)l->cfg.reserve_ahead_ms;
+    int rc = write_mark(l, (unsigned)atomic_load(&l->node), id, next);
+    if (rc == 0) {
+        atomic_store(&l->mark_ms, next);
+    } else if (rc == -2) {
+        log_msg(LOG_ERROR, "node lease: node %" PRId64 " is no longer ours", atomic_load(&l->node));
+        publish_lost(l);
+    }
+}
+
 static void *run(void *arg) {
     lease *l = arg;
-    unsigned interval = l->cfg.ttl_s * 1000 / 3;
+    /* Keepalives every TTL/3; the mark is looked at more often when
+     * reserve-ahead is short, so it never falls behind the clock. */
+    uint64_t keepalive_every = (uint64_t)l->cfg.ttl_s * 1000000000u / 3;
+    unsigned tick_ms = l->cfg.reserve_ahead_ms / 4 < 1000 ? l->cfg.reserve_ahead_ms / 4 : 1000;
+    if (tick_ms < 20)
+        tick_ms = 20;
+    uint64_t next_keepalive = mono_ns() + keepalive_every;
     int last_rc = 0; /* the last failure to acquire, said once */
     while (!stopping(l)) {
         uint64_t id = atomic_load(&l->id);
@@ -388,17 +415,23 @@ static void *run(void *arg) {
             last_rc = rc;
             if (rc != 0)
                 nap(l, 1000);
+            next_keepalive = mono_ns() + keepalive_every;
             continue;
         }
-        nap(l, interval);
+        nap(l, tick_ms);
         if (stopping(l))
             break;
+        if (mono_ns() < next_keepalive) {
+            renew_mark(l, id);
+            continue;
+        }
         uint64_t sent = mono_ns();
         int64_t ttl = etcd_keepalive(l, id);
         if (ttl < 0) {
             atomic_fetch_add(&l->keepalive_failures, 1);
             log_msg(LOG_WARN, "node lease: keepalive failed (etcd unreachable); minting stops when the lease "
                               "could expire");
+            next_keepalive = mono_ns() + 500000000u; /* retry soon */
             if (!lease_valid(l) && atomic_load(&l->node) >= 0) {
                 log_msg(LOG_ERROR, "node lease lost: no keepalive acknowledged within the TTL");
                 publish_lost(l);
@@ -412,18 +445,8 @@ static void *run(void *arg) {
         }
         atomic_store(&l->valid_until_ns,
                      sent + (uint64_t)ttl * 1000000000u - (uint64_t)l->cfg.margin_ms * 1000000u);
-        /* Keep the mark ahead of the clock. */
-        int64_t now = now_ms(), mark = atomic_load(&l->mark_ms);
-        if (now + (int64_t)l->cfg.reserve_ahead_ms / 2 > mark) {
-            int64_t next = now + (int64_t)l->cfg.reserve_ahead_ms;
-            int rc = write_mark(l, (unsigned)atomic_load(&l->node), id, next);
-            if (rc == 0)
-                atomic_store(&l->mark_ms, next);
-            else if (rc == -2) {
-                log_msg(LOG_ERROR, "node lease: node %" PRId64 " is no longer ours", atomic_load(&l->node));
-                publish_lost(l);
-            }
-        }
+        next_keepalive = sent + keepalive_every;
+        renew_mark(l, id);
     }
     return NULL;
 }

@@ -75,13 +75,25 @@ static int wait_for_mark(const config *cfg, int64_t mark, const char *whose) {
         return -1;
     }
     log_msg(LOG_WARN, "the clock is %" PRId64 " ms behind the mark of %s; waiting for it", behind, whose);
-    struct timespec ts = {(time_t)(behind / 1000), (long)(behind % 1000) * 1000000L};
-    while (nanosleep(&ts, &ts) != 0) {
+    /* Bounded on the monotonic clock: a clock stepped back again meanwhile
+     * must not keep the server waiting forever. */
+    struct timespec start, ts;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    for (;;) {
+        if (mintid_clock_system(NULL, &now) != MINTID_OK)
+            return -1;
+        if (now > mark)
+            return 0;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        int64_t waited = (ts.tv_sec - start.tv_sec) * 1000 + (ts.tv_nsec - start.tv_nsec) / 1000000;
+        if ((uint64_t)waited > cfg->startup_wait) {
+            log_msg(LOG_ERROR, "the clock did not pass the mark of %s within startup-wait; not starting", whose);
+            return -1;
+        }
+        int64_t left = mark - now + 1 < 100 ? mark - now + 1 : 100;
+        struct timespec nap = {0, (long)left * 1000000L};
+        nanosleep(&nap, NULL);
     }
-    do {
-        mintid_clock_system(NULL, &now);
-    } while (now <= mark);
-    return 0;
 }
 
 /* Each connection is a descriptor: make room for max-connections of them. */

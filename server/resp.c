@@ -15,14 +15,15 @@
 static resp_result read_number(const char *p, const char *end, long long max, long long *out, const char **next,
                                const char **error, const char *what) {
     const char *cr = memchr(p, '\r', (size_t)(end - p));
-    if (cr == NULL) {
-        /* No more than 20 digits can follow; longer is not a number. */
-        if (end - p > 21) {
-            *error = what;
-            return RESP_ERROR;
-        }
-        return RESP_NEED_MORE;
+    /* A sign and 20 digits at most, whether or not the CR has arrived, so
+     * the answer never depends on where the stream was cut (nor does zero
+     * padding carry a request past its limit). */
+    if ((cr == NULL ? end - p : cr - p) > 21) {
+        *error = what;
+        return RESP_ERROR;
     }
+    if (cr == NULL)
+        return RESP_NEED_MORE;
     if (cr + 1 == end)
         return RESP_NEED_MORE;
     if (cr[1] != '\n' || cr == p) {

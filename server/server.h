@@ -41,6 +41,7 @@ struct conn {
     bool refused;      /* over max-connections: told so, then closed */
     uint64_t partial_since_ms; /* when an incomplete request started waiting; 0 if none */
     size_t lingered;   /* bytes dropped while closing */
+    uint64_t linger_until_ms; /* monotonic: a lingering connection is freed by then */
     conn *prev, *next;
 };
 

@@ -51,6 +51,11 @@ static int svc_clock(void *ctx, int64_t *unix_ms) {
             svc->fenced = "node lease lost: not minting until it is held again";
             return MINTID_ECLOCK;
         }
+        /* A generator made for an earlier lease's node id never mints under a later one. */
+        if (atomic_load(&l->generation) != svc->lease_generation) {
+            svc->fenced = "node lease renewed with a new node id: try again";
+            return MINTID_ECLOCK;
+        }
         if (*unix_ms <= atomic_load(&l->floor_ms)) {
             svc->fenced = "node lease: waiting for the previous holder's last timestamp to pass";
             return MINTID_ECLOCK;
@@ -59,6 +64,12 @@ static int svc_clock(void *ctx, int64_t *unix_ms) {
             svc->fenced = "node lease: the mark in etcd does not yet cover the clock";
             return MINTID_ECLOCK;
         }
+    }
+    /* Checked on every read, not only at start: a clock stepped back later
+     * must not reach timestamps an earlier run may have issued. */
+    if (*unix_ms <= svc->st->start_mark) {
+        svc->fenced = "the clock is behind the state's mark: not minting until it has passed it";
+        return MINTID_ECLOCK;
     }
     if (*unix_ms > svc->st->mark && reserve_until(svc, *unix_ms + (int64_t)svc->cfg->reserve_ahead) != 0) {
         svc->fenced = "the state file could not be written; no ID is issued beyond its mark";
@@ -198,7 +209,9 @@ void service_shutdown(service *svc) {
     /* Lower the mark to what was really issued, so a restart need not wait
      * out the unused reservation. */
     int64_t last = service_last_issued(svc);
-    if (last == 0) /* nothing issued: keep whatever the file said before */
+    if (last <= svc->st->start_mark) /* nothing issued past the old mark: keep it */
+        last = svc->st->start_mark;
+    if (last == 0)
         return;
     if (state_write_mark(svc->st, last) == 0)
         log_msg(LOG_INFO, "state saved: no ID was issued after %" PRId64 " (Unix ms)", last);

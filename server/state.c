@@ -58,6 +58,7 @@ static int read_mark(state *st) {
         return -1;
     }
     st->mark = mark;
+    st->start_mark = mark;
     return 0;
 }
 

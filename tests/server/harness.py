@@ -29,7 +29,7 @@ def spare_port():
 class Server:
     """One mintidd process. Use as a context manager, or start()/stop()."""
 
-    def __init__(self, binary, state_dir=None, args=(), env=None, faketime=None):
+    def __init__(self, binary, state_dir=None, args=(), env=None, faketime=None, faketime_file=None):
         self.binary = binary
         self.http_port = spare_port()
         self.resp_port = spare_port()
@@ -42,19 +42,24 @@ class Server:
         self.env = dict(os.environ)
         self.env.update(env or {})
         self.faketime = faketime
+        self.faketime_file = faketime_file  # a file whose offset ("+600") may change while running
         self.proc = None
         self.log = b""
 
     def command(self):
         cmd = [self.binary, "--http", f"127.0.0.1:{self.http_port}", "--resp", f"127.0.0.1:{self.resp_port}",
                "--state-dir", self.state_dir] + self.args
+        if self.faketime_file is not None:
+            self.env["FAKETIME_TIMESTAMP_FILE"] = self.faketime_file
+            self.faketime = self.faketime or ""
         if self.faketime is not None:
             # libfaketime preloaded into mintidd itself, not through the
             # faketime wrapper, which would not pass signals on. The
             # monotonic clock stays real: libevent's timers and the
             # library's wait limits run on it.
             self.env["LD_PRELOAD"] = FAKETIME_LIB
-            self.env["FAKETIME"] = self.faketime
+            if self.faketime:
+                self.env["FAKETIME"] = self.faketime
             self.env["FAKETIME_DONT_FAKE_MONOTONIC"] = "1"
             self.env["FAKETIME_NO_CACHE"] = "1"
             # Under AddressSanitizer, its runtime need not come first.

@@ -221,6 +221,18 @@ class Lease(unittest.TestCase):
         first_ts_b = (min(after) >> 22) + EPOCH
         self.assertGreater(first_ts_b, last_ts_a)
 
+    def test_defaults_mint_without_gaps(self):
+        # With the default TTL and reserve-ahead, the mark in etcd must stay
+        # ahead of the clock between keepalives: no request is refused.
+        s = self.server("--node-lease", f"etcd://127.0.0.1:{self.etcd.client}/steady").start()
+        refused = 0
+        deadline = time.monotonic() + 7
+        while time.monotonic() < deadline:
+            status, _ = mint(s.http_port, 10)
+            refused += status != 200
+            time.sleep(0.05)
+        self.assertEqual(refused, 0)
+
     def test_start_errors(self):
         closed = spare_port()
         s = self.server("--node-lease", f"etcd://127.0.0.1:{closed}/x").start(expect_ready=False)
