@@ -77,8 +77,8 @@ typedef struct worker {
     atomic_bool *stop;
     uint64_t count;
     double began, ended; /* the worker's own span of work, CLOCK_MONOTONIC */
-    int error;          /* a negative mintid_status, or MINTID_OK */
-    unsigned char sink; /* read from the output so no work can be elided */
+    int error;           /* a negative mintid_status, or MINTID_OK */
+    unsigned char sink;  /* read from the output so no work can be elided */
 } worker;
 
 static double now_s(void) {

@@ -143,11 +143,11 @@ static int policy_from(const char *s, const char *const *names, int n) {
 
 static int cmd_gen(int argc, char **argv) {
     static const struct option opts[] = {
-        {"count", required_argument, NULL, 'n'},   {"node", required_argument, NULL, 'N'},
-        {"epoch", required_argument, NULL, 'e'},   {"as", required_argument, NULL, 'a'},
+        {"count", required_argument, NULL, 'n'},    {"node", required_argument, NULL, 'N'},
+        {"epoch", required_argument, NULL, 'e'},    {"as", required_argument, NULL, 'a'},
         {"overflow", required_argument, NULL, 'o'}, {"rollback", required_argument, NULL, 'r'},
         {"max-wait", required_argument, NULL, 'w'}, {"entropy-size", required_argument, NULL, 'E'},
-        {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0},
+        {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0},
     };
     static const char *const overflow_names[] = {"wait", "fail"};
     static const char *const rollback_names[] = {"wait", "reuse", "fail"};
@@ -156,16 +156,35 @@ static int cmd_gen(int argc, char **argv) {
     int c;
     while ((c = getopt_long(argc, argv, ":n:h", opts, NULL)) != -1) {
         switch (c) {
-        case 'n': count_arg = optarg; break;
-        case 'N': node_arg = optarg; break;
-        case 'e': epoch_arg = optarg; break;
-        case 'a': as_arg = optarg; break;
-        case 'o': overflow_arg = optarg; break;
-        case 'r': rollback_arg = optarg; break;
-        case 'w': wait_arg = optarg; break;
-        case 'E': entropy_arg = optarg; break;
-        case 'h': fputs(usage_text, stdout); return EXIT_OK;
-        default: return bad_option(c, argv);
+        case 'n':
+            count_arg = optarg;
+            break;
+        case 'N':
+            node_arg = optarg;
+            break;
+        case 'e':
+            epoch_arg = optarg;
+            break;
+        case 'a':
+            as_arg = optarg;
+            break;
+        case 'o':
+            overflow_arg = optarg;
+            break;
+        case 'r':
+            rollback_arg = optarg;
+            break;
+        case 'w':
+            wait_arg = optarg;
+            break;
+        case 'E':
+            entropy_arg = optarg;
+            break;
+        case 'h':
+            fputs(usage_text, stdout);
+            return EXIT_OK;
+        default:
+            return bad_option(c, argv);
         }
     }
     if (optind != argc - 1)
@@ -312,7 +331,8 @@ static bool read_id(const reader *r, const char *s, size_t len, const mintid_for
                 }
             fputs("; say which with --format\n", stderr);
         } else {
-            fprintf(stderr, "mintid: '%s' does not have the shape of any format's ID; give --format to read it as one\n",
+            fprintf(stderr,
+                    "mintid: '%s' does not have the shape of any format's ID; give --format to read it as one\n",
                     escaped(s, len, safe, sizeof safe));
         }
         return false;
@@ -386,16 +406,25 @@ static int parse_reader(int argc, char **argv, reader *r, int64_t *epoch, const 
     int c;
     while ((c = getopt_long(argc, argv, ":f:h", opts, NULL)) != -1) {
         switch (c) {
-        case 'f': format_arg = optarg; break;
-        case 'F': from_arg = optarg; break;
-        case 'e': epoch_arg = optarg; break;
+        case 'f':
+            format_arg = optarg;
+            break;
+        case 'F':
+            from_arg = optarg;
+            break;
+        case 'e':
+            epoch_arg = optarg;
+            break;
         case 't':
             if (to == NULL)
                 return usage_error("%s", "--to is for convert");
             *to = optarg;
             break;
-        case 'h': fputs(usage_text, stdout); return -1;
-        default: return bad_option(c, argv);
+        case 'h':
+            fputs(usage_text, stdout);
+            return -1;
+        default:
+            return bad_option(c, argv);
         }
     }
     r->fmt = NULL;
@@ -519,8 +548,8 @@ static int cmd_formats(int argc, char **argv) {
                 out_printf(" %s", mintid_form_name((mintid_form)f));
         const mintid_field *ts = mintid_format_field(fmt, MINTID_ROLE_TIMESTAMP);
         const char *cap_note = fmt->id == MINTID_ULID_FLAKE || fmt->id == MINTID_ULID_FLAKE_SCALABLE ? " (on average)"
-                               : fmt->id == MINTID_SCRU160                                          ? " (at least)"
-                                                                                                    : "";
+                               : fmt->id == MINTID_SCRU160                                           ? " (at least)"
+                                                                                                     : "";
         out_printf("\n  capacity: %" PRIu32 " IDs per ms per generator%s\n", fmt->capacity_per_ms, cap_note);
         mintid_format_time(e, start, sizeof start);
         if (mintid_format_time(e + (int64_t)mintid_format_max_timestamp(fmt), when, sizeof when) < 0)

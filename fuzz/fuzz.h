@@ -13,12 +13,12 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* A property that must hold: abort(), which libFuzzer reports with the input. */
-#define REQUIRE(cond)                                                                                              \
-    do {                                                                                                           \
-        if (!(cond)) {                                                                                             \
-            fprintf(stderr, "%s:%d: property failed: %s\n", __FILE__, __LINE__, #cond);                            \
-            abort();                                                                                               \
-        }                                                                                                          \
+#define REQUIRE(cond)                                                                                                  \
+    do {                                                                                                               \
+        if (!(cond)) {                                                                                                 \
+            fprintf(stderr, "%s:%d: property failed: %s\n", __FILE__, __LINE__, #cond);                                \
+            abort();                                                                                                   \
+        }                                                                                                              \
     } while (0)
 
 #endif

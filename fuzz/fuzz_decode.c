@@ -55,22 +55,31 @@ static const char B62CORE[] = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklm
 static const char B36[] = "0123456789abcdefghijklmnopqrstuvwxyz";
 
 /* 20 decimal digits hold 2^64-1. */
-#define INT_FORM {DEC, false, 1, 20, false, true}
-#define HEX64_FORM {HEX, true, 16, 16, false, false}
+#define INT_FORM                                                                                                       \
+    { DEC, false, 1, 20, false, true }
+#define HEX64_FORM                                                                                                     \
+    { HEX, true, 16, 16, false, false }
 
 static const form_spec specs[MINTID_FORMAT_COUNT][MINTID_FORM_COUNT] = {
-    [MINTID_UEXKY] = {[MINTID_FORM_TEXT] = {B64, false, 4, 10, true, false}, [MINTID_FORM_INT] = INT_FORM,
+    [MINTID_UEXKY] = {[MINTID_FORM_TEXT] = {B64, false, 4, 10, true, false},
+                      [MINTID_FORM_INT] = INT_FORM,
                       [MINTID_FORM_HEX] = HEX64_FORM},
     [MINTID_SCRU160] = {[MINTID_FORM_TEXT] = {B32HEX, true, 32, 32, false, false},
                         [MINTID_FORM_HEX] = {HEX, true, 40, 40, false, false}},
-    [MINTID_ULID_FLAKE] = {[MINTID_FORM_TEXT] = {CROCKFORD, true, 13, 13, false, false}, [MINTID_FORM_INT] = INT_FORM,
+    [MINTID_ULID_FLAKE] = {[MINTID_FORM_TEXT] = {CROCKFORD, true, 13, 13, false, false},
+                           [MINTID_FORM_INT] = INT_FORM,
                            [MINTID_FORM_HEX] = HEX64_FORM},
     [MINTID_ULID_FLAKE_SCALABLE] = {[MINTID_FORM_TEXT] = {CROCKFORD, true, 13, 13, false, false},
-                                    [MINTID_FORM_INT] = INT_FORM, [MINTID_FORM_HEX] = HEX64_FORM},
-    [MINTID_CALORIOSA] = {[MINTID_FORM_TEXT] = {B62, false, 1, 11, false, false}, [MINTID_FORM_INT] = INT_FORM,
-                          [MINTID_FORM_HEX] = HEX64_FORM, [MINTID_FORM_CORE] = {B62CORE, false, 1, 11, false, false}},
-    [MINTID_NANOFLAKE] = {[MINTID_FORM_TEXT] = {B36, true, 1, 13, false, false}, [MINTID_FORM_INT] = INT_FORM,
-                          [MINTID_FORM_HEX] = HEX64_FORM, [MINTID_FORM_PADDED] = {B36, true, 13, 13, false, false}},
+                                    [MINTID_FORM_INT] = INT_FORM,
+                                    [MINTID_FORM_HEX] = HEX64_FORM},
+    [MINTID_CALORIOSA] = {[MINTID_FORM_TEXT] = {B62, false, 1, 11, false, false},
+                          [MINTID_FORM_INT] = INT_FORM,
+                          [MINTID_FORM_HEX] = HEX64_FORM,
+                          [MINTID_FORM_CORE] = {B62CORE, false, 1, 11, false, false}},
+    [MINTID_NANOFLAKE] = {[MINTID_FORM_TEXT] = {B36, true, 1, 13, false, false},
+                          [MINTID_FORM_INT] = INT_FORM,
+                          [MINTID_FORM_HEX] = HEX64_FORM,
+                          [MINTID_FORM_PADDED] = {B36, true, 13, 13, false, false}},
 };
 
 /* The largest value a decoder of a 64-bit format accepts (FORMATS.md). */
@@ -194,8 +203,7 @@ static bool has_form(const mintid_format *fmt, mintid_form form) {
  * (in the library and in the reference), and the buffer size honoured. The
  * text is left in buf for the caller.
  */
-static size_t check_encode(const mintid_format *fmt, mintid_form form, const mintid_id *id,
-                           char buf[MINTID_TEXT_MAX]) {
+static size_t check_encode(const mintid_format *fmt, mintid_form form, const mintid_id *id, char buf[MINTID_TEXT_MAX]) {
     int n = mintid_encode(fmt, form, id, buf, MINTID_TEXT_MAX);
     REQUIRE(n > 0 && n < MINTID_TEXT_MAX);
     size_t len = (size_t)n;

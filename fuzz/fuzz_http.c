@@ -116,9 +116,9 @@ static void check_rewritten(const http_request *req, const char *buf) {
     size_t cap = mlen + req->target_len + 128;
     char *out = malloc(cap);
     REQUIRE(out != NULL);
-    int n = snprintf(out, cap, "%.*s %.*s HTTP/1.%d\r\nConnection: %s\r\n%s\r\n", (int)mlen, buf,
-                     (int)req->target_len, req->target, req->minor_version,
-                     req->keep_alive ? "keep-alive" : "close", req->accept_json ? "Accept: application/json\r\n" : "");
+    int n = snprintf(out, cap, "%.*s %.*s HTTP/1.%d\r\nConnection: %s\r\n%s\r\n", (int)mlen, buf, (int)req->target_len,
+                     req->target, req->minor_version, req->keep_alive ? "keep-alive" : "close",
+                     req->accept_json ? "Accept: application/json\r\n" : "");
     REQUIRE(n > 0 && (size_t)n < cap);
     size_t len = (size_t)n;
 
@@ -180,8 +180,7 @@ static void check_outcome(const outcome *o, const char *buf, size_t len, size_t 
  * an error where the whole is fine, would make the server's answer depend on
  * how the network split the stream.
  */
-static void check_prefix(const outcome *whole, const char *whole_buf, const char *buf, size_t cut,
-                         size_t max_request) {
+static void check_prefix(const outcome *whole, const char *whole_buf, const char *buf, size_t cut, size_t max_request) {
     char *copy;
     outcome o = parse_copy(buf, cut, max_request, &copy);
     check_outcome(&o, copy, cut, max_request);
@@ -210,7 +209,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
      * past it; and one the input chooses.
      */
     size_t span = whole.r == HTTP_OK ? whole.used : len;
-    size_t cuts[] = {span - 1, span - 2, span - 3, span / 2, max_request, max_request + 1,
+    size_t cuts[] = {span - 1,
+                     span - 2,
+                     span - 3,
+                     span / 2,
+                     max_request,
+                     max_request + 1,
                      len > 0 ? (size_t)data[len + 1] * 7 % span : 0};
     for (size_t i = 0; i < sizeof cuts / sizeof cuts[0]; i++)
         if (span > 0 && cuts[i] < span)

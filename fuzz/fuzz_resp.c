@@ -189,7 +189,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
      * and one past it; and one the input chooses.
      */
     size_t span = whole.r == RESP_OK ? whole.used : len;
-    size_t cuts[] = {span - 1, span - 2, span - 3, span / 2, max_request, max_request + 1,
+    size_t cuts[] = {span - 1,
+                     span - 2,
+                     span - 3,
+                     span / 2,
+                     max_request,
+                     max_request + 1,
                      len > 0 ? (size_t)data[len + 1] * 7 % span : 0};
     for (size_t i = 0; i < sizeof cuts / sizeof cuts[0]; i++)
         if (span > 0 && cuts[i] < span)

@@ -46,24 +46,24 @@ extern "C" {
  * One list, expanded into the enum and into mintid_strerror()/mintid_status_name().
  * New codes are only ever added at the end, so existing values never change.
  */
-#define MINTID_STATUS_MAP(XX)                                                      \
-    XX(EINVAL, -1, "invalid argument")                                             \
-    XX(ENOMEM, -2, "out of memory")                                                \
-    XX(EFORMAT, -3, "unknown format")                                              \
-    XX(EFORM, -4, "text form not defined for this format")                         \
-    XX(EBUFSIZE, -5, "output buffer too small")                                    \
-    XX(ELENGTH, -6, "wrong length")                                                \
-    XX(ECHAR, -7, "character outside the format's alphabet")                       \
-    XX(EOVERFLOW, -8, "value too large for the format")                            \
-    XX(ERANGE, -9, "field value does not fit its field")                           \
-    XX(ETIME, -10, "timestamp outside the format's range")                         \
-    XX(EEXHAUSTED, -11, "sequence exhausted for this millisecond")                 \
-    XX(ECLOCKBACK, -12, "clock moved backwards")                                   \
-    XX(ETIMEDOUT, -13, "wait limit reached before the clock moved on")             \
-    XX(EFORKED, -14, "generator was inherited across fork(); create a new one")    \
-    XX(EENTROPY, -15, "kernel random number generator failed")                     \
-    XX(ECLOCK, -16, "clock could not be read")                                     \
-    XX(EINVALID, -17, "not a valid ID of this format")                             \
+#define MINTID_STATUS_MAP(XX)                                                                                          \
+    XX(EINVAL, -1, "invalid argument")                                                                                 \
+    XX(ENOMEM, -2, "out of memory")                                                                                    \
+    XX(EFORMAT, -3, "unknown format")                                                                                  \
+    XX(EFORM, -4, "text form not defined for this format")                                                             \
+    XX(EBUFSIZE, -5, "output buffer too small")                                                                        \
+    XX(ELENGTH, -6, "wrong length")                                                                                    \
+    XX(ECHAR, -7, "character outside the format's alphabet")                                                           \
+    XX(EOVERFLOW, -8, "value too large for the format")                                                                \
+    XX(ERANGE, -9, "field value does not fit its field")                                                               \
+    XX(ETIME, -10, "timestamp outside the format's range")                                                             \
+    XX(EEXHAUSTED, -11, "sequence exhausted for this millisecond")                                                     \
+    XX(ECLOCKBACK, -12, "clock moved backwards")                                                                       \
+    XX(ETIMEDOUT, -13, "wait limit reached before the clock moved on")                                                 \
+    XX(EFORKED, -14, "generator was inherited across fork(); create a new one")                                        \
+    XX(EENTROPY, -15, "kernel random number generator failed")                                                         \
+    XX(ECLOCK, -16, "clock could not be read")                                                                         \
+    XX(EINVALID, -17, "not a valid ID of this format")                                                                 \
     XX(EAMBIGUOUS, -18, "ambiguous: several formats or forms match")
 
 typedef enum mintid_status {
@@ -103,20 +103,20 @@ typedef enum mintid_role {
 } mintid_role;
 
 typedef struct mintid_field {
-    const char *name;   /* the key `mintid inspect` uses, e.g. "sequence" */
-    uint8_t offset;     /* first bit, counted from the most significant bit */
-    uint8_t width;      /* in bits */
-    uint8_t role;       /* a mintid_role */
-    uint64_t constant;  /* value of a MINTID_ROLE_CONSTANT field */
+    const char *name;  /* the key `mintid inspect` uses, e.g. "sequence" */
+    uint8_t offset;    /* first bit, counted from the most significant bit */
+    uint8_t width;     /* in bits */
+    uint8_t role;      /* a mintid_role */
+    uint64_t constant; /* value of a MINTID_ROLE_CONSTANT field */
 } mintid_field;
 
 /* Text forms. Not every format has every form: see mintid_format.forms. */
 typedef enum mintid_form {
-    MINTID_FORM_TEXT = 0, /* the format's canonical text */
-    MINTID_FORM_INT = 1,  /* unsigned decimal (64-bit formats only) */
-    MINTID_FORM_HEX = 2,  /* lower-case hex, fixed width (16 or 40 digits) */
+    MINTID_FORM_TEXT = 0,   /* the format's canonical text */
+    MINTID_FORM_INT = 1,    /* unsigned decimal (64-bit formats only) */
+    MINTID_FORM_HEX = 2,    /* lower-case hex, fixed width (16 or 40 digits) */
     MINTID_FORM_PADDED = 3, /* nanoflake: base36 zero-padded to 13 characters */
-    MINTID_FORM_CORE = 4, /* caloriosa: base62 with Caloriosa/core's 0-9A-Za-z */
+    MINTID_FORM_CORE = 4,   /* caloriosa: base62 with Caloriosa/core's 0-9A-Za-z */
     MINTID_FORM_COUNT,
     MINTID_FORM_ANY = -1 /* decoding only: recognise the form (see mintid_decode) */
 } mintid_form;
@@ -137,24 +137,24 @@ typedef enum mintid_rollback_policy {
 /* Everything the library knows about one format. Entries are static. */
 typedef struct mintid_format {
     mintid_format_id id;
-    const char *name;        /* "nanoflake" */
-    const char *title;       /* one line for people */
-    uint8_t bits;            /* 64 or 160 */
+    const char *name;  /* "nanoflake" */
+    const char *title; /* one line for people */
+    uint8_t bits;      /* 64 or 160 */
     uint8_t nfields;
     const mintid_field *fields; /* most significant first */
-    int64_t epoch_ms;        /* Unix ms of timestamp 0 (default, if settable) */
-    uint8_t epoch_settable;  /* 1 if a generator may choose its epoch */
-    uint8_t node_bits;       /* width of the node id, 0 if the format has none */
-    uint8_t node_optional;   /* 1 if the node id is an opt-in (scru160) */
-    uint32_t capacity_per_ms; /* IDs per ms per generator under sustained load (ulid-flake: on
-                                 average; scru160: at least); see docs/formats */
-    unsigned forms;          /* MINTID_FORM_BIT() of every supported form */
-    uint8_t text_min_len;    /* canonical text length range */
+    int64_t epoch_ms;           /* Unix ms of timestamp 0 (default, if settable) */
+    uint8_t epoch_settable;     /* 1 if a generator may choose its epoch */
+    uint8_t node_bits;          /* width of the node id, 0 if the format has none */
+    uint8_t node_optional;      /* 1 if the node id is an opt-in (scru160) */
+    uint32_t capacity_per_ms;   /* IDs per ms per generator under sustained load (ulid-flake: on
+                                   average; scru160: at least); see docs/formats */
+    unsigned forms;             /* MINTID_FORM_BIT() of every supported form */
+    uint8_t text_min_len;       /* canonical text length range */
     uint8_t text_max_len;
-    uint8_t text_sortable;   /* 1 if canonical text sorts like the value */
-    uint8_t text_nocase;     /* 1 if the text decoder ignores letter case */
-    const char *alphabet;    /* the digits of the canonical text, lowest first */
-    uint64_t value_max;      /* 64-bit formats: the largest value decoders accept */
+    uint8_t text_sortable; /* 1 if canonical text sorts like the value */
+    uint8_t text_nocase;   /* 1 if the text decoder ignores letter case */
+    const char *alphabet;  /* the digits of the canonical text, lowest first */
+    uint64_t value_max;    /* 64-bit formats: the largest value decoders accept */
     mintid_overflow_policy default_overflow;
     mintid_rollback_policy default_rollback;
 } mintid_format;
@@ -188,11 +188,11 @@ typedef struct mintid_id {
 
 /* The fields of an ID, one slot per role (see mintid_role). */
 typedef struct mintid_parts {
-    uint64_t timestamp; /* ms since the format's epoch, as stored */
-    uint64_t sequence;  /* uexky/nanoflake sequence, scru160 counter,
-                           ulid-flake randomness, caloriosa increment */
-    uint64_t node;      /* nanoflake generator, ulid-flake-scalable scalability */
-    uint64_t random;    /* uexky random, scru160 random16, caloriosa random */
+    uint64_t timestamp;   /* ms since the format's epoch, as stored */
+    uint64_t sequence;    /* uexky/nanoflake sequence, scru160 counter,
+                             ulid-flake randomness, caloriosa increment */
+    uint64_t node;        /* nanoflake generator, ulid-flake-scalable scalability */
+    uint64_t random;      /* uexky random, scru160 random16, caloriosa random */
     uint8_t random80[10]; /* scru160 random80, big-endian */
 } mintid_parts;
 
@@ -230,8 +230,7 @@ MINTID_API int64_t mintid_id_unix_ms(const mintid_format *fmt, const mintid_id *
  * (> 0), or a negative status: MINTID_EFORM if the format lacks the form,
  * MINTID_EBUFSIZE if cap is too small (MINTID_TEXT_MAX always suffices).
  */
-MINTID_API int mintid_encode(const mintid_format *fmt, mintid_form form, const mintid_id *id, char *buf,
-                             size_t cap);
+MINTID_API int mintid_encode(const mintid_format *fmt, mintid_form form, const mintid_id *id, char *buf, size_t cap);
 
 /*
  * Decodes `len` bytes of `text` (no NUL needed) in `form`. With
@@ -242,8 +241,8 @@ MINTID_API int mintid_encode(const mintid_format *fmt, mintid_form form, const m
  * Errors: MINTID_ELENGTH, MINTID_ECHAR, MINTID_EOVERFLOW, MINTID_EFORM.
  * On error *out is left unchanged.
  */
-MINTID_API int mintid_decode(const mintid_format *fmt, mintid_form form, const char *text, size_t len,
-                             mintid_id *out, mintid_form *form_out);
+MINTID_API int mintid_decode(const mintid_format *fmt, mintid_form form, const char *text, size_t len, mintid_id *out,
+                             mintid_form *form_out);
 
 /* MINTID_FORM_BIT()s of the forms that MINTID_FORM_ANY recognises. */
 MINTID_API unsigned mintid_decode_any_forms(const mintid_format *fmt);
@@ -292,8 +291,8 @@ MINTID_API int mintid_id_to_json(const mintid_format *fmt, const mintid_id *id, 
  * mintid_escape(). Returns the length, or MINTID_EBUFSIZE (512 bytes
  * always suffice).
  */
-MINTID_API int mintid_explain(const mintid_format *fmt, int form, const char *text, size_t len, int status,
-                              char *buf, size_t cap);
+MINTID_API int mintid_explain(const mintid_format *fmt, int form, const char *text, size_t len, int status, char *buf,
+                              size_t cap);
 
 /*
  * Makes untrusted text safe to show: printable ASCII stays, anything else
@@ -322,8 +321,8 @@ typedef int (*mintid_clock_fn)(void *ctx, int64_t *unix_ms);
 typedef int (*mintid_random_fn)(void *ctx, void *buf, size_t len);
 
 typedef struct mintid_config {
-    int64_t epoch_ms;      /* nanoflake only: Unix ms; must not be in the future */
-    int64_t node;          /* node id, or -1 for none (see mintid_format.node_bits) */
+    int64_t epoch_ms; /* nanoflake only: Unix ms; must not be in the future */
+    int64_t node;     /* node id, or -1 for none (see mintid_format.node_bits) */
     mintid_overflow_policy overflow;
     mintid_rollback_policy rollback;
     uint32_t max_wait_ms;  /* upper bound of any wait inside one call */
@@ -378,10 +377,10 @@ MINTID_API long mintid_gen_next_u64(mintid_gen *gen, uint64_t *out, size_t n);
 
 /* Counters since creation, for metrics. Safe to call at any time. */
 typedef struct mintid_gen_stats {
-    uint64_t issued;     /* IDs returned */
-    uint64_t waits;      /* times a call waited for the clock */
-    uint64_t rollbacks;  /* times the clock was seen going backwards */
-    uint64_t exhausted;  /* times a millisecond's sequence ran out */
+    uint64_t issued;      /* IDs returned */
+    uint64_t waits;       /* times a call waited for the clock */
+    uint64_t rollbacks;   /* times the clock was seen going backwards */
+    uint64_t exhausted;   /* times a millisecond's sequence ran out */
     int64_t last_unix_ms; /* timestamp of the last ID issued, Unix ms; -1 before the first */
 } mintid_gen_stats;
 MINTID_API void mintid_gen_get_stats(mintid_gen *gen, mintid_gen_stats *out);

@@ -13,26 +13,26 @@
 #define CONFIG_STR_MAX 256
 
 typedef struct config {
-    char http[CONFIG_STR_MAX];      /* HOST:PORT, or empty for no HTTP */
-    char resp[CONFIG_STR_MAX];      /* HOST:PORT, or empty for no RESP */
+    char http[CONFIG_STR_MAX]; /* HOST:PORT, or empty for no HTTP */
+    char resp[CONFIG_STR_MAX]; /* HOST:PORT, or empty for no RESP */
     char state_dir[CONFIG_STR_MAX];
     char log_level[CONFIG_STR_MAX];
-    char rollback[CONFIG_STR_MAX];  /* "default", "wait", "reuse" or "fail" */
+    char rollback[CONFIG_STR_MAX];   /* "default", "wait", "reuse" or "fail" */
     char node_lease[CONFIG_STR_MAX]; /* etcd://HOST:PORT[,...]/PREFIX, or empty for a static node id */
     char node_range[CONFIG_STR_MAX]; /* LO-HI: node ids a lease may take */
-    uint64_t lease_ttl;             /* seconds */
-    uint64_t lease_margin;          /* ms before a possible expiry at which minting stops */
-    uint64_t lease_start_wait;      /* seconds to retry an unreachable etcd at start; 0: fail at once */
+    uint64_t lease_ttl;              /* seconds */
+    uint64_t lease_margin;           /* ms before a possible expiry at which minting stops */
+    uint64_t lease_start_wait;       /* seconds to retry an unreachable etcd at start; 0: fail at once */
     uint64_t node;
-    int64_t nanoflake_epoch;        /* Unix ms */
-    uint64_t max_count;             /* IDs per request */
-    uint64_t max_request;           /* bytes per request */
+    int64_t nanoflake_epoch; /* Unix ms */
+    uint64_t max_count;      /* IDs per request */
+    uint64_t max_request;    /* bytes per request */
     uint64_t max_connections;
-    uint64_t idle_timeout;          /* seconds; 0: never */
-    uint64_t max_output;            /* bytes queued for one client before it is throttled */
-    uint64_t max_wait;              /* ms one mint may wait for the clock */
-    uint64_t startup_wait;          /* ms to wait at start for the clock to pass the state's mark */
-    uint64_t reserve_ahead;         /* ms of timestamps reserved in the state file ahead of use */
+    uint64_t idle_timeout;  /* seconds; 0: never */
+    uint64_t max_output;    /* bytes queued for one client before it is throttled */
+    uint64_t max_wait;      /* ms one mint may wait for the clock */
+    uint64_t startup_wait;  /* ms to wait at start for the clock to pass the state's mark */
+    uint64_t reserve_ahead; /* ms of timestamps reserved in the state file ahead of use */
 } config;
 
 void config_defaults(config *cfg);

@@ -26,7 +26,7 @@
 static const char *const proto_label[PROTO_COUNT] = {"HTTP", "RESP"};
 
 #define IN_INITIAL 16384
-#define FLUSH_AT 65536         /* replies this large are sent before the next request is read */
+#define FLUSH_AT 65536 /* replies this large are sent before the next request is read */
 #define LINGER_SECONDS 2
 #define LINGER_MAX_BYTES (1u << 20)
 /* Refused connections still get their reason and a graceful close, but only
@@ -326,8 +326,8 @@ int server_listen(server *srv, proto p, const char *address) {
         return -1;
     }
     srv->listeners[p] = evconnlistener_new_bind(srv->base, on_accept, srv,
-                                                LEV_OPT_CLOSE_ON_FREE | LEV_OPT_REUSEABLE | LEV_OPT_CLOSE_ON_EXEC,
-                                                511, res->ai_addr, (int)res->ai_addrlen);
+                                                LEV_OPT_CLOSE_ON_FREE | LEV_OPT_REUSEABLE | LEV_OPT_CLOSE_ON_EXEC, 511,
+                                                res->ai_addr, (int)res->ai_addrlen);
     freeaddrinfo(res);
     if (srv->listeners[p] == NULL) {
         log_msg(LOG_ERROR, "%s: cannot listen on %s: %s", proto_label[p], address, strerror(errno));

@@ -90,7 +90,7 @@ static bool percent_decode(const char *s, size_t len, char *buf, size_t cap, siz
         unsigned v = 0;
         for (int k = 1; k <= 2; k++) {
             char h = i + (size_t)k < len ? s[i + (size_t)k] : '\0';
-            unsigned d = h >= '0' && h <= '9' ? (unsigned)(h - '0')
+            unsigned d = h >= '0' && h <= '9'   ? (unsigned)(h - '0')
                          : h >= 'a' && h <= 'f' ? (unsigned)(h - 'a' + 10)
                          : h >= 'A' && h <= 'F' ? (unsigned)(h - 'A' + 10)
                                                 : 16;
@@ -161,8 +161,8 @@ static int param_form(conn *c, const http_request *req, struct evbuffer *out, co
     return -1;
 }
 
-static void route_mint(conn *c, const http_request *req, struct evbuffer *out, const mintid_format *fmt,
-                       const char *q, size_t qlen) {
+static void route_mint(conn *c, const http_request *req, struct evbuffer *out, const mintid_format *fmt, const char *q,
+                       size_t qlen) {
     server *srv = c->srv;
     param params[] = {{"count", NULL, 0, false}, {"as", NULL, 0, false}};
     if (!parse_query(c, req, out, q, qlen, params, 2))

@@ -52,8 +52,10 @@ static const mintid_format *arg_format(conn *c, const resp_arg *a, struct evbuff
         if (fmt != NULL)
             return fmt;
     }
-    reply_error(c, out, "unknown format '%s'; formats are uexky, scru160, ulid-flake, ulid-flake-scalable, "
-                        "caloriosa, nanoflake", arg_text(a, shown, sizeof shown));
+    reply_error(c, out,
+                "unknown format '%s'; formats are uexky, scru160, ulid-flake, ulid-flake-scalable, "
+                "caloriosa, nanoflake",
+                arg_text(a, shown, sizeof shown));
     return NULL;
 }
 
@@ -154,7 +156,8 @@ static void cmd_config(conn *c, const resp_command *cmd, struct evbuffer *out) {
         return;
     }
     for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
-        if (cmd->argv[2].len == strlen(known[i][0]) && strncasecmp(cmd->argv[2].ptr, known[i][0], cmd->argv[2].len) == 0) {
+        if (cmd->argv[2].len == strlen(known[i][0]) &&
+            strncasecmp(cmd->argv[2].ptr, known[i][0], cmd->argv[2].len) == 0) {
             evbuffer_add(out, "*2\r\n", 4);
             reply_bulk(out, known[i][0], strlen(known[i][0]));
             reply_bulk(out, known[i][1], strlen(known[i][1]));
@@ -176,8 +179,8 @@ static const struct resp_cmd {
     int min_argc, max_argc; /* counting the name; -1: no limit */
     void (*run)(conn *c, const resp_command *cmd, struct evbuffer *out);
 } commands[] = {
-    {"MINT", 2, 3, cmd_mint},     {"INSPECT", 3, 3, cmd_inspect}, {"PING", 1, 2, cmd_ping},
-    {"INFO", 1, 2, cmd_info},     {"QUIT", 1, 1, cmd_quit},       {"COMMAND", 1, -1, cmd_empty},
+    {"MINT", 2, 3, cmd_mint},      {"INSPECT", 3, 3, cmd_inspect}, {"PING", 1, 2, cmd_ping},
+    {"INFO", 1, 2, cmd_info},      {"QUIT", 1, 1, cmd_quit},       {"COMMAND", 1, -1, cmd_empty},
     {"CONFIG", 2, -1, cmd_config}, {"SELECT", 2, 2, cmd_select},
 };
 
@@ -207,7 +210,8 @@ static void dispatch(conn *c, const resp_command *cmd, struct evbuffer *out) {
         if (n > 0)
             used += (size_t)n < sizeof args - used ? (size_t)n : sizeof args - used - 1;
     }
-    reply_error(c, out, "unknown command '%s', with args beginning with: %s", arg_text(name, shown, sizeof shown), args);
+    reply_error(c, out, "unknown command '%s', with args beginning with: %s", arg_text(name, shown, sizeof shown),
+                args);
 }
 
 size_t resp_handle(conn *c, const char *buf, size_t len, struct evbuffer *out) {

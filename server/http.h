@@ -15,15 +15,15 @@ typedef struct http_request {
     http_method method;
     const char *target; /* path and query, into the caller's buffer */
     size_t target_len;
-    int minor_version;  /* HTTP/1.0 or HTTP/1.1 */
-    bool keep_alive;    /* the connection stays open after the response */
-    bool accept_json;   /* the Accept header names application/json */
+    int minor_version; /* HTTP/1.0 or HTTP/1.1 */
+    bool keep_alive;   /* the connection stays open after the response */
+    bool accept_json;  /* the Accept header names application/json */
 } http_request;
 
 typedef enum http_result {
     HTTP_NEED_MORE = 0,
-    HTTP_OK = 1,     /* *req describes the first *used bytes */
-    HTTP_ERROR = -1  /* answer *status with *error, then close */
+    HTTP_OK = 1,    /* *req describes the first *used bytes */
+    HTTP_ERROR = -1 /* answer *status with *error, then close */
 } http_result;
 
 #define HTTP_MAX_HEADERS 64

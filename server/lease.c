@@ -285,9 +285,8 @@ static int write_mark(lease *l, unsigned node, uint64_t id, int64_t mark) {
     b64_encode(text, value, sizeof value);
     snprintf(ids, sizeof ids, "%" PRIu64, id);
     json_t *a = call(l, "kv/txn",
-                     json_pack("{s:[{s:s,s:s,s:s,s:s}],s:[{s:{s:s,s:s}}]}", "compare", "key", nkey, "target",
-                               "LEASE", "result", "EQUAL", "lease", ids, "success", "request_put", "key", mkey,
-                               "value", value));
+                     json_pack("{s:[{s:s,s:s,s:s,s:s}],s:[{s:{s:s,s:s}}]}", "compare", "key", nkey, "target", "LEASE",
+                               "result", "EQUAL", "lease", ids, "success", "request_put", "key", mkey, "value", value));
     if (a == NULL)
         return -1;
     int ok = json_is_true(json_object_get(a, "succeeded"));
@@ -443,17 +442,14 @@ static void *run(void *arg) {
             publish_lost(l);
             continue;
         }
-        atomic_store(&l->valid_until_ns,
-                     sent + (uint64_t)ttl * 1000000000u - (uint64_t)l->cfg.margin_ms * 1000000u);
+        atomic_store(&l->valid_until_ns, sent + (uint64_t)ttl * 1000000000u - (uint64_t)l->cfg.margin_ms * 1000000u);
         next_keepalive = sent + keepalive_every;
         renew_mark(l, id);
     }
     return NULL;
 }
 
-bool lease_valid(lease *l) {
-    return atomic_load(&l->node) >= 0 && mono_ns() < atomic_load(&l->valid_until_ns);
-}
+bool lease_valid(lease *l) { return atomic_load(&l->node) >= 0 && mono_ns() < atomic_load(&l->valid_until_ns); }
 
 int lease_start(lease *l, const lease_config *cfg, unsigned wait_s) {
     memset(l, 0, sizeof *l);
@@ -472,8 +468,8 @@ int lease_start(lease *l, const lease_config *cfg, unsigned wait_s) {
         if (rc == 0)
             break;
         if (rc == -2) {
-            log_msg(LOG_ERROR, "node lease: every node id in the range %u-%u is held by another server",
-                    cfg->range_lo, cfg->range_hi);
+            log_msg(LOG_ERROR, "node lease: every node id in the range %u-%u is held by another server", cfg->range_lo,
+                    cfg->range_hi);
             return -1;
         }
         if (mono_ns() >= deadline) {

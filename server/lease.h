@@ -20,30 +20,30 @@
 typedef struct lease_config {
     char endpoints[LEASE_MAX_ENDPOINTS][128]; /* "http://host:port" */
     int nendpoints;
-    char prefix[128];          /* key prefix, e.g. "/mintid" */
+    char prefix[128];            /* key prefix, e.g. "/mintid" */
     unsigned range_lo, range_hi; /* node ids to choose from */
-    unsigned ttl_s;            /* lease TTL */
-    unsigned margin_ms;        /* stop minting this long before the lease could expire */
-    unsigned reserve_ahead_ms; /* mark kept this far ahead of the clock */
+    unsigned ttl_s;              /* lease TTL */
+    unsigned margin_ms;          /* stop minting this long before the lease could expire */
+    unsigned reserve_ahead_ms;   /* mark kept this far ahead of the clock */
 } lease_config;
 
 typedef struct lease {
     lease_config cfg;
     /* Published state, read by the event loop. */
-    _Atomic int64_t node;              /* -1 while none is held */
-    _Atomic uint64_t id;               /* the etcd lease id, 0 while none */
-    _Atomic uint64_t valid_until_ns;   /* CLOCK_MONOTONIC: minting allowed before this */
-    _Atomic int64_t mark_ms;           /* Unix ms reserved in etcd for this node */
-    _Atomic int64_t floor_ms;          /* the previous holder's mark: issue only later timestamps */
-    _Atomic uint64_t generation;       /* bumped at every acquisition */
+    _Atomic int64_t node;            /* -1 while none is held */
+    _Atomic uint64_t id;             /* the etcd lease id, 0 while none */
+    _Atomic uint64_t valid_until_ns; /* CLOCK_MONOTONIC: minting allowed before this */
+    _Atomic int64_t mark_ms;         /* Unix ms reserved in etcd for this node */
+    _Atomic int64_t floor_ms;        /* the previous holder's mark: issue only later timestamps */
+    _Atomic uint64_t generation;     /* bumped at every acquisition */
     _Atomic uint64_t keepalive_failures;
     _Atomic bool stop;
-    _Atomic int64_t final_mark_ms;     /* set before stopping: the last timestamp issued */
+    _Atomic int64_t final_mark_ms; /* set before stopping: the last timestamp issued */
     pthread_t thread;
     bool running;
     /* The thread's own. */
     void *curl;
-    int endpoint; /* the endpoint in use */
+    int endpoint;      /* the endpoint in use */
     int64_t last_node; /* to try first when acquiring again */
 } lease;
 

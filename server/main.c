@@ -105,8 +105,9 @@ static void raise_fd_limit(const config *cfg) {
     rl.rlim_cur = rl.rlim_max == RLIM_INFINITY || rl.rlim_max >= want ? want : rl.rlim_max;
     setrlimit(RLIMIT_NOFILE, &rl);
     if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < want)
-        log_msg(LOG_WARN, "the descriptor limit (%llu) is below max-connections (%" PRIu64 ") + 64; "
-                          "connections past it fail to be accepted",
+        log_msg(LOG_WARN,
+                "the descriptor limit (%llu) is below max-connections (%" PRIu64 ") + 64; "
+                "connections past it fail to be accepted",
                 (unsigned long long)rl.rlim_cur, cfg->max_connections);
 }
 
@@ -134,9 +135,10 @@ int main(int argc, char **argv) {
         memset(&lc, 0, sizeof lc);
         if (lease_parse_url(cfg.node_lease, &lc, err, sizeof err) != 0 ||
             lease_parse_range(cfg.node_range, 1023, &lc.range_lo, &lc.range_hi) != 0) {
-            log_msg(LOG_ERROR, "%s", err[0] && cfg.node_lease[0] && strncmp(cfg.node_lease, "etcd://", 7) != 0
-                                         ? err
-                                         : "node-lease or node-range is malformed: etcd://HOST:PORT/PREFIX, LO-HI within 0-1023");
+            log_msg(LOG_ERROR, "%s",
+                    err[0] && cfg.node_lease[0] && strncmp(cfg.node_lease, "etcd://", 7) != 0
+                        ? err
+                        : "node-lease or node-range is malformed: etcd://HOST:PORT/PREFIX, LO-HI within 0-1023");
             state_close(&st);
             return 2;
         }

@@ -20,8 +20,8 @@ typedef struct server {
     service *svc;
     const config *cfg;
     struct evconnlistener *listeners[PROTO_COUNT];
-    conn *conns;              /* every open connection, for shutdown */
-    unsigned refusing;        /* refused connections still being closed */
+    conn *conns;       /* every open connection, for shutdown */
+    unsigned refusing; /* refused connections still being closed */
     bool stopping;
     struct evbuffer *scratch; /* a response body while its head is written */
     mintid_id *ids;           /* room for max-count IDs */
@@ -34,14 +34,14 @@ struct conn {
     struct event *rev, *wev; /* readable (with the idle timeout), writable (while replies wait) */
     char *in;                /* bytes received and not yet used */
     size_t in_len, in_cap;
-    struct evbuffer *out;    /* replies not yet sent */
-    bool lingering;          /* closing: output shut, input dropped until the client closes */
-    bool closing;      /* close once the output has drained */
-    bool throttled;    /* reading paused until the client reads its replies */
-    bool refused;      /* over max-connections: told so, then closed */
+    struct evbuffer *out;      /* replies not yet sent */
+    bool lingering;            /* closing: output shut, input dropped until the client closes */
+    bool closing;              /* close once the output has drained */
+    bool throttled;            /* reading paused until the client reads its replies */
+    bool refused;              /* over max-connections: told so, then closed */
     uint64_t partial_since_ms; /* when an incomplete request started waiting; 0 if none */
-    size_t lingered;   /* bytes dropped while closing */
-    uint64_t linger_until_ms; /* monotonic: a lingering connection is freed by then */
+    size_t lingered;           /* bytes dropped while closing */
+    uint64_t linger_until_ms;  /* monotonic: a lingering connection is freed by then */
     conn *prev, *next;
 };
 

@@ -113,8 +113,9 @@ static int make_generator(service *svc, int i) {
      * would then share that format's node id. */
     if (fmt->node_bits > 0 && !fmt->node_optional) {
         if (svc->node < 0 || (uint64_t)svc->node >> fmt->node_bits) {
-            snprintf(svc->why_not[i], sizeof svc->why_not[i], "%s is not served: node id %" PRId64
-                     " does not fit its %u-bit field", fmt->name, svc->node, fmt->node_bits);
+            snprintf(svc->why_not[i], sizeof svc->why_not[i],
+                     "%s is not served: node id %" PRId64 " does not fit its %u-bit field", fmt->name, svc->node,
+                     fmt->node_bits);
             log_msg(LOG_WARN, "%s", svc->why_not[i]);
             return 0;
         }
@@ -122,7 +123,8 @@ static int make_generator(service *svc, int i) {
     }
     int rc = mintid_gen_new(fmt, &gc, &svc->gens[i]);
     if (rc != MINTID_OK) {
-        log_msg(LOG_ERROR, "%s: %s", fmt->name, rc == MINTID_ETIME ? "the epoch is in the future" : mintid_strerror(rc));
+        log_msg(LOG_ERROR, "%s: %s", fmt->name,
+                rc == MINTID_ETIME ? "the epoch is in the future" : mintid_strerror(rc));
         return -1;
     }
     return 0;
@@ -243,8 +245,7 @@ static void emitf(emit_fn emit, void *ctx, const char *fmt, ...) {
         emit(ctx, buf, (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
 }
 
-static void per_format(service *svc, emit_fn emit, void *ctx, const char *name, const char *help,
-                       size_t field_offset) {
+static void per_format(service *svc, emit_fn emit, void *ctx, const char *name, const char *help, size_t field_offset) {
     emitf(emit, ctx, "# HELP %s %s\n# TYPE %s counter\n", name, help, name);
     for (int i = 0; i < MINTID_FORMAT_COUNT; i++) {
         if (svc->gens[i] == NULL)
@@ -277,8 +278,9 @@ void service_metrics(service *svc, emit_fn emit, void *ctx) {
     per_proto(emit, ctx, "mintid_connections", "gauge", "Client connections open.", svc->connections);
     per_proto(emit, ctx, "mintid_connections_refused_total", "counter", "Connections refused at max-connections.",
               svc->connections_refused);
-    emitf(emit, ctx, "# HELP mintid_node_id The node id; -1 while a lease is lost.\n# TYPE mintid_node_id gauge\n"
-                     "mintid_node_id %" PRId64 "\n",
+    emitf(emit, ctx,
+          "# HELP mintid_node_id The node id; -1 while a lease is lost.\n# TYPE mintid_node_id gauge\n"
+          "mintid_node_id %" PRId64 "\n",
           svc->lease != NULL ? atomic_load(&svc->lease->node) : svc->node);
     if (svc->lease != NULL) {
         lease_status ls;
@@ -289,7 +291,8 @@ void service_metrics(service *svc, emit_fn emit, void *ctx) {
               "# HELP mintid_lease_expiry_seconds Seconds until minting stops without a keepalive.\n"
               "# TYPE mintid_lease_expiry_seconds gauge\nmintid_lease_expiry_seconds %.3f\n"
               "# HELP mintid_lease_keepalive_failures_total Keepalives etcd did not acknowledge.\n"
-              "# TYPE mintid_lease_keepalive_failures_total counter\nmintid_lease_keepalive_failures_total %" PRIu64 "\n",
+              "# TYPE mintid_lease_keepalive_failures_total counter\nmintid_lease_keepalive_failures_total %" PRIu64
+              "\n",
               ls.valid, ls.expiry_s, ls.keepalive_failures);
     }
     emitf(emit, ctx,
@@ -298,8 +301,9 @@ void service_metrics(service *svc, emit_fn emit, void *ctx) {
           "# HELP mintid_state_writes_total Writes of the state file.\n"
           "# TYPE mintid_state_writes_total counter\nmintid_state_writes_total %" PRIu64 "\n",
           svc->st->mark, svc->st->writes);
-    emitf(emit, ctx, "# HELP mintid_uptime_seconds Seconds since start.\n# TYPE mintid_uptime_seconds gauge\n"
-                     "mintid_uptime_seconds %.3f\n",
+    emitf(emit, ctx,
+          "# HELP mintid_uptime_seconds Seconds since start.\n# TYPE mintid_uptime_seconds gauge\n"
+          "mintid_uptime_seconds %.3f\n",
           (double)(mono_ns() - svc->start_ns) / 1e9);
 }
 
@@ -308,19 +312,20 @@ void service_info(service *svc, emit_fn emit, void *ctx) {
           "# Server\r\nmintid_version:%s\r\nuptime_in_seconds:%" PRIu64 "\r\nnode_id:%" PRId64
           "\r\nnanoflake_epoch:%" PRId64 "\r\nstate_mark_ms:%" PRId64 "\r\n",
           MINTID_VERSION_STRING, (mono_ns() - svc->start_ns) / 1000000000u,
-          svc->lease != NULL ? atomic_load(&svc->lease->node) : svc->node,
-          svc->cfg->nanoflake_epoch, svc->st->mark);
+          svc->lease != NULL ? atomic_load(&svc->lease->node) : svc->node, svc->cfg->nanoflake_epoch, svc->st->mark);
     if (svc->lease != NULL) {
         lease_status ls;
         service_lease_status(svc, &ls);
-        emitf(emit, ctx, "\r\n# Lease\r\nlease_valid:%d\r\nlease_id:%" PRIx64 "\r\nlease_expiry_seconds:%.3f\r\n"
-                         "lease_keepalive_failures:%" PRIu64 "\r\n",
+        emitf(emit, ctx,
+              "\r\n# Lease\r\nlease_valid:%d\r\nlease_id:%" PRIx64 "\r\nlease_expiry_seconds:%.3f\r\n"
+              "lease_keepalive_failures:%" PRIu64 "\r\n",
               ls.valid, ls.id, ls.expiry_s, ls.keepalive_failures);
     }
     emitf(emit, ctx, "\r\n# Clients\r\nconnected_clients:%" PRIu64 "\r\nhttp_clients:%" PRIu64 "\r\n",
           svc->connections[PROTO_RESP], svc->connections[PROTO_HTTP]);
-    emitf(emit, ctx, "\r\n# Stats\r\nresp_requests:%" PRIu64 "\r\nhttp_requests:%" PRIu64 "\r\nresp_errors:%" PRIu64
-                     "\r\nhttp_errors:%" PRIu64 "\r\n",
+    emitf(emit, ctx,
+          "\r\n# Stats\r\nresp_requests:%" PRIu64 "\r\nhttp_requests:%" PRIu64 "\r\nresp_errors:%" PRIu64
+          "\r\nhttp_errors:%" PRIu64 "\r\n",
           svc->requests[PROTO_RESP], svc->requests[PROTO_HTTP], svc->errors[PROTO_RESP], svc->errors[PROTO_HTTP]);
     emitf(emit, ctx, "\r\n# Formats\r\n");
     for (int i = 0; i < MINTID_FORMAT_COUNT; i++) {
@@ -341,8 +346,9 @@ void service_formats_json(service *svc, emit_fn emit, void *ctx) {
     for (int i = 0; i < MINTID_FORMAT_COUNT; i++) {
         const mintid_format *fmt = mintid_format_get((mintid_format_id)i);
         int64_t epoch = fmt->epoch_settable ? svc->cfg->nanoflake_epoch : fmt->epoch_ms;
-        emitf(emit, ctx, "%s{\"name\":\"%s\",\"title\":\"%s\",\"bits\":%u,\"served\":%s,\"epoch_ms\":%" PRId64
-                         ",\"capacity_per_ms\":%" PRIu32 ",\"fields\":[",
+        emitf(emit, ctx,
+              "%s{\"name\":\"%s\",\"title\":\"%s\",\"bits\":%u,\"served\":%s,\"epoch_ms\":%" PRId64
+              ",\"capacity_per_ms\":%" PRIu32 ",\"fields\":[",
               i ? "," : "", fmt->name, fmt->title, fmt->bits, svc->gens[i] ? "true" : "false", epoch,
               fmt->capacity_per_ms);
         for (unsigned f = 0; f < fmt->nfields; f++)

@@ -30,7 +30,7 @@ typedef struct service {
     uint64_t start_ns;                     /* monotonic, for uptime */
     uint64_t requests[PROTO_COUNT];
     uint64_t errors[PROTO_COUNT];
-    uint64_t connections[PROTO_COUNT];     /* open now */
+    uint64_t connections[PROTO_COUNT]; /* open now */
     uint64_t connections_total[PROTO_COUNT];
     uint64_t connections_refused[PROTO_COUNT];
 } service;

@@ -53,8 +53,10 @@ static int read_mark(state *st) {
     char extra;
     if (sscanf(buf, STATE_MAGIC "\nmark %lld\n%c", &mark, &extra) != 1 || mark < 0) {
         /* A mark we cannot read is one we cannot honour: refuse rather than guess. */
-        log_msg(LOG_ERROR, "state file %s is not a mintidd state file; move it away only if no IDs were issued "
-                           "from this directory's node id", path);
+        log_msg(LOG_ERROR,
+                "state file %s is not a mintidd state file; move it away only if no IDs were issued "
+                "from this directory's node id",
+                path);
         return -1;
     }
     st->mark = mark;
@@ -87,8 +89,10 @@ int state_open(state *st, const char *dir) {
         ssize_t n = pread(st->lock_fd, pid, sizeof pid - 1, 0);
         pid[n > 0 ? n : 0] = '\0';
         pid[strcspn(pid, "\n")] = '\0';
-        log_msg(LOG_ERROR, "state directory %s is in use by another mintidd (pid %s); two servers must not share "
-                           "a node id, so this one will not start", dir, pid[0] ? pid : "unknown");
+        log_msg(LOG_ERROR,
+                "state directory %s is in use by another mintidd (pid %s); two servers must not share "
+                "a node id, so this one will not start",
+                dir, pid[0] ? pid : "unknown");
         close(st->lock_fd);
         st->lock_fd = -1;
         return -1;

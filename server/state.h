@@ -10,10 +10,10 @@
 
 typedef struct state {
     char dir[256];
-    int lock_fd;       /* holds the flock() on dir/lock */
-    int64_t mark;      /* Unix ms: no ID so far has a later timestamp; 0 if none */
+    int lock_fd;        /* holds the flock() on dir/lock */
+    int64_t mark;       /* Unix ms: no ID so far has a later timestamp; 0 if none */
     int64_t start_mark; /* the mark found at start: every ID of this run must be later */
-    uint64_t writes;   /* times the mark was written */
+    uint64_t writes;    /* times the mark was written */
 } state;
 
 /*

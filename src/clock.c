@@ -70,8 +70,7 @@ int mintid_format_time(int64_t unix_ms, char *buf, size_t cap) {
     unsigned m, d;
     civil_from_days(days, &y, &m, &d);
     unsigned ms = (unsigned)(ms_of_day % 1000), s = (unsigned)(ms_of_day / 1000);
-    int n = snprintf(buf, cap, "%04d-%02u-%02uT%02u:%02u:%02u.%03uZ", (int)y, m, d, s / 3600, s / 60 % 60, s % 60,
-                     ms);
+    int n = snprintf(buf, cap, "%04d-%02u-%02uT%02u:%02u:%02u.%03uZ", (int)y, m, d, s / 3600, s / 60 % 60, s % 60, ms);
     if (n < 0 || (size_t)n >= cap)
         return MINTID_EBUFSIZE;
     return n;
@@ -123,8 +122,8 @@ int mintid_parse_time(const char *text, int64_t *unix_ms) {
         return MINTID_ERANGE;
     int64_t offset_min = 0;
     if (*p != '\0') {
-        if (!expect(&p, 'T') || !digits(&p, 2, &h) || !expect(&p, ':') || !digits(&p, 2, &mi) ||
-            !expect(&p, ':') || !digits(&p, 2, &s))
+        if (!expect(&p, 'T') || !digits(&p, 2, &h) || !expect(&p, ':') || !digits(&p, 2, &mi) || !expect(&p, ':') ||
+            !digits(&p, 2, &s))
             return MINTID_EINVAL;
         if (*p == '.') {
             p++;

@@ -84,8 +84,8 @@ int mintid_explain(const mintid_format *fmt, int from, const char *s, size_t len
         if (i < len) {
             char c1[MINTID_ESCAPED_MAX];
             mintid_escape(s + i, 1, c1, sizeof c1);
-            n = snprintf(buf, cap, "%s: '%s': '%s' at position %zu is not a %s digit (%s)", fmt->name, shown, c1,
-                         i + 1, fmt->name, alphabet);
+            n = snprintf(buf, cap, "%s: '%s': '%s' at position %zu is not a %s digit (%s)", fmt->name, shown, c1, i + 1,
+                         fmt->name, alphabet);
         } else if (from == MINTID_FORM_INT && len > 0 && s[0] == '0') {
             n = snprintf(buf, cap, "%s: '%s': a decimal integer has no leading zero", fmt->name, shown);
         } else {

@@ -9,20 +9,14 @@
 #include <string.h>
 
 static const mintid__format_impl *const formats[MINTID_FORMAT_COUNT] = {
-    [MINTID_UEXKY] = &mintid__uexky,
-    [MINTID_SCRU160] = &mintid__scru160,
-    [MINTID_ULID_FLAKE] = &mintid__ulid_flake,
-    [MINTID_ULID_FLAKE_SCALABLE] = &mintid__ulid_flake_scalable,
-    [MINTID_CALORIOSA] = &mintid__caloriosa,
-    [MINTID_NANOFLAKE] = &mintid__nanoflake,
+    [MINTID_UEXKY] = &mintid__uexky,           [MINTID_SCRU160] = &mintid__scru160,
+    [MINTID_ULID_FLAKE] = &mintid__ulid_flake, [MINTID_ULID_FLAKE_SCALABLE] = &mintid__ulid_flake_scalable,
+    [MINTID_CALORIOSA] = &mintid__caloriosa,   [MINTID_NANOFLAKE] = &mintid__nanoflake,
 };
 
 static const char *const form_names[MINTID_FORM_COUNT] = {
-    [MINTID_FORM_TEXT] = "text",
-    [MINTID_FORM_INT] = "int",
-    [MINTID_FORM_HEX] = "hex",
-    [MINTID_FORM_PADDED] = "padded",
-    [MINTID_FORM_CORE] = "core",
+    [MINTID_FORM_TEXT] = "text",     [MINTID_FORM_INT] = "int",   [MINTID_FORM_HEX] = "hex",
+    [MINTID_FORM_PADDED] = "padded", [MINTID_FORM_CORE] = "core",
 };
 
 const mintid_format *mintid_format_get(mintid_format_id id) {
@@ -324,8 +318,8 @@ static int guess_result(unsigned found, const mintid_id *ids, const mintid_form 
     return MINTID_OK;
 }
 
-int mintid_guess(const char *text, size_t len, const mintid_format **fmt_out, mintid_id *id_out,
-                 mintid_form *form_out, unsigned *candidates) {
+int mintid_guess(const char *text, size_t len, const mintid_format **fmt_out, mintid_id *id_out, mintid_form *form_out,
+                 unsigned *candidates) {
     mintid_id ids[MINTID_FORMAT_COUNT];
     mintid_form forms[MINTID_FORMAT_COUNT];
     unsigned found = guess_all(text, len, ids, forms);
@@ -334,9 +328,8 @@ int mintid_guess(const char *text, size_t len, const mintid_format **fmt_out, mi
     return guess_result(found, ids, forms, fmt_out, id_out, form_out);
 }
 
-int mintid_guess_recent(const char *text, size_t len, int64_t now_ms, int64_t epoch_ms,
-                        const mintid_format **fmt_out, mintid_id *id_out, mintid_form *form_out,
-                        unsigned *candidates) {
+int mintid_guess_recent(const char *text, size_t len, int64_t now_ms, int64_t epoch_ms, const mintid_format **fmt_out,
+                        mintid_id *id_out, mintid_form *form_out, unsigned *candidates) {
     mintid_id ids[MINTID_FORMAT_COUNT];
     mintid_form forms[MINTID_FORMAT_COUNT];
     unsigned found = guess_all(text, len, ids, forms);

@@ -92,16 +92,16 @@ int mintid__gen_random_bits(struct mintid__gen_rng *rng, unsigned bits, uint64_t
 /* Everything about a format: the public description plus its behaviour. */
 typedef struct mintid__format_impl {
     mintid_format pub;
-    uint64_t timestamp_min; /* smallest timestamp a generator may issue */
-    uint64_t timestamp_max; /* largest timestamp a generator may issue */
-    uint64_t seq_init;    /* sequence state before the first ID */
+    uint64_t timestamp_min;                         /* smallest timestamp a generator may issue */
+    uint64_t timestamp_max;                         /* largest timestamp a generator may issue */
+    uint64_t seq_init;                              /* sequence state before the first ID */
     const mintid__codec *codecs[MINTID_FORM_COUNT]; /* NULL where the form is absent */
     /* Order in which MINTID_FORM_ANY tries forms; MINTID_FORM_ANY ends it. */
     mintid_form any_order[MINTID_FORM_COUNT + 1];
-    unsigned guess_forms; /* MINTID_FORM_BIT()s that mintid_guess() recognises */
+    unsigned guess_forms;                                        /* MINTID_FORM_BIT()s that mintid_guess() recognises */
     int (*check)(const mintid_format *fmt, const mintid_id *id); /* NULL: always valid */
-    uint8_t seq_width;    /* width of the sequence field */
-    uint8_t entropy_max;  /* largest entropy_size, 0 if the format has none */
+    uint8_t seq_width;                                           /* width of the sequence field */
+    uint8_t entropy_max;                                         /* largest entropy_size, 0 if the format has none */
     /* 1 if the random field sits above the sequence: it is then drawn once
      * per millisecond, so that IDs within the millisecond still increase. */
     uint8_t random_per_ms;

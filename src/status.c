@@ -7,8 +7,8 @@ const char *mintid_strerror(int status) {
     switch (status) {
     case MINTID_OK:
         return "success";
-#define MINTID_XX_(name, value, text)                                                                              \
-    case MINTID_##name:                                                                                            \
+#define MINTID_XX_(name, value, text)                                                                                  \
+    case MINTID_##name:                                                                                                \
         return text;
         MINTID_STATUS_MAP(MINTID_XX_)
 #undef MINTID_XX_
@@ -20,8 +20,8 @@ const char *mintid_status_name(int status) {
     switch (status) {
     case MINTID_OK:
         return "MINTID_OK";
-#define MINTID_XX_(name, value, text)                                                                              \
-    case MINTID_##name:                                                                                            \
+#define MINTID_XX_(name, value, text)                                                                                  \
+    case MINTID_##name:                                                                                                \
         return "MINTID_" #name;
         MINTID_STATUS_MAP(MINTID_XX_)
 #undef MINTID_XX_

@@ -120,10 +120,10 @@ static void fail(const char *file, int line, const char *what, const mintid_form
             form_name != NULL ? form_name : "any", hex, text != NULL ? text : "");
 }
 
-#define PROP(cond, fmt, form, id, text)                                                                            \
-    do {                                                                                                           \
-        if (!(cond))                                                                                               \
-            fail(__FILE__, __LINE__, #cond, fmt, form, id, text);                                                  \
+#define PROP(cond, fmt, form, id, text)                                                                                \
+    do {                                                                                                               \
+        if (!(cond))                                                                                                   \
+            fail(__FILE__, __LINE__, #cond, fmt, form, id, text);                                                      \
     } while (0)
 
 /* ---- IDs ---------------------------------------------------------------------- */
@@ -214,8 +214,7 @@ static void check_id(const mintid_format *fmt, const mintid_id *id) {
 
         /* Encode, decode: the same ID, in this form and as the form MINTID_FORM_ANY picks. */
         memset(&back, 0xa5, sizeof back);
-        PROP(mintid_decode(fmt, form, text, len, &back, NULL) == MINTID_OK && same_id(&back, id), fmt, form, id,
-             text);
+        PROP(mintid_decode(fmt, form, text, len, &back, NULL) == MINTID_OK && same_id(&back, id), fmt, form, id, text);
         if ((any_forms & MINTID_FORM_BIT(g)) != 0) {
             mintid_form got = MINTID_FORM_COUNT;
             mintid_id any, direct;
@@ -246,13 +245,13 @@ static void check_id(const mintid_format *fmt, const mintid_id *id) {
         }
         var[len] = '\0';
         if (letters && form_nocase(fmt, form)) {
-            PROP(mintid_decode(fmt, form, var, len, &back, NULL) == MINTID_OK && same_id(&back, id), fmt, form,
-                 id, var);
+            PROP(mintid_decode(fmt, form, var, len, &back, NULL) == MINTID_OK && same_id(&back, id), fmt, form, id,
+                 var);
             /* And a random mixture of cases. */
             for (size_t i = 0; i < len; i++)
                 var[i] = next_below(2) ? swap_case(text[i]) : text[i];
-            PROP(mintid_decode(fmt, form, var, len, &back, NULL) == MINTID_OK && same_id(&back, id), fmt, form,
-                 id, var);
+            PROP(mintid_decode(fmt, form, var, len, &back, NULL) == MINTID_OK && same_id(&back, id), fmt, form, id,
+                 var);
         } else if (letters) {
             size_t i;
             do
@@ -273,15 +272,15 @@ static void check_id(const mintid_format *fmt, const mintid_id *id) {
         const char *digits = unpadded_digits(fmt, form);
         size_t max_len = max_unpadded_len(fmt, form);
         if (digits != NULL && len < max_len) {
-            size_t plen = pad_text(fmt, form, text, len, len + 1 + next_below((unsigned)(max_len - len)), digits[0],
-                                   var);
+            size_t plen =
+                pad_text(fmt, form, text, len, len + 1 + next_below((unsigned)(max_len - len)), digits[0], var);
             int rc = mintid_decode(fmt, form, var, plen, &back, NULL);
             if (form == MINTID_FORM_INT) {
                 PROP(rc == MINTID_ECHAR, fmt, form, id, var);
             } else {
                 PROP(rc == MINTID_OK && same_id(&back, id), fmt, form, id, var);
-                PROP(mintid_encode(fmt, form, &back, again, sizeof again) == n && strcmp(again, text) == 0, fmt,
-                     form, id, var);
+                PROP(mintid_encode(fmt, form, &back, again, sizeof again) == n && strcmp(again, text) == 0, fmt, form,
+                     id, var);
             }
         }
         /* One digit too many is refused whatever it is. */
@@ -537,8 +536,7 @@ static void check_overflow(const mintid_format *fmt, unsigned count) {
         mintid_id back;
         check_overflow_text(fmt, MINTID_FORM_TEXT, "lYGhA16ahyg", UINT64_MAX);
         check_overflow_text(fmt, MINTID_FORM_TEXT, "ZZZZZZZZZZZ", UINT64_MAX);
-        PROP(mintid_decode(fmt, MINTID_FORM_TEXT, "lYGhA16ahyf", 11, &back, NULL) == MINTID_OK &&
-                 same_id(&back, &max),
+        PROP(mintid_decode(fmt, MINTID_FORM_TEXT, "lYGhA16ahyf", 11, &back, NULL) == MINTID_OK && same_id(&back, &max),
              fmt, MINTID_FORM_TEXT, &max, "lYGhA16ahyf");
         for (unsigned c = 0; c < count; c++) {
             /* 2^64 / 62^10 is 21.98, so any first digit above 21 ('l') overflows. */

@@ -15,8 +15,10 @@ typedef struct vector {
     mintid_parts parts;
 } vector;
 
-#define P(ts_, seq_, node_, rnd_) 1, {.timestamp = ts_, .sequence = seq_, .node = node_, .random = rnd_}
-#define NOPARTS 0, {.timestamp = 0}
+#define P(ts_, seq_, node_, rnd_)                                                                                      \
+    1, { .timestamp = ts_, .sequence = seq_, .node = node_, .random = rnd_ }
+#define NOPARTS                                                                                                        \
+    0, { .timestamp = 0 }
 
 static const vector vectors[] = {
     /* 1. uexky: timestamp / sequence / random */
@@ -180,7 +182,7 @@ static const rejection rejections[] = {
     {"caloriosa", MINTID_FORM_TEXT, "b5JikCvNEnDx", MINTID_ELENGTH},
     {"caloriosa", MINTID_FORM_TEXT, "b5JikCvNEn_", MINTID_ECHAR},
     {"caloriosa", MINTID_FORM_TEXT, "ZZZZZZZZZZZ", MINTID_EOVERFLOW},
-    {"caloriosa", MINTID_FORM_TEXT, "lYGhA16ahyg", MINTID_EOVERFLOW}, /* 2^64 */
+    {"caloriosa", MINTID_FORM_TEXT, "lYGhA16ahyg", MINTID_EOVERFLOW},   /* 2^64 */
     {"nanoflake", MINTID_FORM_TEXT, "1y2p0ij32e8e8", MINTID_EOVERFLOW}, /* 2^63 */
     {"nanoflake", MINTID_FORM_TEXT, "zzzzzzzzzzzzz", MINTID_EOVERFLOW},
     {"nanoflake", MINTID_FORM_TEXT, "00000000000000", MINTID_ELENGTH},

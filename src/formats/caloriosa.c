@@ -110,8 +110,10 @@ const mintid__format_impl mintid__caloriosa = {
     .timestamp_min = 0,
     .timestamp_max = (UINT64_C(1) << 41) - 1,
     .seq_init = 0, /* as the reference, the first ID has increment 1 */
-    .codecs = {[MINTID_FORM_TEXT] = &text_codec, [MINTID_FORM_INT] = &mintid__codec_int,
-               [MINTID_FORM_HEX] = &mintid__codec_hex, [MINTID_FORM_CORE] = &core_codec},
+    .codecs = {[MINTID_FORM_TEXT] = &text_codec,
+               [MINTID_FORM_INT] = &mintid__codec_int,
+               [MINTID_FORM_HEX] = &mintid__codec_hex,
+               [MINTID_FORM_CORE] = &core_codec},
     .any_order = {MINTID_FORM_TEXT, MINTID_FORM_ANY},
     .guess_forms = MINTID_FORM_BIT(MINTID_FORM_TEXT),
     .seq_width = 10,

@@ -92,16 +92,18 @@ const mintid__format_impl mintid__nanoflake = {
     .timestamp_min = 0,
     .timestamp_max = (UINT64_C(1) << 41) - 1,
     .seq_init = 0,
-    .codecs = {[MINTID_FORM_TEXT] = &text_codec, [MINTID_FORM_INT] = &mintid__codec_int,
-               [MINTID_FORM_HEX] = &mintid__codec_hex, [MINTID_FORM_PADDED] = &padded_codec},
+    .codecs = {[MINTID_FORM_TEXT] = &text_codec,
+               [MINTID_FORM_INT] = &mintid__codec_int,
+               [MINTID_FORM_HEX] = &mintid__codec_hex,
+               [MINTID_FORM_PADDED] = &padded_codec},
     /*
      * Digits without a leading zero read as the decimal integer, the form
      * snowflakes are usually exchanged in; everything else as base36 (the
      * padded form included, since the text decoder takes 13 digits).
      */
     .any_order = {MINTID_FORM_INT, MINTID_FORM_TEXT, MINTID_FORM_PADDED, MINTID_FORM_ANY},
-    .guess_forms = MINTID_FORM_BIT(MINTID_FORM_INT) | MINTID_FORM_BIT(MINTID_FORM_TEXT) |
-                   MINTID_FORM_BIT(MINTID_FORM_PADDED),
+    .guess_forms =
+        MINTID_FORM_BIT(MINTID_FORM_INT) | MINTID_FORM_BIT(MINTID_FORM_TEXT) | MINTID_FORM_BIT(MINTID_FORM_PADDED),
     .seq_width = 12,
     .seq_begin = mintid__seq_begin_zero,
     .seq_step = mintid__seq_step_one,

@@ -85,8 +85,8 @@ const mintid__format_impl mintid__uexky = {
             .fields = fields,
             .epoch_ms = 1519862400000LL, /* 2018-03-01T00:00:00.000Z */
             .capacity_per_ms = 512,
-            .forms = MINTID_FORM_BIT(MINTID_FORM_TEXT) | MINTID_FORM_BIT(MINTID_FORM_INT) |
-                     MINTID_FORM_BIT(MINTID_FORM_HEX),
+            .forms =
+                MINTID_FORM_BIT(MINTID_FORM_TEXT) | MINTID_FORM_BIT(MINTID_FORM_INT) | MINTID_FORM_BIT(MINTID_FORM_HEX),
             .text_min_len = UEXKY_MIN_DIGITS,
             .text_max_len = UEXKY_MAX_DIGITS,
             .value_max = (UINT64_C(1) << 60) - 1,
@@ -98,7 +98,8 @@ const mintid__format_impl mintid__uexky = {
     .timestamp_min = 0,
     .timestamp_max = (UINT64_C(1) << 42) - 1,
     .seq_init = 511, /* so that the first ID has sequence 0 */
-    .codecs = {[MINTID_FORM_TEXT] = &text_codec, [MINTID_FORM_INT] = &mintid__codec_int,
+    .codecs = {[MINTID_FORM_TEXT] = &text_codec,
+               [MINTID_FORM_INT] = &mintid__codec_int,
                [MINTID_FORM_HEX] = &mintid__codec_hex},
     .any_order = {MINTID_FORM_TEXT, MINTID_FORM_ANY},
     .guess_forms = MINTID_FORM_BIT(MINTID_FORM_TEXT),

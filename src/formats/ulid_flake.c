@@ -12,8 +12,8 @@
 
 static uint8_t crockford_value(unsigned char c) {
     /* Letters in order, skipping I, L, O and U; 0xff marks the skipped ones. */
-    static const uint8_t letters[26] = {10, 11, 12, 13, 14, 15, 16, 17, 0xff, 18, 19, 0xff, 20,
-                                        21, 0xff, 22, 23, 24, 25, 26, 0xff, 27, 28, 29, 30, 31};
+    static const uint8_t letters[26] = {10, 11,   12, 13, 14, 15, 16, 17,   0xff, 18, 19, 0xff, 20,
+                                        21, 0xff, 22, 23, 24, 25, 26, 0xff, 27,   28, 29, 30,   31};
     if (c >= '0' && c <= '9')
         return (uint8_t)(c - '0');
     if (c >= 'A' && c <= 'Z')
@@ -85,20 +85,21 @@ static int seq_step(const mintid__format_impl *f, const mintid_config *cfg, stru
     return MINTID_OK;
 }
 
-#define ULID_FLAKE_COMMON                                                                                          \
-    .bits = 64, .epoch_ms = 1704067200000LL, /* 2024-01-01T00:00:00.000Z */                                       \
-        .forms = MINTID_FORM_BIT(MINTID_FORM_TEXT) | MINTID_FORM_BIT(MINTID_FORM_INT) |                            \
-                 MINTID_FORM_BIT(MINTID_FORM_HEX),                                                                 \
-        .text_min_len = ULID_FLAKE_TEXT_LEN, .text_max_len = ULID_FLAKE_TEXT_LEN, .text_sortable = 1,              \
-        .value_max = INT64_MAX, .alphabet = ALPHABET, .text_nocase = 1,                \
-        .default_overflow = MINTID_OVERFLOW_FAIL, .default_rollback = MINTID_ROLLBACK_FAIL
+#define ULID_FLAKE_COMMON                                                                                              \
+    .bits = 64, .epoch_ms = 1704067200000LL, /* 2024-01-01T00:00:00.000Z */                                            \
+        .forms =                                                                                                       \
+            MINTID_FORM_BIT(MINTID_FORM_TEXT) | MINTID_FORM_BIT(MINTID_FORM_INT) | MINTID_FORM_BIT(MINTID_FORM_HEX),   \
+    .text_min_len = ULID_FLAKE_TEXT_LEN, .text_max_len = ULID_FLAKE_TEXT_LEN, .text_sortable = 1,                      \
+    .value_max = INT64_MAX, .alphabet = ALPHABET, .text_nocase = 1, .default_overflow = MINTID_OVERFLOW_FAIL,          \
+    .default_rollback = MINTID_ROLLBACK_FAIL
 
-#define ULID_FLAKE_IMPL                                                                                            \
-    .timestamp_min = 0, .timestamp_max = (UINT64_C(1) << 43) - 1, .seq_init = 0,          \
-    .codecs = {[MINTID_FORM_TEXT] = &text_codec, [MINTID_FORM_INT] = &mintid__codec_int,                          \
-               [MINTID_FORM_HEX] = &mintid__codec_hex},                                                            \
-    .any_order = {MINTID_FORM_TEXT, MINTID_FORM_ANY},                           \
-    .guess_forms = MINTID_FORM_BIT(MINTID_FORM_TEXT), .seq_begin = seq_begin, .seq_step = seq_step
+#define ULID_FLAKE_IMPL                                                                                                \
+    .timestamp_min = 0, .timestamp_max = (UINT64_C(1) << 43) - 1, .seq_init = 0,                                       \
+    .codecs = {[MINTID_FORM_TEXT] = &text_codec,                                                                       \
+               [MINTID_FORM_INT] = &mintid__codec_int,                                                                 \
+               [MINTID_FORM_HEX] = &mintid__codec_hex},                                                                \
+    .any_order = {MINTID_FORM_TEXT, MINTID_FORM_ANY}, .guess_forms = MINTID_FORM_BIT(MINTID_FORM_TEXT),                \
+    .seq_begin = seq_begin, .seq_step = seq_step
 
 static const mintid_field fields[] = {
     {"sign", 0, 1, MINTID_ROLE_CONSTANT, 0},
