@@ -8,16 +8,25 @@
 #include <stddef.h>
 #include <string.h>
 
+/* One entry per line reads better here than packed. */
+/* clang-format off */
 static const mintid__format_impl *const formats[MINTID_FORMAT_COUNT] = {
-    [MINTID_UEXKY] = &mintid__uexky,           [MINTID_SCRU160] = &mintid__scru160,
-    [MINTID_ULID_FLAKE] = &mintid__ulid_flake, [MINTID_ULID_FLAKE_SCALABLE] = &mintid__ulid_flake_scalable,
-    [MINTID_CALORIOSA] = &mintid__caloriosa,   [MINTID_NANOFLAKE] = &mintid__nanoflake,
+    [MINTID_UEXKY] = &mintid__uexky,
+    [MINTID_SCRU160] = &mintid__scru160,
+    [MINTID_ULID_FLAKE] = &mintid__ulid_flake,
+    [MINTID_ULID_FLAKE_SCALABLE] = &mintid__ulid_flake_scalable,
+    [MINTID_CALORIOSA] = &mintid__caloriosa,
+    [MINTID_NANOFLAKE] = &mintid__nanoflake,
 };
 
 static const char *const form_names[MINTID_FORM_COUNT] = {
-    [MINTID_FORM_TEXT] = "text",     [MINTID_FORM_INT] = "int",   [MINTID_FORM_HEX] = "hex",
-    [MINTID_FORM_PADDED] = "padded", [MINTID_FORM_CORE] = "core",
+    [MINTID_FORM_TEXT] = "text",
+    [MINTID_FORM_INT] = "int",
+    [MINTID_FORM_HEX] = "hex",
+    [MINTID_FORM_PADDED] = "padded",
+    [MINTID_FORM_CORE] = "core",
 };
+/* clang-format on */
 
 const mintid_format *mintid_format_get(mintid_format_id id) {
     if ((unsigned)id >= MINTID_FORMAT_COUNT)
