@@ -16,7 +16,7 @@ TSAN    := build-tsan
 
 # Debian packages the build and the tests need.
 PACKAGES := build-essential cmake pkg-config clang libclang-rt-14-dev python3 faketime clang-format \
-            libevent-dev libcurl4-openssl-dev libjansson-dev curl redis-tools redis-server etcd-server
+            libevent-dev libcurl4-openssl-dev libjansson-dev curl redis-tools redis-server etcd-server wrk
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
