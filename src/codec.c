@@ -60,38 +60,27 @@ int mintid__bytes_to_decimal(const uint8_t *be, size_t n, char *buf, size_t cap)
 
 static uint8_t dec_value(unsigned char c) { return (c >= '0' && c <= '9') ? (uint8_t)(c - '0') : 0xff; }
 
+static const mintid__alphabet decimal = {"0123456789", dec_value};
+
 static int int_encode(const mintid_format *fmt, const mintid_id *id, char *buf, size_t cap) {
     (void)fmt;
-    uint64_t v = mintid_id_to_u64(id);
-    char tmp[24];
-    unsigned n = 0;
-    do {
-        tmp[n++] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v != 0);
-    if (cap < (size_t)n + 1)
-        return MINTID_EBUFSIZE;
-    for (unsigned i = 0; i < n; i++)
-        buf[i] = tmp[n - 1 - i];
-    buf[n] = '\0';
-    return (int)n;
+    return mintid__u64_to_base(mintid_id_to_u64(id), &decimal, 10, 1, buf, cap);
 }
 
 static int int_decode(const mintid_format *fmt, const char *s, size_t len, mintid_id *out) {
     /* 20 digits hold 2^64-1; longer is refused. */
     if (len < 1 || len > 20)
         return MINTID_ELENGTH;
-    for (size_t i = 0; i < len; i++)
-        if (dec_value((unsigned char)s[i]) == 0xff)
-            return MINTID_ECHAR;
+    uint64_t v;
+    int rc = mintid__base_to_u64(s, len, &decimal, 10, &v);
+    if (rc != MINTID_OK)
+        return rc;
     /* A leading zero is refused: no canonical decimal has one, and a run of
-     * digits with one is more likely a zero-padded text of another form. */
+     * digits with one is more likely a zero-padded text of another form.
+     * (Twenty digits that start with 0 cannot overflow, so this order gives
+     * the same status as checking it first.) */
     if (s[0] == '0' && len > 1)
         return MINTID_ECHAR;
-    uint64_t v = 0;
-    for (size_t i = 0; i < len; i++)
-        if (__builtin_mul_overflow(v, 10u, &v) || __builtin_add_overflow(v, (uint64_t)(s[i] - '0'), &v))
-            return MINTID_EOVERFLOW;
     if (v > fmt->value_max)
         return MINTID_EOVERFLOW;
     mintid_id_from_u64(out, v);
