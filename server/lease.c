@@ -162,7 +162,9 @@ static size_t on_data(char *ptr, size_t size, size_t nmemb, void *userdata) {
 
 /*
  * POSTs request to path on one endpoint after another until one answers.
- * Returns the parsed answer (caller frees), or NULL.
+ * Returns the parsed answer (caller frees), or NULL if none could be
+ * reached. An error etcd itself reports ({"error": ...}, e.g. "requested
+ * lease not found") is an answer: etcd was reached.
  */
 static json_t *call(lease *l, const char *path, json_t *request) {
     char *text = json_dumps(request, JSON_COMPACT);
@@ -189,10 +191,10 @@ static json_t *call(lease *l, const char *path, json_t *request) {
         CURLcode rc = curl_easy_perform(c);
         long status = 0;
         curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
-        if (rc == CURLE_OK && status == 200 && b.data != NULL)
+        if (rc == CURLE_OK && b.data != NULL)
             answer = json_loads(b.data, 0, NULL);
-        else
-            log_msg(LOG_DEBUG, "etcd %s: %s (HTTP %ld)", url, rc != CURLE_OK ? curl_easy_strerror(rc) : "refused",
+        if (answer == NULL || status != 200)
+            log_msg(LOG_DEBUG, "etcd %s: %s (HTTP %ld)", url, rc != CURLE_OK ? curl_easy_strerror(rc) : "answered",
                     status);
         free(b.data);
         if (answer == NULL)
@@ -212,6 +214,9 @@ static int64_t int_field(json_t *obj, const char *name) {
     return 0;
 }
 
+/* An error etcd reported, such as "no leader" during an election. */
+static bool etcd_error(json_t *answer) { return json_object_get(answer, "error") != NULL; }
+
 static void key_of(lease *l, const char *kind, unsigned node, char *b64key, size_t cap) {
     char key[256];
     snprintf(key, sizeof key, "%s/%s/%u", l->cfg.prefix, kind, node);
@@ -230,11 +235,13 @@ static uint64_t etcd_grant(lease *l, uint64_t *sent_ns) {
     return ttl > 0 ? id : 0;
 }
 
-static void etcd_revoke(lease *l, uint64_t id) {
+/* Revokes a lease (and deletes the keys attached to it); false if etcd could not be reached. */
+static bool etcd_revoke(lease *l, uint64_t id) {
     char ids[32];
     snprintf(ids, sizeof ids, "%" PRIu64, id);
     json_t *a = call(l, "lease/revoke", json_pack("{s:s}", "ID", ids));
     json_decref(a);
+    return a != NULL;
 }
 
 /* Creates nodes/N under the lease if no one holds it. -1: etcd unreachable. */
@@ -250,8 +257,10 @@ static int try_node(lease *l, unsigned node, uint64_t id) {
                      json_pack("{s:[{s:s,s:s,s:s,s:s}],s:[{s:{s:s,s:s,s:s}}]}", "compare", "key", key, "target",
                                "CREATE", "result", "EQUAL", "create_revision", "0", "success", "request_put", "key",
                                key, "value", value, "lease", ids));
-    if (a == NULL)
+    if (a == NULL || etcd_error(a)) {
+        json_decref(a);
         return -1;
+    }
     int won = json_is_true(json_object_get(a, "succeeded"));
     json_decref(a);
     return won;
@@ -262,8 +271,10 @@ static int read_mark(lease *l, unsigned node, int64_t *mark) {
     char key[512];
     key_of(l, "marks", node, key, sizeof key);
     json_t *a = call(l, "kv/range", json_pack("{s:s}", "key", key));
-    if (a == NULL)
+    if (a == NULL || etcd_error(a)) {
+        json_decref(a);
         return -1;
+    }
     *mark = 0;
     json_t *kvs = json_object_get(a, "kvs");
     if (json_is_array(kvs) && json_array_size(kvs) > 0) {
@@ -287,20 +298,24 @@ static int write_mark(lease *l, unsigned node, uint64_t id, int64_t mark) {
     json_t *a = call(l, "kv/txn",
                      json_pack("{s:[{s:s,s:s,s:s,s:s}],s:[{s:{s:s,s:s}}]}", "compare", "key", nkey, "target", "LEASE",
                                "result", "EQUAL", "lease", ids, "success", "request_put", "key", mkey, "value", value));
-    if (a == NULL)
+    if (a == NULL || etcd_error(a)) {
+        json_decref(a);
         return -1;
+    }
     int ok = json_is_true(json_object_get(a, "succeeded"));
     json_decref(a);
     return ok ? 0 : -2;
 }
 
-/* Keeps the lease alive; returns the TTL granted, 0 if the lease is gone, -1 if etcd is unreachable. */
+/* Keeps the lease alive; returns the TTL granted, 0 if the lease is gone, -1 if etcd did not say. */
 static int64_t etcd_keepalive(lease *l, uint64_t id) {
     char ids[32];
     snprintf(ids, sizeof ids, "%" PRIu64, id);
     json_t *a = call(l, "lease/keepalive", json_pack("{s:s}", "ID", ids));
-    if (a == NULL)
+    if (a == NULL || etcd_error(a)) {
+        json_decref(a); /* unanswered, or answered with an error: try again */
         return -1;
+    }
     int64_t ttl = int_field(json_object_get(a, "result"), "TTL");
     json_decref(a);
     return ttl;
@@ -311,7 +326,7 @@ static int64_t etcd_keepalive(lease *l, uint64_t id) {
 static void publish_lost(lease *l) {
     atomic_store(&l->valid_until_ns, 0);
     atomic_store(&l->node, -1);
-    atomic_store(&l->id, 0);
+    l->stale_id = atomic_exchange(&l->id, 0);
 }
 
 /*
@@ -320,6 +335,14 @@ static void publish_lost(lease *l) {
  * every node id in the range is held.
  */
 static int acquire(lease *l) {
+    /* A lease given up while etcd could not be reached may still be alive
+     * there, holding the node id: let it go first, so the id can be taken
+     * again at once instead of after its TTL. */
+    if (l->stale_id != 0) {
+        if (!etcd_revoke(l, l->stale_id))
+            return -1;
+        l->stale_id = 0;
+    }
     uint64_t sent;
     uint64_t id = etcd_grant(l, &sent);
     if (id == 0)

@@ -45,6 +45,7 @@ typedef struct lease {
     void *curl;
     int endpoint;      /* the endpoint in use */
     int64_t last_node; /* to try first when acquiring again */
+    uint64_t stale_id; /* a lease given up while etcd was unreachable, to revoke when it is back */
 } lease;
 
 /*

@@ -171,9 +171,18 @@ class Lease(unittest.TestCase):
         code, doc = health(a.http_port)
         self.assertEqual(code, 503)
         self.assertFalse(doc["lease"]["valid"])
-        everything = before + from_b
+        # B releases node 7: A leases it again (its own expired lease is
+        # cleared away first) and carries on after everything B issued.
+        status, log = b.stop()
+        self.assertEqual(status, 0, log)
+        self.assertTrue(wait_for(lambda: mint(a.http_port, 10)[0] == 200, 10), "A never leased node 7 again")
+        status, again = mint(a.http_port)
+        self.assertEqual(status, 200)
+        self.assertEqual({(i >> 12) & 1023 for i in again}, {7})
+        everything = before + from_b + again
         self.assertEqual(len(set(everything)), len(everything))
         self.assertGreater(min(from_b), max(before))
+        self.assertGreater(min(again), max(from_b))
 
     def test_etcd_outage_stops_then_resumes_minting(self):
         servers = [self.server(*lease_args(self.etcd, "outage", "0-1", ttl=3, margin=800)).start() for _ in range(2)]
