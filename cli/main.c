@@ -396,7 +396,7 @@ static int for_each_id(const reader *r, int argc, char **argv, id_fn each, void 
 }
 
 /* Options shared by inspect and convert. */
-static int parse_reader(int argc, char **argv, reader *r, int64_t *epoch, const char **to, int *first_arg) {
+static int parse_reader(int argc, char **argv, reader *r, const char **to, int *first_arg) {
     static const struct option opts[] = {
         {"format", required_argument, NULL, 'f'}, {"from", required_argument, NULL, 'F'},
         {"epoch", required_argument, NULL, 'e'},  {"to", required_argument, NULL, 't'},
@@ -437,14 +437,12 @@ static int parse_reader(int argc, char **argv, reader *r, int64_t *epoch, const 
         if ((r->from = find_form(r->fmt, from_arg)) < 0)
             return EXIT_USAGE;
     }
-    *epoch = MINTID_NANOFLAKE_DEFAULT_EPOCH;
-    r->epoch = *epoch;
+    r->epoch = MINTID_NANOFLAKE_DEFAULT_EPOCH;
     if (epoch_arg != NULL) {
         if (r->fmt != NULL && !r->fmt->epoch_settable)
             return usage_error("--epoch: %s has a fixed epoch", r->fmt->name);
-        if (!parse_epoch(epoch_arg, epoch))
+        if (!parse_epoch(epoch_arg, &r->epoch))
             return EXIT_USAGE;
-        r->epoch = *epoch;
     }
     *first_arg = optind;
     return EXIT_OK;
@@ -452,14 +450,10 @@ static int parse_reader(int argc, char **argv, reader *r, int64_t *epoch, const 
 
 /* ---- inspect ------------------------------------------------------------------------ */
 
-typedef struct inspect_ctx {
-    int64_t epoch; /* for formats whose epoch is the user's */
-} inspect_ctx;
-
 static bool inspect_one(const mintid_format *fmt, const mintid_id *id, void *vctx) {
-    const inspect_ctx *ctx = vctx;
+    const reader *r = vctx;
     char json[MINTID_JSON_MAX];
-    int n = mintid_id_to_json(fmt, id, ctx->epoch, json, sizeof json);
+    int n = mintid_id_to_json(fmt, id, r->epoch, json, sizeof json);
     if (n < 0)
         return false;
     out_write(json, (size_t)n);
@@ -469,12 +463,11 @@ static bool inspect_one(const mintid_format *fmt, const mintid_id *id, void *vct
 
 static int cmd_inspect(int argc, char **argv) {
     reader r;
-    inspect_ctx ctx;
     int first;
-    int rc = parse_reader(argc, argv, &r, &ctx.epoch, NULL, &first);
+    int rc = parse_reader(argc, argv, &r, NULL, &first);
     if (rc != EXIT_OK)
         return rc < 0 ? EXIT_OK : rc;
-    int status = for_each_id(&r, argc - first, argv + first, inspect_one, &ctx);
+    int status = for_each_id(&r, argc - first, argv + first, inspect_one, &r);
     if (!out_flush())
         status = EXIT_FAILURE_RT;
     return status;
@@ -504,10 +497,9 @@ static bool convert_one(const mintid_format *fmt, const mintid_id *id, void *vct
 
 static int cmd_convert(int argc, char **argv) {
     reader r;
-    int64_t epoch;
     convert_ctx ctx = {NULL, EXIT_OK};
     int first;
-    int rc = parse_reader(argc, argv, &r, &epoch, &ctx.to, &first);
+    int rc = parse_reader(argc, argv, &r, &ctx.to, &first);
     if (rc != EXIT_OK)
         return rc < 0 ? EXIT_OK : rc;
     if (ctx.to == NULL)
@@ -526,9 +518,8 @@ static int cmd_convert(int argc, char **argv) {
 
 static int cmd_formats(int argc, char **argv) {
     reader r;
-    int64_t epoch;
     int first;
-    int rc = parse_reader(argc, argv, &r, &epoch, NULL, &first);
+    int rc = parse_reader(argc, argv, &r, NULL, &first);
     if (rc != EXIT_OK)
         return rc < 0 ? EXIT_OK : rc;
     if (first != argc)
@@ -538,7 +529,7 @@ static int cmd_formats(int argc, char **argv) {
         if (r.fmt != NULL && r.fmt != fmt)
             continue;
         char when[MINTID_TIME_MAX], start[MINTID_TIME_MAX];
-        int64_t e = fmt->epoch_settable ? epoch : fmt->epoch_ms;
+        int64_t e = fmt->epoch_settable ? r.epoch : fmt->epoch_ms;
         out_printf("%s\n  %s\n  layout (%u bits, most significant first):", fmt->name, fmt->title, fmt->bits);
         for (unsigned k = 0; k < fmt->nfields; k++)
             out_printf(" %s:%u", fmt->fields[k].name, fmt->fields[k].width);
