@@ -361,18 +361,3 @@ void server_close_all(server *srv) {
     while (srv->conns != NULL)
         conn_free(srv->conns);
 }
-
-bool parse_count(const char *s, size_t len, uint64_t max, uint64_t *out) {
-    if (len == 0 || len > 10 || s[0] == '0')
-        return false;
-    uint64_t v = 0;
-    for (size_t i = 0; i < len; i++) {
-        if (s[i] < '0' || s[i] > '9')
-            return false;
-        v = v * 10 + (uint64_t)(s[i] - '0');
-    }
-    if (v > max)
-        return false;
-    *out = v;
-    return true;
-}

@@ -168,7 +168,7 @@ static void route_mint(conn *c, const http_request *req, struct evbuffer *out, c
     if (!parse_query(c, req, out, q, qlen, params, 2))
         return;
     uint64_t count = 1;
-    if (params[0].seen && !parse_count(params[0].value, params[0].len, srv->cfg->max_count, &count)) {
+    if (params[0].seen && !service_parse_count(params[0].value, params[0].len, srv->cfg->max_count, &count)) {
         send_error(c, req, out, 400, "count must be 1..%" PRIu64, srv->cfg->max_count);
         return;
     }

@@ -66,7 +66,7 @@ static void cmd_mint(conn *c, const resp_command *cmd, struct evbuffer *out) {
     if (fmt == NULL)
         return;
     uint64_t count = 1;
-    if (cmd->argc == 3 && !parse_count(cmd->argv[2].ptr, cmd->argv[2].len, srv->cfg->max_count, &count)) {
+    if (cmd->argc == 3 && !service_parse_count(cmd->argv[2].ptr, cmd->argv[2].len, srv->cfg->max_count, &count)) {
         reply_error(c, out, "count must be 1..%" PRIu64, srv->cfg->max_count);
         return;
     }

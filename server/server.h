@@ -64,7 +64,4 @@ void server_stop(server *srv);
 /* Closes every connection. */
 void server_close_all(server *srv);
 
-/* The decimal count in s[0..len), 1..max; false for anything else. */
-bool parse_count(const char *s, size_t len, uint64_t max, uint64_t *out);
-
 #endif

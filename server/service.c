@@ -219,6 +219,22 @@ void service_shutdown(service *svc) {
         log_msg(LOG_INFO, "state saved: no ID was issued after %" PRId64 " (Unix ms)", last);
 }
 
+/* A count as requests give it: decimal, no sign, no leading zero, 1..max. */
+bool service_parse_count(const char *s, size_t len, uint64_t max, uint64_t *out) {
+    if (len == 0 || len > 10 || s[0] == '0')
+        return false;
+    uint64_t v = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (s[i] < '0' || s[i] > '9')
+            return false;
+        v = v * 10 + (uint64_t)(s[i] - '0');
+    }
+    if (v > max)
+        return false;
+    *out = v;
+    return true;
+}
+
 /* ---- reports ------------------------------------------------------------------ */
 
 void service_lease_status(service *svc, lease_status *out) {

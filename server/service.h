@@ -46,6 +46,9 @@ void service_free(service *svc);
  */
 int service_mint(service *svc, const mintid_format *fmt, size_t count, mintid_id *out, const char **why);
 
+/* The decimal count in s[0..len), 1..max; false for anything else. */
+bool service_parse_count(const char *s, size_t len, uint64_t max, uint64_t *out);
+
 /* Keeps the reservation ahead of the clock; called from a timer. */
 void service_reserve(service *svc);
 
