@@ -183,22 +183,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     REQUIRE(again.r != RESP_ERROR || strcmp(again.error, whole.error) == 0);
     free(again_copy);
 
-    /*
-     * A few prefixes rather than all, to stay fast: the ones just short of
-     * the end, where a line end or a header is cut; the middle; the limit
-     * and one past it; and one the input chooses.
-     */
-    size_t span = whole.r == RESP_OK ? whole.used : len;
-    size_t cuts[] = {span - 1,
-                     span - 2,
-                     span - 3,
-                     span / 2,
-                     max_request,
-                     max_request + 1,
-                     len > 0 ? (size_t)data[len + 1] * 7 % span : 0};
-    for (size_t i = 0; i < sizeof cuts / sizeof cuts[0]; i++)
-        if (span > 0 && cuts[i] < span)
-            check_prefix(&whole, buf, cuts[i], max_request);
+    /* Prefixes must need more, or give exactly what the whole gave. */
+    size_t cuts[FUZZ_CUTS];
+    size_t ncuts = fuzz_cuts(whole.r == RESP_OK ? whole.used : len, max_request, len > 0 ? data[len + 1] : 0, cuts);
+    for (size_t i = 0; i < ncuts; i++)
+        check_prefix(&whole, buf, cuts[i], max_request);
 
     /* The stream, as the server takes it: command after command from one buffer. */
     size_t off = 0;
