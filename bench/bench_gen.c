@@ -13,6 +13,7 @@
  * Nothing here asserts a threshold; the program prints a table and exits 0
  * unless the library itself returns an error.
  */
+#include "internal.h" /* mintid__getrandom(): the baselines call what the library calls */
 #include "mintid.h"
 
 #include <errno.h>
@@ -23,7 +24,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -91,22 +91,6 @@ static void sleep_s(double s) {
     struct timespec req = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};
     while (nanosleep(&req, &req) != 0 && errno == EINTR) {
     }
-}
-
-/* The baselines' getrandom(): the whole request or an error, as the library's. */
-static int raw_getrandom(void *buf, size_t len) {
-    unsigned char *p = buf;
-    while (len > 0) {
-        ssize_t n = getrandom(p, len, 0);
-        if (n < 0) {
-            if (errno == EINTR)
-                continue;
-            return MINTID_EENTROPY;
-        }
-        p += n;
-        len -= (size_t)n;
-    }
-    return MINTID_OK;
 }
 
 /*
@@ -239,12 +223,12 @@ static void *work(void *arg) {
                 rc = MINTID_ECLOCK;
                 break;
             }
-            rc = raw_getrandom(rnd, w->row->random_bytes);
+            rc = mintid__getrandom(rnd, w->row->random_bytes);
             sink += (unsigned)ts.tv_nsec + rnd[0];
             count++;
             break;
         case MODE_BASE_RANDOM:
-            rc = raw_getrandom(rnd, w->row->random_bytes);
+            rc = mintid__getrandom(rnd, w->row->random_bytes);
             sink += rnd[0];
             count++;
             break;
