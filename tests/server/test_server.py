@@ -48,17 +48,26 @@ def as_int(fmt, ident):
     return int(inspect_cli(fmt, ident)["hex"], 16)
 
 
-class Http(unittest.TestCase):
+class SharedServer(unittest.TestCase):
+    """One server for the whole class, started with ARGS; self.port is its PROTOCOL's port."""
+
+    ARGS = ()
+    PROTOCOL = "http"
+
     @classmethod
     def setUpClass(cls):
-        cls.srv = Server(MINTIDD, args=["--node", "5", "--max-count", "1000"]).start()
-        cls.port = cls.srv.http_port
+        cls.srv = Server(MINTIDD, args=list(cls.ARGS)).start()
+        cls.port = getattr(cls.srv, f"{cls.PROTOCOL}_port")
 
     @classmethod
     def tearDownClass(cls):
         status, log = cls.srv.stop()
         cls.srv.__exit__(None, None, None)
         assert status == 0, log
+
+
+class Http(SharedServer):
+    ARGS = ("--node", "5", "--max-count", "1000")
 
     def test_mint_every_format(self):
         for fmt in FORMATS:
@@ -189,17 +198,9 @@ class Http(unittest.TestCase):
         self.assertEqual(len(json.loads(out)["ids"]), 3)
 
 
-class RespProtocol(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.srv = Server(MINTIDD, args=["--max-count", "1000", "--max-request-size", "1024"]).start()
-        cls.port = cls.srv.resp_port
-
-    @classmethod
-    def tearDownClass(cls):
-        status, log = cls.srv.stop()
-        cls.srv.__exit__(None, None, None)
-        assert status == 0, log
+class RespProtocol(SharedServer):
+    ARGS = ("--max-count", "1000", "--max-request-size", "1024")
+    PROTOCOL = "resp"
 
     def test_commands(self):
         r = Resp(self.port)
