@@ -42,12 +42,18 @@ static const setting settings[] = {
      "seconds before an idle or stalled client is dropped; 0: never"},
     {"max-output", UINT(max_output, 65536, 1073741824), "4194304",
      "bytes of replies queued for one client before its reading is paused"},
+    {"max-output-total", UINT(max_output_total, 1048576, 68719476736ULL), "268435456",
+     "bytes of replies queued for all clients together; past it the clients with the most unread replies are "
+     "dropped"},
     {"max-wait", UINT(max_wait, 0, 60000), "1000",
      "ms one request may wait for the clock (sequence used up, clock behind)"},
     {"startup-wait", UINT(startup_wait, 0, 3600000), "5000",
      "ms to wait at start for a clock behind the state's high-water mark; longer: refuse to start"},
     {"reserve-ahead", UINT(reserve_ahead, 10, 3600000), "2000",
      "ms of timestamps reserved in the state file before they are used"},
+    {"adopt-params", UINT(adopt_params, 0, 1), "0",
+     "1: take a node id, epoch or layout that differs from the one the state directory recorded (see "
+     "docs/server.md); 0: refuse to start"},
     {"rollback", STR(rollback), "default", "when the clock goes back: default (the format's), wait, reuse or fail"},
     {"node-lease", STR(node_lease), "",
      "lease the node id from etcd: etcd://HOST:PORT[,HOST:PORT...]/PREFIX; empty: the static node setting"},

@@ -3,6 +3,13 @@
  * same for HTTP and RESP: limits on connections, request size, idle time
  * and queued output live here once.
  *
+ * Nothing here waits. A mint request is a job run in slices of at most
+ * SERVER_SLICE_IDS IDs per loop turn, and a connection's pipeline is served
+ * at most SERVER_SLICE_REQUESTS requests per turn, so no client delays the
+ * others by more than a slice; a job the clock holds up is parked on a
+ * timer. Replies queued for all clients together are bounded: past
+ * max-output-total the clients with the most unread replies are dropped.
+ *
  * Sockets are read and written directly, as Redis does, rather than through
  * libevent's bufferevents: a request costs one read() and one write(), with
  * no FIONREAD before each read and no epoll_ctl() to turn write interest on
@@ -33,10 +40,25 @@ static const char *const proto_label[PROTO_COUNT] = {"HTTP", "RESP"};
  * this many at once; beyond that they are closed at once. */
 #define MAX_REFUSING 64
 
-static uint64_t now_ms(void) {
+/* CLOCK_MONOTONIC: time spans that no clock step may stretch or shrink. */
+static uint64_t monotonic_ns(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t now_ms(void) { return monotonic_ns() / 1000000u; }
+
+/* Keeps svc->queued_bytes, the replies queued for all clients, as buffers change. */
+static void count_queued(struct evbuffer *buf, const struct evbuffer_cb_info *info, void *arg) {
+    (void)buf;
+    service *svc = arg;
+    svc->queued_bytes += info->n_added;
+    svc->queued_bytes -= info->n_deleted;
+}
+
+static size_t queued(const conn *c) {
+    return evbuffer_get_length(c->out) + (c->job.body != NULL ? evbuffer_get_length(c->job.body) : 0);
 }
 
 static void conn_free(conn *c) {
@@ -51,9 +73,18 @@ static void conn_free(conn *c) {
         srv->refusing--;
     else
         srv->svc->connections[c->proto]--;
+    if (c->job.parked)
+        srv->svc->parked_now--;
+    srv->svc->queued_bytes -= queued(c);
     event_free(c->rev);
     event_free(c->wev);
+    event_free(c->timer);
     evutil_closesocket(c->fd);
+    if (c->job.body != NULL) {
+        evbuffer_remove_cb(c->job.body, count_queued, srv->svc);
+        evbuffer_free(c->job.body);
+    }
+    evbuffer_remove_cb(c->out, count_queued, srv->svc);
     evbuffer_free(c->out);
     free(c->in);
     free(c);
@@ -116,7 +147,7 @@ static int flush(conn *c) {
         return 0;
     }
     event_del(c->wev);
-    if (c->closing) {
+    if (c->closing && !c->job.active) {
         close_gracefully(c);
         return -1;
     }
@@ -129,15 +160,114 @@ static int flush(conn *c) {
     return 0;
 }
 
-/* Handles the complete requests in c->in. Returns -1 if c was freed. */
+/* Asks for the next slice of c's work on the next loop turn, after the other clients'. */
+static void resume_next_turn(conn *c) {
+    static const struct timeval now = {0, 0};
+    if (!c->job.parked)
+        event_add(c->timer, &now);
+}
+
+/* Queues the reply of a finished (or failed) job and clears it. */
+static void job_end(conn *c, int status, const char *why) {
+    if (c->job.parked) {
+        c->job.parked = false;
+        c->srv->svc->parked_now--;
+    }
+    if (status != MINTID_OK)
+        evbuffer_drain(c->job.body, evbuffer_get_length(c->job.body));
+    c->job.finish(c, status, why);
+    evbuffer_drain(c->job.body, evbuffer_get_length(c->job.body));
+    c->job.active = false;
+}
+
+job_state conn_job_step(conn *c, size_t *budget, uint64_t *retry_ns) {
+    server *srv = c->srv;
+    mint_job *j = &c->job;
+    if (j->parked) {
+        j->parked = false;
+        srv->svc->parked_now--;
+    }
+    while (j->done < j->count) {
+        /* Past the bound on replies queued for everyone, mint nothing more
+         * until the slowest clients are dropped. */
+        if (*budget == 0 || srv->svc->queued_bytes > srv->cfg->max_output_total)
+            return JOB_YIELD;
+        size_t want = j->count - j->done < *budget ? (size_t)(j->count - j->done) : *budget;
+        const char *why = NULL;
+        long n = service_mint(srv->svc, j->fmt, want, srv->ids, retry_ns, &why);
+        if (n < 0) {
+            job_end(c, (int)n, why);
+            return JOB_DONE;
+        }
+        if (n == 0) {
+            uint64_t now = monotonic_ns();
+            if (j->deadline_ns == 0) {
+                j->deadline_ns = now + srv->cfg->max_wait * 1000000u;
+                srv->svc->parked_total++;
+            }
+            if (now >= j->deadline_ns) {
+                job_end(c, MINTID_ETIMEDOUT, why);
+                return JOB_DONE;
+            }
+            if (*retry_ns > j->deadline_ns - now)
+                *retry_ns = j->deadline_ns - now;
+            j->parked = true;
+            srv->svc->parked_now++;
+            return JOB_PARKED;
+        }
+        j->encode(c, srv->ids, (size_t)n);
+        if (j->error != 0) {
+            job_end(c, j->error, mintid_strerror(j->error));
+            return JOB_DONE;
+        }
+        j->done += (uint64_t)n;
+        *budget -= (size_t)n;
+    }
+    job_end(c, MINTID_OK, NULL);
+    return JOB_DONE;
+}
+
+void conn_start_mint(conn *c) {
+    mint_job *j = &c->job;
+    j->active = true;
+    j->parked = false;
+    j->done = 0;
+    j->deadline_ns = 0;
+    j->error = 0;
+}
+
+/*
+ * Serves c for one loop turn: its job, then the complete requests in c->in,
+ * within the slice. Returns -1 if c was freed.
+ */
 static int process(conn *c) {
     server *srv = c->srv;
-    size_t off = 0;
-    while (!c->closing && off < c->in_len) {
+    size_t off = 0, budget = SERVER_SLICE_IDS;
+    int requests = SERVER_SLICE_REQUESTS;
+    for (;;) {
+        if (c->job.active) {
+            uint64_t retry_ns;
+            job_state js = conn_job_step(c, &budget, &retry_ns);
+            if (js == JOB_PARKED) {
+                struct timeval tv = {(time_t)(retry_ns / 1000000000u), (suseconds_t)(retry_ns % 1000000000u / 1000u)};
+                event_add(c->timer, &tv);
+                break;
+            }
+            if (js == JOB_YIELD) {
+                resume_next_turn(c);
+                break;
+            }
+        }
+        if (c->closing || off >= c->in_len)
+            break;
         /* A client that does not read its replies is not served more. */
         if (evbuffer_get_length(c->out) > srv->cfg->max_output) {
             c->throttled = true;
             event_del(c->rev);
+            break;
+        }
+        if (requests == 0 || budget == 0) {
+            resume_next_turn(c);
             break;
         }
         const char *data = c->in + off;
@@ -156,14 +286,14 @@ static int process(conn *c) {
             }
             break;
         }
+        requests--;
         c->partial_since_ms = 0;
         off += used;
         /* Large replies go out before the next request is handled, so the
          * client can read one batch while the next is minted. */
         if (evbuffer_get_length(c->out) >= FLUSH_AT) {
-            size_t keep = off;
-            memmove(c->in, c->in + keep, c->in_len - keep);
-            c->in_len -= keep;
+            memmove(c->in, c->in + off, c->in_len - off);
+            c->in_len -= off;
             off = 0;
             if (flush(c) != 0)
                 return -1;
@@ -171,7 +301,46 @@ static int process(conn *c) {
     }
     memmove(c->in, c->in + off, c->in_len - off);
     c->in_len -= off;
+    if (srv->svc->queued_bytes > srv->cfg->max_output_total)
+        event_active(srv->shed_ev, EV_TIMEOUT, 0);
     return flush(c);
+}
+
+static void on_timer(evutil_socket_t fd, short what, void *arg) {
+    (void)fd, (void)what;
+    conn *c = arg;
+    if (!c->lingering)
+        process(c);
+}
+
+/*
+ * Bounds the memory of replies: while those queued for all clients pass
+ * max-output-total, the connection holding the most is dropped. Run as its
+ * own event, never inside a connection's callback, since it frees
+ * connections.
+ */
+static void on_shed(evutil_socket_t fd, short what, void *arg) {
+    (void)fd, (void)what;
+    server *srv = arg;
+    service *svc = srv->svc;
+    uint64_t limit = srv->cfg->max_output_total, target = limit - limit / 8;
+    if (svc->queued_bytes <= limit)
+        return;
+    while (svc->queued_bytes > target) {
+        conn *worst = NULL;
+        for (conn *c = srv->conns; c != NULL; c = c->next)
+            if (!c->refused && (worst == NULL || queued(c) > queued(worst)))
+                worst = c;
+        if (worst == NULL || queued(worst) == 0)
+            break;
+        log_msg(LOG_WARN,
+                "%s client dropped with %zu bytes of replies unread: replies queued for all clients passed "
+                "max-output-total (%llu)",
+                proto_label[worst->proto], queued(worst), (unsigned long long)limit);
+        svc->clients_shed++;
+        conn_free(worst);
+    }
+    /* The survivors' jobs that yielded to the bound resume on their timers. */
 }
 
 static void on_writable(evutil_socket_t fd, short what, void *arg) {
@@ -256,18 +425,25 @@ static void on_accept(struct evconnlistener *lev, evutil_socket_t fd, struct soc
     if (c != NULL) {
         c->rev = event_new(srv->base, fd, EV_READ | EV_PERSIST, on_readable, c);
         c->wev = event_new(srv->base, fd, EV_WRITE | EV_PERSIST, on_writable, c);
+        c->timer = evtimer_new(srv->base, on_timer, c);
         c->out = evbuffer_new();
+        c->job.body = evbuffer_new();
         c->in = malloc(IN_INITIAL);
     }
-    if (c == NULL || c->rev == NULL || c->wev == NULL || c->out == NULL || c->in == NULL) {
+    if (c == NULL || c->rev == NULL || c->wev == NULL || c->timer == NULL || c->out == NULL || c->job.body == NULL ||
+        c->in == NULL) {
         log_msg(LOG_ERROR, "out of memory accepting a connection");
         if (c != NULL) {
             if (c->rev != NULL)
                 event_free(c->rev);
             if (c->wev != NULL)
                 event_free(c->wev);
+            if (c->timer != NULL)
+                event_free(c->timer);
             if (c->out != NULL)
                 evbuffer_free(c->out);
+            if (c->job.body != NULL)
+                evbuffer_free(c->job.body);
             free(c->in);
             free(c);
         }
@@ -277,6 +453,8 @@ static void on_accept(struct evconnlistener *lev, evutil_socket_t fd, struct soc
     c->srv = srv;
     c->proto = p;
     c->fd = fd;
+    evbuffer_add_cb(c->out, count_queued, svc);
+    evbuffer_add_cb(c->job.body, count_queued, svc);
     c->in_cap = IN_INITIAL;
     c->refused = refuse;
     c->next = srv->conns;
@@ -334,6 +512,10 @@ int server_listen(server *srv, proto p, const char *address) {
         return -1;
     }
     evconnlistener_set_error_cb(srv->listeners[p], on_accept_error);
+    if (srv->shed_ev == NULL && (srv->shed_ev = evtimer_new(srv->base, on_shed, srv)) == NULL) {
+        log_msg(LOG_ERROR, "out of memory");
+        return -1;
+    }
     log_msg(LOG_INFO, "serving %s on %s", proto_label[p], address);
     return 0;
 }
@@ -352,7 +534,7 @@ void server_stop(server *srv) {
             continue;
         c->closing = true;
         event_del(c->rev);
-        if (evbuffer_get_length(c->out) == 0)
+        if (evbuffer_get_length(c->out) == 0 && !c->job.active)
             conn_free(c);
     }
 }
@@ -360,4 +542,8 @@ void server_stop(server *srv) {
 void server_close_all(server *srv) {
     while (srv->conns != NULL)
         conn_free(srv->conns);
+    if (srv->shed_ev != NULL) {
+        event_free(srv->shed_ev);
+        srv->shed_ev = NULL;
+    }
 }

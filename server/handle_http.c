@@ -25,9 +25,9 @@ typedef struct response {
 
 static void add_to_evbuffer(void *ctx, const char *s, size_t n) { evbuffer_add(ctx, s, n); }
 
-/* Sends head and the body gathered in srv->scratch. */
-static void send_response(conn *c, const http_request *req, struct evbuffer *out, const response *r) {
-    struct evbuffer *body = c->srv->scratch;
+/* Sends head and body (srv->scratch unless the response is a mint's). */
+static void send_body(conn *c, const http_request *req, struct evbuffer *out, const response *r,
+                      struct evbuffer *body) {
     size_t len = evbuffer_get_length(body);
     const char *connection = !req->keep_alive || c->closing ? "Connection: close\r\n"
                              : req->minor_version == 0      ? "Connection: keep-alive\r\n"
@@ -41,6 +41,10 @@ static void send_response(conn *c, const http_request *req, struct evbuffer *out
         evbuffer_add_buffer(out, body);
     if (r->status >= 400)
         c->srv->svc->errors[PROTO_HTTP]++;
+}
+
+static void send_response(conn *c, const http_request *req, struct evbuffer *out, const response *r) {
+    send_body(c, req, out, r, c->srv->scratch);
 }
 
 /* JSON string contents: quotes, backslashes and control characters escaped. */
@@ -161,6 +165,44 @@ static int param_form(conn *c, const http_request *req, struct evbuffer *out, co
     return -1;
 }
 
+/* One line per ID, or JSON strings in an array. */
+static void http_encode(conn *c, const mintid_id *ids, size_t n) {
+    mint_job *j = &c->job;
+    char line[MINTID_TEXT_MAX + 4];
+    for (size_t i = 0; i < n; i++) {
+        size_t off = 0;
+        if (j->http_json) {
+            if (j->done + i > 0)
+                line[off++] = ',';
+            line[off++] = '"';
+        }
+        int len = mintid_encode(j->fmt, (mintid_form)j->form, &ids[i], line + off, MINTID_TEXT_MAX);
+        if (len < 0) {
+            j->error = len;
+            return;
+        }
+        off += (size_t)len;
+        line[off++] = j->http_json ? '"' : '\n';
+        evbuffer_add(j->body, line, off);
+    }
+}
+
+static void http_finish(conn *c, int status, const char *why) {
+    mint_job *j = &c->job;
+    http_request req = {.method = (http_method)j->http_method,
+                        .minor_version = j->http_minor,
+                        .keep_alive = j->http_keep_alive,
+                        .accept_json = j->http_json};
+    if (status != MINTID_OK) {
+        send_error(c, &req, c->out, status == MINTID_EFORMAT ? 404 : 503, "%s: %s", j->fmt->name, why);
+        return;
+    }
+    if (j->http_json)
+        evbuffer_add(j->body, "]}\n", 3);
+    response r = {200, j->http_json ? "application/json" : "text/plain; charset=utf-8", true};
+    send_body(c, &req, c->out, &r, j->body);
+}
+
 static void route_mint(conn *c, const http_request *req, struct evbuffer *out, const mintid_format *fmt, const char *q,
                        size_t qlen) {
     server *srv = c->srv;
@@ -175,36 +217,19 @@ static void route_mint(conn *c, const http_request *req, struct evbuffer *out, c
     int form = MINTID_FORM_TEXT;
     if (params[1].seen && (form = param_form(c, req, out, fmt, &params[1])) < 0)
         return;
-    const char *why;
-    int rc = service_mint(srv->svc, fmt, (size_t)count, srv->ids, &why);
-    if (rc != MINTID_OK) {
-        send_error(c, req, out, rc == MINTID_EFORMAT ? 404 : 503, "%s: %s", fmt->name, why);
-        return;
-    }
-    struct evbuffer *body = srv->scratch;
-    char line[MINTID_TEXT_MAX + 4];
-    response r = {200, "text/plain; charset=utf-8", true};
-    if (req->accept_json) {
-        r.type = "application/json";
-        evbuffer_add(body, "{\"ids\":[", 8);
-        for (uint64_t i = 0; i < count; i++) {
-            line[0] = i ? ',' : '"';
-            int off = i ? 2 : 1;
-            if (i)
-                line[1] = '"';
-            int n = mintid_encode(fmt, (mintid_form)form, &srv->ids[i], line + off, MINTID_TEXT_MAX);
-            line[off + n] = '"';
-            evbuffer_add(body, line, (size_t)(off + n + 1));
-        }
-        evbuffer_add(body, "]}\n", 3);
-    } else {
-        for (uint64_t i = 0; i < count; i++) {
-            int n = mintid_encode(fmt, (mintid_form)form, &srv->ids[i], line, MINTID_TEXT_MAX);
-            line[n] = '\n';
-            evbuffer_add(body, line, (size_t)n + 1);
-        }
-    }
-    send_response(c, req, out, &r);
+    mint_job *j = &c->job;
+    j->fmt = fmt;
+    j->form = form;
+    j->count = count;
+    j->encode = http_encode;
+    j->finish = http_finish;
+    j->http_method = req->method;
+    j->http_minor = req->minor_version;
+    j->http_keep_alive = req->keep_alive;
+    j->http_json = req->accept_json;
+    if (j->http_json)
+        evbuffer_add(j->body, "{\"ids\":[", 8);
+    conn_start_mint(c);
 }
 
 static void route_inspect(conn *c, const http_request *req, struct evbuffer *out, const mintid_format *fmt,
@@ -253,13 +278,13 @@ static void route(conn *c, const http_request *req, struct evbuffer *out) {
         service *svc = srv->svc;
         lease_status ls;
         service_lease_status(svc, &ls);
-        const char *problem = svc->state_failed                 ? "the state file cannot be written"
+        const char *problem = atomic_load(&svc->st->failing)    ? "the state file cannot be written"
                               : svc->lease != NULL && !ls.valid ? "node lease lost"
                                                                 : NULL;
         response r = {problem != NULL ? 503 : 200, "application/json", true};
         evbuffer_add_printf(srv->scratch, "{\"status\":\"%s%s\",\"node_id\":%" PRId64 ",\"state_mark_ms\":%" PRId64,
                             problem != NULL ? "failing: " : "ok", problem != NULL ? problem : "",
-                            svc->lease != NULL ? ls.node : svc->node, svc->st->mark);
+                            svc->lease != NULL ? ls.node : svc->node, atomic_load(&svc->st->mark));
         if (svc->lease != NULL)
             evbuffer_add_printf(srv->scratch,
                                 ",\"lease\":{\"valid\":%s,\"id\":\"%" PRIx64 "\",\"expiry_seconds\":%.3f,"

@@ -59,7 +59,42 @@ static const mintid_format *arg_format(conn *c, const resp_arg *a, struct evbuff
     return NULL;
 }
 
-/* MINT format [count] */
+/* Each ID as a bulk string: "$len\r\n" + text + "\r\n" in one add. */
+static void resp_encode(conn *c, const mintid_id *ids, size_t n) {
+    mint_job *j = &c->job;
+    /* The text is encoded after room for its header, which is then put
+     * before it: n < 100, so the head is "$n\r\n", built by hand, as this
+     * is the hot path. */
+    char line[8 + MINTID_TEXT_MAX + 2];
+    memcpy(line + 6, "\r\n", 2);
+    for (size_t i = 0; i < n; i++) {
+        int len = mintid_encode(j->fmt, MINTID_FORM_TEXT, &ids[i], line + 8, MINTID_TEXT_MAX);
+        if (len < 0) {
+            j->error = len;
+            return;
+        }
+        char *head = line + 8 - (len >= 10 ? 5 : 4);
+        head[0] = '$';
+        if (len >= 10)
+            head[1] = (char)('0' + len / 10);
+        head[len >= 10 ? 2 : 1] = (char)('0' + len % 10);
+        memcpy(line + 8 + len, "\r\n", 2);
+        evbuffer_add(j->body, head, (size_t)(line + 8 + len + 2 - head));
+    }
+}
+
+static void resp_finish(conn *c, int status, const char *why) {
+    mint_job *j = &c->job;
+    if (status != MINTID_OK) {
+        reply_error(c, c->out, "%s: %s", j->fmt->name, why);
+        return;
+    }
+    if (j->resp_array)
+        evbuffer_add_printf(c->out, "*%" PRIu64 "\r\n", j->count);
+    evbuffer_add_buffer(c->out, j->body);
+}
+
+/* MINT format [count]: one ID as a bulk string, or an array of count. */
 static void cmd_mint(conn *c, const resp_command *cmd, struct evbuffer *out) {
     server *srv = c->srv;
     const mintid_format *fmt = arg_format(c, &cmd->argv[1], out);
@@ -70,29 +105,14 @@ static void cmd_mint(conn *c, const resp_command *cmd, struct evbuffer *out) {
         reply_error(c, out, "count must be 1..%" PRIu64, srv->cfg->max_count);
         return;
     }
-    const char *why;
-    int rc = service_mint(srv->svc, fmt, (size_t)count, srv->ids, &why);
-    if (rc != MINTID_OK) {
-        reply_error(c, out, "%s: %s", fmt->name, why);
-        return;
-    }
-    /* Each ID goes out as "$len\r\n" + text + "\r\n" in one add: the text
-     * is encoded after room for its header, which is then put before it. */
-    char line[8 + MINTID_TEXT_MAX + 2];
-    if (cmd->argc == 3)
-        evbuffer_add_printf(out, "*%" PRIu64 "\r\n", count);
-    for (uint64_t i = 0; i < count; i++) {
-        int n = mintid_encode(fmt, MINTID_FORM_TEXT, &srv->ids[i], line + 8, MINTID_TEXT_MAX);
-        /* n < 100: the head is "$n\r\n", built by hand, as this is the hot path. */
-        char *head = line + 8 - (n >= 10 ? 5 : 4);
-        head[0] = '$';
-        if (n >= 10)
-            head[1] = (char)('0' + n / 10);
-        head[n >= 10 ? 2 : 1] = (char)('0' + n % 10);
-        memcpy(line + 6, "\r\n", 2);
-        memcpy(line + 8 + n, "\r\n", 2);
-        evbuffer_add(out, head, (size_t)(line + 8 + n + 2 - head));
-    }
+    mint_job *j = &c->job;
+    j->fmt = fmt;
+    j->form = MINTID_FORM_TEXT;
+    j->count = count;
+    j->encode = resp_encode;
+    j->finish = resp_finish;
+    j->resp_array = cmd->argc == 3;
+    conn_start_mint(c);
 }
 
 /* INSPECT format id */

@@ -30,17 +30,13 @@
 #include <time.h>
 #include <unistd.h>
 
-/*
- * CLOCK_BOOTTIME: monotonic, and unlike CLOCK_MONOTONIC it keeps counting
- * while the machine is suspended, which etcd's TTL does too.
- */
-static uint64_t mono_ns(void) {
+uint64_t lease_clock_ns(void) {
     struct timespec ts;
     clock_gettime(CLOCK_BOOTTIME, &ts);
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-static int64_t now_ms(void) {
+static int64_t wall_ms(void) {
     int64_t t = 0;
     mintid_clock_system(NULL, &t);
     return t;
@@ -204,14 +200,29 @@ static json_t *call(lease *l, const char *path, json_t *request) {
     return answer;
 }
 
-/* An int64 field, which the gateway writes as a JSON string. */
+/* A decimal of s[0..len) in 0..INT64_MAX: digits only, no sign, no overflow. */
+static bool parse_i64(const char *s, size_t len, int64_t *out) {
+    if (len == 0 || len > 19)
+        return false;
+    int64_t v = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (s[i] < '0' || s[i] > '9' || v > (INT64_MAX - (s[i] - '0')) / 10)
+            return false;
+        v = v * 10 + (s[i] - '0');
+    }
+    *out = v;
+    return true;
+}
+
+/* An int64 field, which the gateway writes as a JSON string; -1 if absent or malformed. */
 static int64_t int_field(json_t *obj, const char *name) {
     json_t *v = json_object_get(obj, name);
-    if (json_is_string(v))
-        return strtoll(json_string_value(v), NULL, 10);
-    if (json_is_integer(v))
+    int64_t out;
+    if (json_is_string(v) && parse_i64(json_string_value(v), strlen(json_string_value(v)), &out))
+        return out;
+    if (json_is_integer(v) && json_integer_value(v) >= 0)
         return (int64_t)json_integer_value(v);
-    return 0;
+    return -1;
 }
 
 /* An error etcd reported, such as "no leader" during an election. */
@@ -225,14 +236,14 @@ static void key_of(lease *l, const char *kind, unsigned node, char *b64key, size
 
 /* Grants a lease; 0 if etcd could not be reached. */
 static uint64_t etcd_grant(lease *l, uint64_t *sent_ns) {
-    *sent_ns = mono_ns();
+    *sent_ns = lease_clock_ns();
     json_t *a = call(l, "lease/grant", json_pack("{s:i}", "TTL", (json_int_t)l->cfg.ttl_s));
     if (a == NULL)
         return 0;
-    uint64_t id = (uint64_t)int_field(a, "ID");
+    int64_t id = int_field(a, "ID");
     int64_t ttl = int_field(a, "TTL");
     json_decref(a);
-    return ttl > 0 ? id : 0;
+    return ttl > 0 && id > 0 ? (uint64_t)id : 0;
 }
 
 /* Revokes a lease (and deletes the keys attached to it); false if etcd could not be reached. */
@@ -266,8 +277,13 @@ static int try_node(lease *l, unsigned node, uint64_t id) {
     return won;
 }
 
-/* The mark of node N (0 if none). -1: etcd unreachable. */
-static int read_mark(lease *l, unsigned node, int64_t *mark) {
+/*
+ * The mark of node N (0 if none). -1: etcd unreachable; -2: the mark is
+ * there but does not parse, and its text is in `bad`. A mark that cannot be
+ * read is never taken as 0: the previous holder may have issued IDs up to
+ * any time.
+ */
+static int read_mark(lease *l, unsigned node, int64_t *mark, char *bad, size_t badcap) {
     char key[512];
     key_of(l, "marks", node, key, sizeof key);
     json_t *a = call(l, "kv/range", json_pack("{s:s}", "key", key));
@@ -276,15 +292,25 @@ static int read_mark(lease *l, unsigned node, int64_t *mark) {
         return -1;
     }
     *mark = 0;
+    int rc = 0;
     json_t *kvs = json_object_get(a, "kvs");
     if (json_is_array(kvs) && json_array_size(kvs) > 0) {
         char text[64];
         const char *v = json_string_value(json_object_get(json_array_get(kvs, 0), "value"));
-        if (v != NULL && b64_decode(v, text, sizeof text) > 0)
-            *mark = strtoll(text, NULL, 10);
+        int n = v != NULL ? b64_decode(v, text, sizeof text) : -1;
+        if (n <= 0 || !parse_i64(text, (size_t)n, mark)) {
+            if (n > 0)
+                mintid_escape(text, (size_t)n, bad, badcap);
+            else
+                snprintf(bad, badcap, "%s", v != NULL ? "(not base64, or too long)" : "(no value)");
+            rc = -2;
+        }
+    } else if (kvs != NULL && !json_is_array(kvs)) {
+        snprintf(bad, badcap, "(an answer without a list of keys)");
+        rc = -2;
     }
     json_decref(a);
-    return 0;
+    return rc;
 }
 
 /* Writes the mark of N, only while nodes/N is still under our lease. */
@@ -318,7 +344,7 @@ static int64_t etcd_keepalive(lease *l, uint64_t id) {
     }
     int64_t ttl = int_field(json_object_get(a, "result"), "TTL");
     json_decref(a);
-    return ttl;
+    return ttl < 0 ? -1 : ttl;
 }
 
 /* ---- acquiring ---------------------------------------------------------------------- */
@@ -361,12 +387,31 @@ static int acquire(lease *l) {
         if (!won)
             continue;
         int64_t floor = 0;
-        if (read_mark(l, node, &floor) != 0) {
+        char bad[MINTID_ESCAPED_MAX];
+        int rc = read_mark(l, node, &floor, bad, sizeof bad);
+        if (rc == -2) {
+            /* Fail closed: this node id is not used until its mark is repaired. */
+            if (!(l->bad_logged[node / 64] & (UINT64_C(1) << (node % 64))))
+                log_msg(LOG_ERROR,
+                        "node lease: the mark of node id %u in etcd (%s/marks/%u) is '%s', not Unix ms; not using "
+                        "this node id, since its previous holder may have issued IDs up to any time (write a "
+                        "correct mark there to use it again)",
+                        node, l->cfg.prefix, node, bad);
+            l->bad_logged[node / 64] |= UINT64_C(1) << (node % 64);
+            /* Let the node id go (revoking deletes the key held under the
+             * lease) and carry on with a fresh lease. */
+            etcd_revoke(l, id);
+            id = etcd_grant(l, &sent);
+            if (id == 0)
+                return -1;
+            continue;
+        }
+        if (rc != 0) {
             etcd_revoke(l, id);
             return -1;
         }
         /* Reserve ahead of both the clock and the previous holder's mark. */
-        int64_t base = now_ms() > floor ? now_ms() : floor;
+        int64_t base = wall_ms() > floor ? wall_ms() : floor;
         int64_t mark = base + (int64_t)l->cfg.reserve_ahead_ms;
         if (write_mark(l, node, id, mark) != 0) {
             etcd_revoke(l, id);
@@ -402,10 +447,12 @@ static void nap(lease *l, unsigned ms) {
 
 /* Keeps the mark in etcd at least half of reserve-ahead ahead of the clock. */
 static void renew_mark(lease *l, uint64_t id) {
-    int64_t now = now_ms(), mark = atomic_load(&l->mark_ms);
+    int64_t now = wall_ms(), mark = atomic_load(&l->mark_ms);
     if (now + (int64_t)l->cfg.reserve_ahead_ms / 2 <= mark)
         return;
     int64_t next = now + (int64_t)l->cfg.reserve_ahead_ms;
+    if (next <= mark) /* the mark never goes down */
+        return;
     int rc = write_mark(l, (unsigned)atomic_load(&l->node), id, next);
     if (rc == 0) {
         atomic_store(&l->mark_ms, next);
@@ -423,7 +470,7 @@ static void *run(void *arg) {
     unsigned tick_ms = l->cfg.reserve_ahead_ms / 4 < 1000 ? l->cfg.reserve_ahead_ms / 4 : 1000;
     if (tick_ms < 20)
         tick_ms = 20;
-    uint64_t next_keepalive = mono_ns() + keepalive_every;
+    uint64_t next_keepalive = lease_clock_ns() + keepalive_every;
     int last_rc = 0; /* the last failure to acquire, said once */
     while (!stopping(l)) {
         uint64_t id = atomic_load(&l->id);
@@ -437,23 +484,23 @@ static void *run(void *arg) {
             last_rc = rc;
             if (rc != 0)
                 nap(l, 1000);
-            next_keepalive = mono_ns() + keepalive_every;
+            next_keepalive = lease_clock_ns() + keepalive_every;
             continue;
         }
         nap(l, tick_ms);
         if (stopping(l))
             break;
-        if (mono_ns() < next_keepalive) {
+        if (lease_clock_ns() < next_keepalive) {
             renew_mark(l, id);
             continue;
         }
-        uint64_t sent = mono_ns();
+        uint64_t sent = lease_clock_ns();
         int64_t ttl = etcd_keepalive(l, id);
         if (ttl < 0) {
             atomic_fetch_add(&l->keepalive_failures, 1);
             log_msg(LOG_WARN, "node lease: keepalive failed (etcd unreachable); minting stops when the lease "
                               "could expire");
-            next_keepalive = mono_ns() + 500000000u; /* retry soon */
+            next_keepalive = lease_clock_ns() + 500000000u; /* retry soon */
             if (!lease_valid(l) && atomic_load(&l->node) >= 0) {
                 log_msg(LOG_ERROR, "node lease lost: no keepalive acknowledged within the TTL");
                 publish_lost(l);
@@ -472,7 +519,7 @@ static void *run(void *arg) {
     return NULL;
 }
 
-bool lease_valid(lease *l) { return atomic_load(&l->node) >= 0 && mono_ns() < atomic_load(&l->valid_until_ns); }
+bool lease_valid(lease *l) { return atomic_load(&l->node) >= 0 && lease_clock_ns() < atomic_load(&l->valid_until_ns); }
 
 int lease_start(lease *l, const lease_config *cfg, unsigned wait_s) {
     memset(l, 0, sizeof *l);
@@ -485,7 +532,7 @@ int lease_start(lease *l, const lease_config *cfg, unsigned wait_s) {
         log_msg(LOG_ERROR, "node lease: libcurl could not start");
         return -1;
     }
-    uint64_t deadline = mono_ns() + (uint64_t)wait_s * 1000000000u;
+    uint64_t deadline = lease_clock_ns() + (uint64_t)wait_s * 1000000000u;
     for (;;) {
         int rc = acquire(l);
         if (rc == 0)
@@ -495,7 +542,7 @@ int lease_start(lease *l, const lease_config *cfg, unsigned wait_s) {
                     cfg->range_hi);
             return -1;
         }
-        if (mono_ns() >= deadline) {
+        if (lease_clock_ns() >= deadline) {
             log_msg(LOG_ERROR, "node lease: etcd at %s%s is unreachable%s", cfg->endpoints[0],
                     cfg->nendpoints > 1 ? " (and the other endpoints)" : "",
                     wait_s > 0 ? " after waiting lease-start-wait" : "; set lease-start-wait to wait for it");

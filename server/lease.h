@@ -32,7 +32,7 @@ typedef struct lease {
     /* Published state, read by the event loop. */
     _Atomic int64_t node;            /* -1 while none is held */
     _Atomic uint64_t id;             /* the etcd lease id, 0 while none */
-    _Atomic uint64_t valid_until_ns; /* CLOCK_MONOTONIC: minting allowed before this */
+    _Atomic uint64_t valid_until_ns; /* lease_clock_ns(): minting allowed before this */
     _Atomic int64_t mark_ms;         /* Unix ms reserved in etcd for this node */
     _Atomic int64_t floor_ms;        /* the previous holder's mark: issue only later timestamps */
     _Atomic uint64_t generation;     /* bumped at every acquisition */
@@ -43,9 +43,10 @@ typedef struct lease {
     bool running;
     /* The thread's own. */
     void *curl;
-    int endpoint;      /* the endpoint in use */
-    int64_t last_node; /* to try first when acquiring again */
-    uint64_t stale_id; /* a lease given up while etcd was unreachable, to revoke when it is back */
+    int endpoint;            /* the endpoint in use */
+    int64_t last_node;       /* to try first when acquiring again */
+    uint64_t stale_id;       /* a lease given up while etcd was unreachable, to revoke when it is back */
+    uint64_t bad_logged[16]; /* node ids whose mark in etcd did not parse, said once each */
 } lease;
 
 /*
@@ -66,6 +67,13 @@ int lease_start(lease *l, const lease_config *cfg, unsigned wait_s);
 
 /* Releases the node: the final mark is written and the lease revoked. */
 void lease_stop(lease *l, int64_t last_issued_ms);
+
+/*
+ * The clock leases are fenced on: CLOCK_BOOTTIME, monotonic, and unlike
+ * CLOCK_MONOTONIC counting while the machine is suspended, as etcd's TTL
+ * does. valid_until_ns is on this clock.
+ */
+uint64_t lease_clock_ns(void);
 
 /* True while a lease is held and cannot yet have expired. */
 bool lease_valid(lease *l);

@@ -121,15 +121,18 @@ int main(int argc, char **argv) {
     raise_fd_limit(&cfg);
 
     state st;
-    if (state_open(&st, cfg.state_dir) != 0)
+    bool leased = cfg.node_lease[0] != '\0';
+    if (state_open(&st, cfg.state_dir) != 0 || state_check_params(&st, &cfg, leased, cfg.adopt_params != 0) != 0) {
+        state_close(&st);
         return 1;
-    if (wait_for_mark(&cfg, st.mark, "this state directory") != 0) {
+    }
+    if (wait_for_mark(&cfg, st.start_mark, "this state directory") != 0) {
         state_close(&st);
         return 1;
     }
     static lease node_lease;
     lease *l = NULL;
-    if (cfg.node_lease[0] != '\0') {
+    if (leased) {
         lease_config lc;
         char err[300];
         memset(&lc, 0, sizeof lc);
@@ -153,9 +156,14 @@ int main(int argc, char **argv) {
         }
         l = &node_lease;
     }
+    /* The first reservation, and the parameters in force, are on disk
+     * before anything is served; from here the writer thread keeps the
+     * reservation ahead (never lowering the mark). */
     int64_t now;
     mintid_clock_system(NULL, &now);
-    if (state_write_mark(&st, now + (int64_t)cfg.reserve_ahead) != 0) {
+    if (state_write_now(&st, now + (int64_t)cfg.reserve_ahead) != 0 || state_writer_start(&st) != 0) {
+        if (l != NULL)
+            lease_stop(l, 0);
         state_close(&st);
         return 1;
     }
@@ -174,11 +182,14 @@ int main(int argc, char **argv) {
     struct event_config *ecfg = event_config_new();
     if (ecfg != NULL) {
         event_config_set_flag(ecfg, EVENT_BASE_FLAG_EPOLL_USE_CHANGELIST);
+        /* Parked requests wake at the next millisecond, not up to one late:
+         * a timerfd, not epoll_wait's millisecond timeout. */
+        event_config_set_flag(ecfg, EVENT_BASE_FLAG_PRECISE_TIMER);
         srv->base = event_base_new_with_config(ecfg);
         event_config_free(ecfg);
     }
     srv->scratch = evbuffer_new();
-    srv->ids = calloc(cfg.max_count, sizeof *srv->ids);
+    srv->ids = calloc(SERVER_SLICE_IDS, sizeof *srv->ids);
     if (srv->base == NULL || srv->scratch == NULL || srv->ids == NULL) {
         log_msg(LOG_ERROR, "out of memory");
         goto out;
@@ -206,6 +217,7 @@ out:
     for (int p = 0; p < PROTO_COUNT; p++)
         if (srv->listeners[p] != NULL)
             evconnlistener_free(srv->listeners[p]);
+    state_writer_stop(&st);
     if (srv->svc != NULL) {
         service_shutdown(&svc);
         if (l != NULL)

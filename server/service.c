@@ -1,11 +1,13 @@
 /*
- * service.c - generators, the timestamp reservation, and counters.
+ * service.c - generators, admission, and counters.
  *
- * Every generator reads the clock through svc_clock(), which refuses to
- * hand out a time the state file does not yet cover: the reservation is
- * written (and fsync'd) before any ID can carry a timestamp beyond it.
- * A timer keeps the reservation ahead of the clock, so minting rarely has
- * to wait for a write.
+ * Generators never read the real clock: before every mint the service
+ * reads it once and decides whether an ID may carry that time (admission),
+ * and the generator is handed exactly that time. So what is checked is
+ * what is used: the state file already covers the time, the lease is still
+ * certainly held, the marks of earlier runs and holders have passed.
+ * Nothing here waits; when an ID cannot be minted yet, the caller is told
+ * when to try again and parks the request.
  */
 #include "service.h"
 
@@ -19,72 +21,44 @@
 
 static const char *const proto_names[PROTO_COUNT] = {"http", "resp"};
 
-static uint64_t mono_ns(void) {
+/* CLOCK_MONOTONIC, for uptime. */
+static uint64_t monotonic_ns(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-static int reserve_until(service *svc, int64_t until) {
-    if (state_write_mark(svc->st, until) != 0) {
-        svc->state_failed = true;
-        return -1;
-    }
-    svc->state_failed = false;
-    return 0;
+/* The generators' clock: the time the service admitted (see service_mint). */
+static int admitted_clock(void *ctx, int64_t *unix_ms) {
+    *unix_ms = ((const service *)ctx)->now_ms;
+    return MINTID_OK;
 }
 
-/*
- * The clock every generator reads. Besides the time it enforces the rules
- * that make an ID safe to issue: the state file covers the timestamp, and,
- * with a node lease, the lease is still certainly held, the previous
- * holder's mark has passed and the mark in etcd covers the timestamp.
- */
-static int svc_clock(void *ctx, int64_t *unix_ms) {
-    service *svc = ctx;
-    int rc = mintid_clock_system(NULL, unix_ms);
-    if (rc != MINTID_OK)
-        return rc;
-    if (svc->lease != NULL) {
-        lease *l = svc->lease;
-        if (!lease_valid(l)) {
-            svc->fenced = "node lease lost: not minting until it is held again";
-            return MINTID_ECLOCK;
-        }
-        /* A generator made for an earlier lease's node id never mints under a later one. */
-        if (atomic_load(&l->generation) != svc->lease_generation) {
-            svc->fenced = "node lease renewed with a new node id: try again";
-            return MINTID_ECLOCK;
-        }
-        if (*unix_ms <= atomic_load(&l->floor_ms)) {
-            svc->fenced = "node lease: waiting for the previous holder's last timestamp to pass";
-            return MINTID_ECLOCK;
-        }
-        if (*unix_ms > atomic_load(&l->mark_ms)) {
-            svc->fenced = "node lease: the mark in etcd does not yet cover the clock";
-            return MINTID_ECLOCK;
-        }
-    }
-    /* Checked on every read, not only at start: a clock stepped back later
-     * must not reach timestamps an earlier run may have issued. */
-    if (*unix_ms <= svc->st->start_mark) {
-        svc->fenced = "the clock is behind the state's mark: not minting until it has passed it";
+/* The real-time clock, split into Unix ms and the nanoseconds into that ms. */
+static int wall_clock(int64_t *ms, uint64_t *ns_in_ms) {
+    struct timespec ts;
+    if (clock_gettime(CLOCK_REALTIME, &ts) != 0)
         return MINTID_ECLOCK;
-    }
-    if (*unix_ms > svc->st->mark && reserve_until(svc, *unix_ms + (int64_t)svc->cfg->reserve_ahead) != 0) {
-        svc->fenced = "the state file could not be written; no ID is issued beyond its mark";
-        return MINTID_ECLOCK;
-    }
+    *ms = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+    *ns_in_ms = (uint64_t)(ts.tv_nsec % 1000000);
     return MINTID_OK;
+}
+
+/* Nanoseconds until the clock reads `ms` (a little after, so the wake-up is never early). */
+static uint64_t until_ms(int64_t now, uint64_t ns_in_ms, int64_t ms) {
+    if (ms <= now)
+        return 0;
+    return (uint64_t)(ms - now) * 1000000u - ns_in_ms + 20000u;
 }
 
 void service_reserve(service *svc) {
     int64_t now;
-    if (mintid_clock_system(NULL, &now) != MINTID_OK)
+    uint64_t ns;
+    if (wall_clock(&now, &ns) != MINTID_OK)
         return;
-    /* Renew once half the reservation is used. */
-    if (now + (int64_t)svc->cfg->reserve_ahead / 2 > svc->st->mark)
-        reserve_until(svc, now + (int64_t)svc->cfg->reserve_ahead);
+    /* Renew once half the reservation is used: the writer works ahead of need. */
+    if (now + (int64_t)svc->cfg->reserve_ahead / 2 > atomic_load(&svc->st->wanted))
+        state_request(svc->st, now + (int64_t)svc->cfg->reserve_ahead);
 }
 
 /* Creates the generator of format i for the current node id. */
@@ -96,10 +70,11 @@ static int make_generator(service *svc, int i) {
     svc->why_not[i][0] = '\0';
     mintid_config gc;
     mintid_config_init(&gc, fmt);
-    gc.clock = svc_clock;
+    gc.clock = admitted_clock;
     gc.clock_ctx = svc;
+    /* Waiting is the caller's: the generator only says it would wait. */
     gc.overflow = MINTID_OVERFLOW_WAIT;
-    gc.max_wait_ms = (uint32_t)cfg->max_wait;
+    gc.max_wait_ms = 0;
     if (strcmp(cfg->rollback, "wait") == 0)
         gc.rollback = MINTID_ROLLBACK_WAIT;
     else if (strcmp(cfg->rollback, "reuse") == 0)
@@ -121,6 +96,9 @@ static int make_generator(service *svc, int i) {
         }
         gc.node = svc->node;
     }
+    uint64_t ns;
+    if (wall_clock(&svc->now_ms, &ns) != MINTID_OK)
+        return -1;
     int rc = mintid_gen_new(fmt, &gc, &svc->gens[i]);
     if (rc != MINTID_OK) {
         log_msg(LOG_ERROR, "%s: %s", fmt->name,
@@ -135,7 +113,7 @@ int service_init(service *svc, const config *cfg, state *st, lease *l) {
     svc->cfg = cfg;
     svc->st = st;
     svc->lease = l;
-    svc->start_ns = mono_ns();
+    svc->start_ns = monotonic_ns();
     svc->node = (int64_t)cfg->node;
     if (l != NULL) {
         svc->node = atomic_load(&l->node);
@@ -174,7 +152,59 @@ void service_free(service *svc) {
     memset(svc->gens, 0, sizeof svc->gens);
 }
 
-int service_mint(service *svc, const mintid_format *fmt, size_t count, mintid_id *out, const char **why) {
+/*
+ * May an ID carry time `now`? MINTID_OK; or 0 with *wait_for (the Unix ms
+ * to wait for) and *why; or a negative status with *why.
+ */
+static int admit(service *svc, const mintid_format *fmt, int64_t now, int64_t *wait_for, const char **why) {
+    *wait_for = 0;
+    if (svc->lease != NULL) {
+        lease *l = svc->lease;
+        if (!lease_valid(l) || atomic_load(&l->generation) != svc->lease_generation) {
+            *why = "node lease lost: not minting until it is held again";
+            return MINTID_ECLOCK;
+        }
+        int64_t floor = atomic_load(&l->floor_ms);
+        if (now <= floor) {
+            *why = "node lease: waiting for the previous holder's last timestamp to pass";
+            *wait_for = floor + 1;
+            return 0;
+        }
+        if (now > atomic_load(&l->mark_ms)) {
+            *why = "node lease: the mark in etcd does not yet cover the clock";
+            *wait_for = now + 1;
+            return 0;
+        }
+    }
+    /* Checked on every mint, not only at start: a clock stepped back later
+     * must not reach timestamps an earlier run may have issued. */
+    int64_t floor =
+        svc->st->start_mark > state_floor(svc->st, fmt->id) ? svc->st->start_mark : state_floor(svc->st, fmt->id);
+    if (now <= floor) {
+        *why = now <= svc->st->start_mark
+                   ? "the clock is behind the state's mark: not minting until it has passed it"
+                   : "the format's epoch was changed: not minting until its earlier IDs' timestamps have passed";
+        *wait_for = floor + 1;
+        return 0;
+    }
+    int64_t reserve = (int64_t)svc->cfg->reserve_ahead;
+    if (now + reserve / 2 > atomic_load(&svc->st->wanted))
+        state_request(svc->st, now + reserve);
+    if (now > atomic_load(&svc->st->mark)) {
+        if (atomic_load(&svc->st->failing)) {
+            *why = "the state file could not be written; no ID is issued beyond its mark";
+            return MINTID_ECLOCK;
+        }
+        *why = "waiting for the state file to record the time";
+        *wait_for = now + 1;
+        return 0;
+    }
+    return MINTID_OK;
+}
+
+long service_mint(service *svc, const mintid_format *fmt, size_t want, mintid_id *out, uint64_t *retry_ns,
+                  const char **why) {
+    *retry_ns = 0;
     if (svc->lease != NULL)
         follow_lease(svc);
     mintid_gen *gen = svc->gens[fmt->id];
@@ -182,16 +212,36 @@ int service_mint(service *svc, const mintid_format *fmt, size_t count, mintid_id
         *why = svc->why_not[fmt->id];
         return MINTID_EFORMAT;
     }
-    for (size_t done = 0; done < count;) {
-        svc->fenced = NULL;
-        long n = mintid_gen_next_n(gen, out + done, count - done);
-        if (n < 0) {
-            *why = svc->fenced != NULL ? svc->fenced : mintid_strerror((int)n);
-            return (int)n;
-        }
-        done += (size_t)n;
+    int64_t now, wait_for;
+    uint64_t ns;
+    int rc = wall_clock(&now, &ns);
+    if (rc == MINTID_OK)
+        rc = admit(svc, fmt, now, &wait_for, why);
+    if (rc < 0) {
+        if (rc == MINTID_ECLOCK && *why == NULL)
+            *why = mintid_strerror(rc);
+        return rc;
     }
-    return MINTID_OK;
+    if (wait_for != 0) {
+        *retry_ns = until_ms(now, ns, wait_for);
+        return 0;
+    }
+    svc->now_ms = now;
+    long n = mintid_gen_next_n(gen, out, want);
+    if (n > 0)
+        return n;
+    if (n == MINTID_ETIMEDOUT) {
+        /* The generator needs a later millisecond: its sequence is used up,
+         * or the clock is behind its last ID (the rollback policy waits). */
+        mintid_gen_stats s;
+        mintid_gen_get_stats(gen, &s);
+        *why = s.last_unix_ms > now ? "the clock went back: waiting for it to reach the last ID's time"
+                                    : "the millisecond's sequence is used up: waiting for the next";
+        *retry_ns = until_ms(now, ns, s.last_unix_ms > now ? s.last_unix_ms : now + 1);
+        return 0;
+    }
+    *why = mintid_strerror((int)n);
+    return n;
 }
 
 int64_t service_last_issued(service *svc) {
@@ -211,12 +261,8 @@ void service_shutdown(service *svc) {
     /* Lower the mark to what was really issued, so a restart need not wait
      * out the unused reservation. */
     int64_t last = service_last_issued(svc);
-    if (last <= svc->st->start_mark) /* nothing issued past the old mark: keep it */
-        last = svc->st->start_mark;
-    if (last == 0)
-        return;
-    if (state_write_mark(svc->st, last) == 0)
-        log_msg(LOG_INFO, "state saved: no ID was issued after %" PRId64 " (Unix ms)", last);
+    if (state_write_final(svc->st, last) == 0 && (last > 0 || svc->st->start_mark > 0))
+        log_msg(LOG_INFO, "state saved: no ID was issued after %" PRId64 " (Unix ms)", atomic_load(&svc->st->mark));
 }
 
 /* A count as requests give it: decimal, no sign, no leading zero, 1..max. */
@@ -245,7 +291,7 @@ void service_lease_status(service *svc, lease_status *out) {
     out->valid = lease_valid(l);
     out->node = atomic_load(&l->node);
     out->id = atomic_load(&l->id);
-    uint64_t until = atomic_load(&l->valid_until_ns), now = mono_ns();
+    uint64_t until = atomic_load(&l->valid_until_ns), now = lease_clock_ns();
     out->expiry_s = out->valid && until > now ? (double)(until - now) / 1e9 : 0;
     out->keepalive_failures = atomic_load(&l->keepalive_failures);
 }
@@ -315,20 +361,36 @@ void service_metrics(service *svc, emit_fn emit, void *ctx) {
           "# HELP mintid_state_mark_ms Timestamps reserved in the state file, Unix ms.\n"
           "# TYPE mintid_state_mark_ms gauge\nmintid_state_mark_ms %" PRId64 "\n"
           "# HELP mintid_state_writes_total Writes of the state file.\n"
-          "# TYPE mintid_state_writes_total counter\nmintid_state_writes_total %" PRIu64 "\n",
-          svc->st->mark, svc->st->writes);
+          "# TYPE mintid_state_writes_total counter\nmintid_state_writes_total %" PRIu64 "\n"
+          "# HELP mintid_state_write_failures_total Writes of the state file that failed.\n"
+          "# TYPE mintid_state_write_failures_total counter\nmintid_state_write_failures_total %" PRIu64 "\n"
+          "# HELP mintid_state_failing 1 while the state file cannot be written.\n"
+          "# TYPE mintid_state_failing gauge\nmintid_state_failing %d\n",
+          atomic_load(&svc->st->mark), atomic_load(&svc->st->writes), atomic_load(&svc->st->failures),
+          atomic_load(&svc->st->failing) ? 1 : 0);
+    emitf(emit, ctx,
+          "# HELP mintid_requests_parked_total Requests that waited for the clock or the state file.\n"
+          "# TYPE mintid_requests_parked_total counter\nmintid_requests_parked_total %" PRIu64 "\n"
+          "# HELP mintid_requests_parked Requests waiting now.\n"
+          "# TYPE mintid_requests_parked gauge\nmintid_requests_parked %" PRIu64 "\n"
+          "# HELP mintid_clients_shed_total Connections dropped to bound the replies queued for all clients.\n"
+          "# TYPE mintid_clients_shed_total counter\nmintid_clients_shed_total %" PRIu64 "\n"
+          "# HELP mintid_queued_bytes Bytes of replies queued for all clients.\n"
+          "# TYPE mintid_queued_bytes gauge\nmintid_queued_bytes %" PRIu64 "\n",
+          svc->parked_total, svc->parked_now, svc->clients_shed, svc->queued_bytes);
     emitf(emit, ctx,
           "# HELP mintid_uptime_seconds Seconds since start.\n# TYPE mintid_uptime_seconds gauge\n"
           "mintid_uptime_seconds %.3f\n",
-          (double)(mono_ns() - svc->start_ns) / 1e9);
+          (double)(monotonic_ns() - svc->start_ns) / 1e9);
 }
 
 void service_info(service *svc, emit_fn emit, void *ctx) {
     emitf(emit, ctx,
           "# Server\r\nmintid_version:%s\r\nuptime_in_seconds:%" PRIu64 "\r\nnode_id:%" PRId64
           "\r\nnanoflake_epoch:%" PRId64 "\r\nstate_mark_ms:%" PRId64 "\r\n",
-          MINTID_VERSION_STRING, (mono_ns() - svc->start_ns) / 1000000000u,
-          svc->lease != NULL ? atomic_load(&svc->lease->node) : svc->node, svc->cfg->nanoflake_epoch, svc->st->mark);
+          MINTID_VERSION_STRING, (monotonic_ns() - svc->start_ns) / 1000000000u,
+          svc->lease != NULL ? atomic_load(&svc->lease->node) : svc->node, svc->cfg->nanoflake_epoch,
+          atomic_load(&svc->st->mark));
     if (svc->lease != NULL) {
         lease_status ls;
         service_lease_status(svc, &ls);

@@ -22,17 +22,20 @@ typedef struct service {
     state *st;
     mintid_gen *gens[MINTID_FORMAT_COUNT]; /* NULL where the format is not served */
     char why_not[MINTID_FORMAT_COUNT][96]; /* ...and why */
-    bool state_failed;                     /* the last reservation could not be written */
     lease *lease;                          /* NULL: the static node id */
     uint64_t lease_generation;             /* the lease's generation the generators were made for */
     int64_t node;                          /* the node id in use; -1 while a lease is lost */
-    const char *fenced;                    /* why the last mint was refused by the clock, or NULL */
+    int64_t now_ms;                        /* the time admitted for the mint in progress */
     uint64_t start_ns;                     /* monotonic, for uptime */
     uint64_t requests[PROTO_COUNT];
     uint64_t errors[PROTO_COUNT];
     uint64_t connections[PROTO_COUNT]; /* open now */
     uint64_t connections_total[PROTO_COUNT];
     uint64_t connections_refused[PROTO_COUNT];
+    uint64_t parked_total; /* requests that had to wait for the clock */
+    uint64_t parked_now;   /* ...waiting now */
+    uint64_t clients_shed; /* connections dropped to bound the memory of queued replies */
+    uint64_t queued_bytes; /* replies queued for all clients */
 } service;
 
 /* Creates the generators (l: the node lease, or NULL). Returns 0, or -1 after logging why. */
@@ -40,16 +43,20 @@ int service_init(service *svc, const config *cfg, state *st, lease *l);
 void service_free(service *svc);
 
 /*
- * Mints count IDs of fmt into out. Returns MINTID_OK or a status; *why is
- * then a sentence for the client (the format not served, the state file
- * failing, the library's own text).
+ * Mints up to `want` IDs of fmt into out without ever waiting, and returns
+ * how many (> 0). When none can be minted yet (the millisecond's sequence is
+ * used up, the clock is behind a mark, the state file has not yet recorded
+ * the time) it returns 0 with *retry_ns, the nanoseconds after which trying
+ * again may succeed, and *why saying what it waits for. Otherwise it fails
+ * with a negative status and *why, a sentence for the client.
  */
-int service_mint(service *svc, const mintid_format *fmt, size_t count, mintid_id *out, const char **why);
+long service_mint(service *svc, const mintid_format *fmt, size_t want, mintid_id *out, uint64_t *retry_ns,
+                  const char **why);
 
 /* The decimal count in s[0..len), 1..max; false for anything else. */
 bool service_parse_count(const char *s, size_t len, uint64_t max, uint64_t *out);
 
-/* Keeps the reservation ahead of the clock; called from a timer. */
+/* Asks the state writer to keep the reservation ahead of the clock; called from a timer. */
 void service_reserve(service *svc);
 
 /* Writes the final mark (the latest timestamp issued) at a clean shutdown. */
