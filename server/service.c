@@ -298,13 +298,14 @@ void service_lease_status(service *svc, lease_status *out) {
 
 static void emitf(emit_fn emit, void *ctx, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void emitf(emit_fn emit, void *ctx, const char *fmt, ...) {
-    char buf[512];
+    char buf[1024];
     va_list ap;
     va_start(ap, fmt);
     int n = vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    if (n > 0)
-        emit(ctx, buf, (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
+    /* Every caller's text fits; a cut one would be a malformed exposition. */
+    if (n > 0 && (size_t)n < sizeof buf)
+        emit(ctx, buf, (size_t)n);
 }
 
 static void per_format(service *svc, emit_fn emit, void *ctx, const char *name, const char *help, size_t field_offset) {
@@ -372,12 +373,14 @@ void service_metrics(service *svc, emit_fn emit, void *ctx) {
           "# HELP mintid_requests_parked_total Requests that waited for the clock or the state file.\n"
           "# TYPE mintid_requests_parked_total counter\nmintid_requests_parked_total %" PRIu64 "\n"
           "# HELP mintid_requests_parked Requests waiting now.\n"
-          "# TYPE mintid_requests_parked gauge\nmintid_requests_parked %" PRIu64 "\n"
+          "# TYPE mintid_requests_parked gauge\nmintid_requests_parked %" PRIu64 "\n",
+          svc->parked_total, svc->parked_now);
+    emitf(emit, ctx,
           "# HELP mintid_clients_shed_total Connections dropped to bound the replies queued for all clients.\n"
           "# TYPE mintid_clients_shed_total counter\nmintid_clients_shed_total %" PRIu64 "\n"
           "# HELP mintid_queued_bytes Bytes of replies queued for all clients.\n"
           "# TYPE mintid_queued_bytes gauge\nmintid_queued_bytes %" PRIu64 "\n",
-          svc->parked_total, svc->parked_now, svc->clients_shed, svc->queued_bytes);
+          svc->clients_shed, svc->queued_bytes);
     emitf(emit, ctx,
           "# HELP mintid_uptime_seconds Seconds since start.\n# TYPE mintid_uptime_seconds gauge\n"
           "mintid_uptime_seconds %.3f\n",
