@@ -72,6 +72,9 @@ check-asan: deps
 	cmake --build $(ASAN) -j$(JOBS)
 	cd $(ASAN) && ctest --output-on-failure -j$(JOBS)
 
+# The tests labelled "threads": the library's thread test and the server
+# tests, so that mintidd's event loop, lease thread and state writer run
+# under ThreadSanitizer (see tests/CMakeLists.txt); under a minute on two cores.
 check-tsan: deps
 	cmake -S . -B $(TSAN) -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMINTID_WERROR=ON \
 	  -DMINTID_SANITIZE=thread -DMINTID_BENCH=OFF

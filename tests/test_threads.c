@@ -9,29 +9,34 @@
 #include <pthread.h>
 #include <stdlib.h>
 
-enum { THREADS = 4, PER_THREAD = 50000, BATCH = 64 };
+/* A thread gives up after MAX_ERRORS failed calls: every failed call fails
+ * the test, and a generator that keeps failing must end it, not hang it. */
+enum { THREADS = 4, PER_THREAD = 50000, BATCH = 64, MAX_ERRORS = 10 };
 
 typedef struct worker {
     mintid_gen *gen;
     mintid_id *out;
     int single; /* one call per ID rather than batches */
+    int done;   /* IDs minted */
     int errors;
+    int last_error;
     int disorder;
 } worker;
 
 static void *run(void *arg) {
     worker *w = arg;
     const mintid_format *fmt = mintid_gen_format(w->gen);
-    for (int done = 0; done < PER_THREAD;) {
-        size_t want = w->single ? 1 : (PER_THREAD - done < BATCH ? (size_t)(PER_THREAD - done) : BATCH);
-        long n = mintid_gen_next_n(w->gen, w->out + done, want);
+    while (w->done < PER_THREAD && w->errors < MAX_ERRORS) {
+        size_t want = w->single ? 1 : (PER_THREAD - w->done < BATCH ? (size_t)(PER_THREAD - w->done) : BATCH);
+        long n = mintid_gen_next_n(w->gen, w->out + w->done, want);
         if (n <= 0) {
             w->errors++;
+            w->last_error = (int)n;
             continue;
         }
-        done += (int)n;
+        w->done += (int)n;
     }
-    for (int i = 1; i < PER_THREAD; i++)
+    for (int i = 1; i < w->done; i++)
         if (mintid_id_compare(fmt, &w->out[i - 1], &w->out[i]) >= 0)
             w->disorder++;
     return NULL;
@@ -52,13 +57,26 @@ static void test_format(mintid_format_id id, int single) {
     worker w[THREADS];
     pthread_t t[THREADS];
     for (int i = 0; i < THREADS; i++) {
-        w[i] = (worker){gen, all + (size_t)i * PER_THREAD, single, 0, 0};
+        w[i] = (worker){.gen = gen, .out = all + (size_t)i * PER_THREAD, .single = single};
         pthread_create(&t[i], NULL, run, &w[i]);
     }
+    int complete = 1;
     for (int i = 0; i < THREADS; i++) {
         pthread_join(t[i], NULL);
+        if (w[i].errors > 0)
+            fprintf(stderr, "%s%s: thread %d: %d failed call(s), the last %s; %s after %d of %d IDs\n", fmt->name,
+                    single ? " (one ID per call)" : "", i, w[i].errors, mintid_status_name(w[i].last_error),
+                    w[i].errors >= MAX_ERRORS ? "gave up" : "finished", w[i].done, PER_THREAD);
         CHECK_INT(w[i].errors, 0);
+        CHECK_INT(w[i].done, PER_THREAD);
         CHECK_INT(w[i].disorder, 0);
+        complete &= w[i].done == PER_THREAD;
+    }
+    if (!complete) {
+        /* The unfilled slots would count as duplicates of each other. */
+        free(all);
+        mintid_gen_free(gen);
+        return;
     }
     sort_fmt = fmt;
     qsort(all, (size_t)THREADS * PER_THREAD, sizeof *all, cmp_ids);

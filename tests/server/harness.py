@@ -5,6 +5,7 @@ server gets its own temporary state directory unless one is given.
 """
 
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -13,6 +14,15 @@ import time
 
 
 FAKETIME_LIB = "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1"
+
+
+# What a sanitizer prints when it finds a bug. ThreadSanitizer reports and
+# carries on unless told to halt, and a server stopped by SIGKILL or whose
+# status a test does not look at would hide even a halt: wait() looks for
+# these in the log of every server.
+SANITIZER_REPORT = re.compile(
+    r"(WARNING|ERROR|FATAL): [A-Za-z]+Sanitizer|SUMMARY: [A-Za-z]+Sanitizer|[A-Za-z]+Sanitizer: CHECK failed|"
+    r": runtime error: ")
 
 
 def have_faketime():
@@ -45,6 +55,7 @@ class Server:
         self.faketime_file = faketime_file  # a file whose offset ("+600") may change while running
         self.proc = None
         self.log = b""
+        self.sanitizer_reported = False
 
     def command(self):
         cmd = [self.binary, "--http", f"127.0.0.1:{self.http_port}", "--resp", f"127.0.0.1:{self.resp_port}",
@@ -87,14 +98,20 @@ class Server:
         raise RuntimeError("mintidd did not start listening in time")
 
     def wait(self, timeout=30):
-        """Waits for the process to end; returns (status, stderr text)."""
+        """Waits for the process to end; returns (status, stderr text).
+        Raises AssertionError, once per server, if a sanitizer reported in
+        that text: the test fails whatever status it expected."""
         try:
             _, err = self.proc.communicate(timeout=timeout)
         except subprocess.TimeoutExpired:
             self.proc.kill()
             _, err = self.proc.communicate()
         self.log += err or b""
-        return self.proc.returncode, self.log.decode(errors="replace")
+        log = self.log.decode(errors="replace")
+        if not self.sanitizer_reported and SANITIZER_REPORT.search(log):
+            self.sanitizer_reported = True
+            raise AssertionError(f"mintidd (exit status {self.proc.returncode}) had a sanitizer report:\n{log}")
+        return self.proc.returncode, log
 
     def stop(self, sig=signal.SIGTERM, timeout=30):
         if self.proc is None or self.proc.poll() is not None:
@@ -109,14 +126,20 @@ class Server:
         return self.start()
 
     def __exit__(self, *exc):
-        self.stop()
-        if self._tmp is not None:
-            self._tmp.cleanup()
+        try:
+            self.stop()
+        finally:
+            if self._tmp is not None:
+                self._tmp.cleanup()
         return False
 
 
-def http_raw(port, data, timeout=5, read_all=True):
-    """Sends raw bytes, returns everything the server answers until it closes (or times out)."""
+def http_raw(port, data, timeout=5, read_all=True, expect_close=False):
+    """Sends raw bytes, returns everything the server answers until it closes (or times out).
+
+    With expect_close, the server must close the connection (an orderly
+    close or a reset) within `timeout` seconds: a timeout raises
+    AssertionError instead of returning what came so far."""
     with socket.create_connection(("127.0.0.1", port), timeout=timeout) as s:
         s.sendall(data)
         chunks = []
@@ -128,6 +151,11 @@ def http_raw(port, data, timeout=5, read_all=True):
                 chunks.append(b)
                 if not read_all:
                     break
+        except ConnectionResetError:
+            if not expect_close:
+                raise
         except socket.timeout:
-            pass
+            if expect_close:
+                raise AssertionError(f"the server did not close the connection within {timeout} s; "
+                                     f"it sent {b''.join(chunks)[:200]!r}") from None
         return b"".join(chunks)

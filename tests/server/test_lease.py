@@ -16,6 +16,7 @@ import sys
 import tempfile
 import threading
 import time
+import traceback
 import unittest
 import urllib.request
 
@@ -93,6 +94,31 @@ def health(port):
     return r.status, doc
 
 
+def in_threads(test, calls, timeout=120):
+    """Runs each of `calls` in a thread of its own and waits for them all.
+    An exception raised in a thread is only printed there; here it fails
+    the test, as does a thread still running after `timeout` seconds."""
+    failures = []
+
+    def guard(call):
+        try:
+            call()
+        except BaseException:
+            failures.append(traceback.format_exc())
+
+    threads = [threading.Thread(target=guard, args=(c,), daemon=True) for c in calls]
+    for t in threads:
+        t.start()
+    deadline = time.monotonic() + timeout
+    for t in threads:
+        t.join(max(0, deadline - time.monotonic()))
+    stuck = sum(t.is_alive() for t in threads)
+    if stuck:
+        failures.append(f"{stuck} thread(s) still running after {timeout} s")
+    if failures:
+        test.fail(f"{len(failures)} of {len(threads)} threads failed:\n" + "\n".join(failures))
+
+
 def wait_for(cond, timeout, step=0.1):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -110,10 +136,18 @@ class Lease(unittest.TestCase):
         self.servers = []
 
     def tearDown(self):
+        # Every server is stopped and etcd too, even when one server's log
+        # fails the test (a sanitizer's report); the first failure is raised.
+        failure = None
         for s in self.servers:
-            s.stop(signal.SIGKILL if s.proc and s.proc.poll() is None else signal.SIGTERM)
-            s.__exit__(None, None, None)
+            try:
+                s.stop(signal.SIGKILL if s.proc and s.proc.poll() is None else signal.SIGTERM)
+                s.__exit__(None, None, None)
+            except Exception as e:
+                failure = failure or e
         self.etcd.stop()
+        if failure is not None:
+            raise failure
 
     def server(self, *args, **kw):
         s = Server(MINTIDD, args=list(args), **kw)
@@ -122,11 +156,7 @@ class Lease(unittest.TestCase):
 
     def test_many_servers_distinct_nodes_no_duplicate(self):
         servers = [self.server(*lease_args(self.etcd, "many", "0-15", ttl=5, margin=1000)) for _ in range(8)]
-        threads = [threading.Thread(target=s.start) for s in servers]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
+        in_threads(self, [s.start for s in servers])
         nodes = [health(s.http_port)[1]["node_id"] for s in servers]
         self.assertEqual(len(set(nodes)), 8, nodes)
         self.assertTrue(all(0 <= n <= 15 for n in nodes))
@@ -139,11 +169,7 @@ class Lease(unittest.TestCase):
                 with lock:
                     got.extend(ids)
 
-        threads = [threading.Thread(target=load, args=(s,)) for s in servers]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
+        in_threads(self, [lambda s=s: load(s) for s in servers])
         self.assertEqual(len(got), 8 * 10 * 2000)
         self.assertEqual(len(set(got)), len(got), "duplicate nanoflakes across servers")
         self.assertEqual({(i >> 12) & 1023 for i in got}, set(nodes))

@@ -61,8 +61,10 @@ class SharedServer(unittest.TestCase):
 
     @classmethod
     def tearDownClass(cls):
-        status, log = cls.srv.stop()
-        cls.srv.__exit__(None, None, None)
+        try:
+            status, log = cls.srv.stop()
+        finally:
+            cls.srv.__exit__(None, None, None)
         assert status == 0, log
 
 
@@ -173,20 +175,21 @@ class Http(SharedServer):
             (b"GET /v1/nanoflake HTTP/1.1\r\nX: " + b"a" * 9000 + b"\r\n\r\n", b"431"),
         ]
         for req, code in cases:
-            out = http_raw(self.port, req)
+            out = http_raw(self.port, req, expect_close=True)
             self.assertTrue(out.startswith(b"HTTP/1.1 " + code), (req[:40], out[:80]))
             self.assertIn(b"Connection: close", out)
         # A head that never ends is refused once it passes the limit.
-        out = http_raw(self.port, b"GET /" + b"a" * 20000)
+        out = http_raw(self.port, b"GET /" + b"a" * 20000, expect_close=True)
         self.assertTrue(out.startswith(b"HTTP/1.1 431"), out[:60])
         # The server is still serving.
         self.assertEqual(get(self.port, "/healthz")[0], 200)
 
     def test_pipelining_and_keepalive(self):
         req = b"GET /v1/nanoflake HTTP/1.1\r\nHost: x\r\n\r\n"
-        out = http_raw(self.port, req * 3 + b"GET /v1/nanoflake HTTP/1.1\r\nConnection: close\r\n\r\n")
+        out = http_raw(self.port, req * 3 + b"GET /v1/nanoflake HTTP/1.1\r\nConnection: close\r\n\r\n",
+                       expect_close=True)
         self.assertEqual(out.count(b"HTTP/1.1 200 OK"), 4)
-        out = http_raw(self.port, b"GET /healthz HTTP/1.0\r\n\r\n")
+        out = http_raw(self.port, b"GET /healthz HTTP/1.0\r\n\r\n", expect_close=True)
         self.assertIn(b"Connection: close", out)
 
     def test_curl(self):
@@ -267,7 +270,7 @@ class RespProtocol(SharedServer):
             (b"*100\r\n", b"-ERR Protocol error: too many arguments"),
         ]
         for req, want in cases:
-            out = http_raw(self.port, req)
+            out = http_raw(self.port, req, expect_close=True)
             self.assertTrue(out.startswith(want), (req[:30], out))
             self.assertTrue(out.endswith(b"\r\n"))
         r = Resp(self.port)
@@ -360,15 +363,16 @@ class Limits(unittest.TestCase):
             held = [Resp(srv.resp_port) for _ in range(3)]
             for r in held:
                 self.assertEqual(r.call("PING"), "PONG")
-            out = http_raw(srv.resp_port, b"PING\r\n")
+            out = http_raw(srv.resp_port, b"PING\r\n", expect_close=True)
             self.assertEqual(out, b"-ERR max number of clients reached\r\n")
-            out = http_raw(srv.http_port, b"GET /healthz HTTP/1.1\r\n\r\n")
+            out = http_raw(srv.http_port, b"GET /healthz HTTP/1.1\r\n\r\n", expect_close=True)
             self.assertTrue(out.startswith(b"HTTP/1.1 503"), out)
             self.assertIn("connected_clients:3", held[1].call("INFO"))
             held[0].close()
             deadline = time.monotonic() + 5
             while "connected_clients:2" not in held[1].call("INFO") and time.monotonic() < deadline:
                 time.sleep(0.05)
+            self.assertIn("connected_clients:2", held[1].call("INFO"), "a closed client still counted after 5 s")
             r = Resp(srv.resp_port)
             self.assertEqual(r.call("PING"), "PONG")
             metrics = get_retry(srv.http_port, held)
@@ -379,28 +383,27 @@ class Limits(unittest.TestCase):
             r = Resp(srv.resp_port)
             self.assertEqual(r.call("PING"), "PONG")
             time.sleep(2.5)
-            with self.assertRaises((ConnectionError, OSError)):
+            # Closed, not merely silent: a receive timeout is not a ConnectionError.
+            with self.assertRaises(ConnectionError):
                 r.call("PING")
-            # A request trickling in byte by byte is dropped too.
+            # A request trickling in byte by byte is dropped too, while its
+            # bytes still come (each well within the idle timeout, so only
+            # the limit on an incomplete request can end it). Once the
+            # server has closed, a byte sent draws a reset and the next
+            # send fails: that is the close, seen without waiting.
             with socket.create_connection(("127.0.0.1", srv.http_port), timeout=10) as s:
                 start = time.monotonic()
                 closed = False
                 for ch in b"GET /healthz HTTP/1.1\r\nX-Slow: " + b"a" * 100:
                     try:
                         s.sendall(bytes([ch]))
-                    except OSError:
+                    except ConnectionError:
                         closed = True
                         break
                     time.sleep(0.25)
-                    if time.monotonic() - start > 4:
+                    if time.monotonic() - start > 8:
                         break
-                if not closed:
-                    s.settimeout(3)
-                    try:
-                        closed = s.recv(100) == b""
-                    except (socket.timeout, OSError):
-                        closed = True
-                self.assertTrue(closed, "a slow request was kept open past idle-timeout")
+                self.assertTrue(closed, "a request trickling in was kept open 8 s past a 1 s idle-timeout")
 
 
 class Lifecycle(unittest.TestCase):
@@ -490,15 +493,20 @@ class Lifecycle(unittest.TestCase):
 
     def test_sigterm_mid_load(self):
         with Server(MINTIDD) as srv:
-            got, stop = [], threading.Event()
+            got, errors, stop = [], [], threading.Event()
 
             def load():
                 try:
                     r = Resp(srv.resp_port)
                     while not stop.is_set():
-                        got.extend(r.call("MINT", "nanoflake", "50"))
-                except (ConnectionError, OSError):
-                    pass  # the server went away: what was read was acknowledged
+                        reply = r.call("MINT", "nanoflake", "50")
+                        if not isinstance(reply, list):
+                            raise AssertionError(f"MINT answered {reply!r}")
+                        got.extend(reply)
+                except ConnectionError:
+                    pass  # the server closed: what was read was acknowledged
+                except Exception as e:  # a timeout or a bad reply: reported below
+                    errors.append(e)
 
             threads = [threading.Thread(target=load) for _ in range(4)]
             for t in threads:
@@ -508,6 +516,7 @@ class Lifecycle(unittest.TestCase):
             stop.set()
             for t in threads:
                 t.join()
+            self.assertEqual(errors, [])
             self.assertEqual(status, 0, log)
             self.assertIn("state saved", log)
             values = [as_int_cached(i) for i in got]
