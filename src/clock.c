@@ -32,6 +32,19 @@ void mintid__sleep_ns(uint64_t ns) {
     }
 }
 
+void mintid__sleep_until_ms(int64_t unix_ms, uint64_t max_ns) {
+    struct timespec ts;
+    if (clock_gettime(CLOCK_REALTIME, &ts) != 0)
+        return;
+    /* Relative, not TIMER_ABSTIME: a clock stepped back meanwhile must not
+     * stretch the sleep past max_ns. */
+    int64_t now_ns = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec, until_ns = unix_ms * 1000000;
+    if (until_ns <= now_ns)
+        return;
+    uint64_t ns = (uint64_t)(until_ns - now_ns);
+    mintid__sleep_ns(ns < max_ns ? ns : max_ns);
+}
+
 /* Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's algorithm). */
 static int64_t days_from_civil(int64_t y, unsigned m, unsigned d) {
     y -= m <= 2;

@@ -1,6 +1,7 @@
 /*
- * generator.c - the stateful generator: one lock, one clock, one random
- * pool, and the format's sequence rule.
+ * generator.c - the generator: a pure core (the next ID from a state, a
+ * time and a random source) and the thread-safe generator around it (one
+ * lock, one clock, one random pool, bounded waits).
  *
  * The invariant everything here protects: the (timestamp, sequence) pair of
  * each ID is greater than the previous one's, so every ID is greater than
@@ -30,9 +31,7 @@ struct mintid_gen {
     const mintid__format_impl *impl;
     mintid_config cfg;
     uint64_t fork_generation; /* the process's, when the generator was made */
-    bool started;             /* false until the first ID */
-    uint64_t last_ts;         /* timestamp field of the last ID */
-    mintid__seq_state st;     /* sequence field of the last ID */
+    mintid__core core;
     mintid_gen_stats stats;
     struct mintid__gen_rng rng;
 };
@@ -127,7 +126,7 @@ int mintid_gen_new(const mintid_format *fmt, const mintid_config *cfg, mintid_ge
     g->impl = f;
     g->cfg = c;
     g->fork_generation = mintid__fork_generation();
-    g->st.seq = f->seq_init;
+    mintid__core_init(f, &g->core);
     g->rng.fn = c.random;
     g->rng.ctx = c.random_ctx;
     g->rng.pos = RNG_BLOCK;
@@ -160,9 +159,12 @@ static int read_rel(mintid_gen *g, int64_t *rel) {
 }
 
 /*
- * Waits until the clock reads at least `target`. The limit is measured on
- * the monotonic clock from the first wait of the call, so one call never
- * waits longer than max_wait_ms in all, even with a clock that stands still.
+ * Waits until the clock reads at least `target` (ms relative to the epoch).
+ * The limit is measured on the monotonic clock from the first wait of the
+ * call, so one call never waits longer than max_wait_ms in all. With the
+ * system clock the wait sleeps to the millisecond boundary itself rather
+ * than spinning through the last millisecond: a generator at capacity must
+ * not burn a core.
  */
 static int wait_until(mintid_gen *g, int64_t target, uint64_t *deadline) {
     uint64_t now_ns = mintid__monotonic_ns();
@@ -179,18 +181,84 @@ static int wait_until(mintid_gen *g, int64_t target, uint64_t *deadline) {
         now_ns = mintid__monotonic_ns();
         if (now_ns >= *deadline)
             return MINTID_ETIMEDOUT;
-        /* Sleep through whole milliseconds; spin through the last one. */
-        if (target - rel > 1) {
+        uint64_t left = *deadline - now_ns;
+        if (g->cfg.clock == mintid_clock_system) {
+            mintid__sleep_until_ms(target + g->cfg.epoch_ms, left);
+        } else if (target - rel > 1) {
+            /* A clock of the caller's, perhaps a virtual one that moves
+             * when read: whole milliseconds asleep, the last one read. */
             uint64_t ns = (uint64_t)(target - rel - 1) * 1000000u;
-            uint64_t left = *deadline - now_ns;
             mintid__sleep_ns(ns < left ? ns : left);
         }
     }
 }
 
-/* Decides the timestamp and sequence of the next ID and commits them. */
-static int advance(mintid_gen *g, uint64_t *ts_out) {
-    const mintid__format_impl *f = g->impl;
+/* ---- the pure core ------------------------------------------------------------------- */
+
+void mintid__core_init(const mintid__format_impl *f, mintid__core *core) {
+    memset(core, 0, sizeof *core);
+    core->st.seq = f->seq_init;
+}
+
+int mintid__core_next(const mintid__format_impl *f, const mintid_config *cfg, mintid__core *core, int64_t rel,
+                      struct mintid__gen_rng *rng, mintid_parts *p) {
+    memset(p, 0, sizeof *p);
+    /* The per-ID random fields first: a failing random source then leaves
+     * the state as it was. */
+    int rc = MINTID_OK;
+    for (unsigned i = 0; i < f->pub.nfields && rc == MINTID_OK; i++) {
+        const mintid_field *fld = &f->pub.fields[i];
+        if (fld->role == MINTID_ROLE_NODE) {
+            p->node = cfg->node >= 0 ? (uint64_t)cfg->node : 0;
+        } else if (fld->role == MINTID_ROLE_RANDOM) {
+            /* scru160's optional node id lives in random16. */
+            if (f->pub.node_optional && cfg->node >= 0)
+                p->random = (uint64_t)cfg->node;
+            else if (!f->random_per_ms)
+                rc = mintid__gen_random_bits(rng, fld->width, &p->random);
+        } else if (fld->role == MINTID_ROLE_RANDOM80) {
+            rc = mintid__gen_random(rng, p->random80, sizeof p->random80);
+        }
+    }
+    if (rc != MINTID_OK)
+        return rc;
+    mintid__seq_state st = core->st;
+    uint64_t ts;
+    if (!core->started || rel > (int64_t)core->last_ts) {
+        if (rel < (int64_t)f->timestamp_min || rel > (int64_t)f->timestamp_max)
+            return MINTID_ETIME;
+        rc = f->seq_begin(f, cfg, rng, &st);
+        if (rc == MINTID_OK && f->random_per_ms)
+            rc = mintid__gen_random_bits(rng, mintid_format_field(&f->pub, MINTID_ROLE_RANDOM)->width, &st.random);
+        ts = (uint64_t)rel;
+    } else {
+        if (rel < (int64_t)core->last_ts && cfg->rollback != MINTID_ROLLBACK_REUSE)
+            return MINTID_ECLOCKBACK;
+        /* The same millisecond, or (reuse) the clock behind: carry on in the last one. */
+        rc = f->seq_step(f, cfg, rng, &st);
+        ts = core->last_ts;
+    }
+    if (rc != MINTID_OK)
+        return rc;
+    core->started = true;
+    core->last_ts = ts;
+    core->st = st;
+    p->timestamp = ts;
+    p->sequence = st.seq;
+    if (f->random_per_ms)
+        p->random = st.random;
+    return MINTID_OK;
+}
+
+/* ---- the generator around it -------------------------------------------------------- */
+
+/*
+ * The next ID's fields: the core, and the waits the policies ask for when
+ * it cannot go on (a millisecond used up, the clock behind the last ID).
+ * One call never waits longer than max_wait_ms in all, measured on the
+ * monotonic clock, even with a clock that stands still.
+ */
+static int next_parts(mintid_gen *g, mintid_parts *p) {
     uint64_t deadline = 0;
     bool rollback_seen = false;
     for (;;) {
@@ -198,87 +266,32 @@ static int advance(mintid_gen *g, uint64_t *ts_out) {
         int rc = read_rel(g, &rel);
         if (rc != MINTID_OK)
             return rc;
-        if (!g->started || rel > (int64_t)g->last_ts) {
-            if (rel < (int64_t)f->timestamp_min || rel > (int64_t)f->timestamp_max)
-                return MINTID_ETIME;
-            mintid__seq_state st = g->st;
-            rc = f->seq_begin(f, &g->cfg, &g->rng, &st);
-            if (rc == MINTID_OK && f->random_per_ms)
-                rc = mintid__gen_random_bits(&g->rng, mintid_format_field(&f->pub, MINTID_ROLE_RANDOM)->width,
-                                             &st.random);
-            if (rc != MINTID_OK)
-                return rc;
-            g->started = true;
-            g->last_ts = (uint64_t)rel;
-            g->st = st;
-            *ts_out = g->last_ts;
-            return MINTID_OK;
+        if (g->core.started && rel < (int64_t)g->core.last_ts && !rollback_seen) {
+            g->stats.rollbacks++;
+            rollback_seen = true;
         }
-        if (rel < (int64_t)g->last_ts) {
-            if (!rollback_seen) {
-                g->stats.rollbacks++;
-                rollback_seen = true;
-            }
-            if (g->cfg.rollback == MINTID_ROLLBACK_FAIL)
-                return MINTID_ECLOCKBACK;
-            if (g->cfg.rollback == MINTID_ROLLBACK_WAIT) {
-                rc = wait_until(g, (int64_t)g->last_ts, &deadline);
-                if (rc != MINTID_OK)
-                    return rc;
-                continue;
-            }
-            /* MINTID_ROLLBACK_REUSE: carry on in the last millisecond. */
-        }
-        mintid__seq_state st = g->st;
-        rc = f->seq_step(f, &g->cfg, &g->rng, &st);
+        rc = mintid__core_next(g->impl, &g->cfg, &g->core, rel, &g->rng, p);
         if (rc == MINTID_OK) {
-            g->st = st;
-            *ts_out = g->last_ts;
+            g->stats.issued++;
             return MINTID_OK;
         }
-        if (rc != MINTID_EEXHAUSTED)
+        int64_t target;
+        if (rc == MINTID_EEXHAUSTED) {
+            g->stats.exhausted++;
+            if (g->cfg.overflow == MINTID_OVERFLOW_FAIL)
+                return rc;
+            target = (int64_t)g->core.last_ts + 1;
+        } else if (rc == MINTID_ECLOCKBACK) {
+            if (g->cfg.rollback == MINTID_ROLLBACK_FAIL)
+                return rc;
+            target = (int64_t)g->core.last_ts;
+        } else {
             return rc;
-        g->stats.exhausted++;
-        if (g->cfg.overflow == MINTID_OVERFLOW_FAIL)
-            return MINTID_EEXHAUSTED;
-        rc = wait_until(g, (int64_t)g->last_ts + 1, &deadline);
+        }
+        rc = wait_until(g, target, &deadline);
         if (rc != MINTID_OK)
             return rc;
     }
-}
-
-/*
- * One ID's fields. The random fields are drawn before the timestamp and
- * sequence are committed, so a failing random source leaves the generator
- * as it was.
- */
-static int next_parts(mintid_gen *g, mintid_parts *p) {
-    const mintid__format_impl *f = g->impl;
-    int rc = MINTID_OK;
-    memset(p, 0, sizeof *p);
-    for (unsigned i = 0; i < f->pub.nfields && rc == MINTID_OK; i++) {
-        const mintid_field *fld = &f->pub.fields[i];
-        if (fld->role == MINTID_ROLE_NODE) {
-            p->node = g->cfg.node >= 0 ? (uint64_t)g->cfg.node : 0;
-        } else if (fld->role == MINTID_ROLE_RANDOM) {
-            /* scru160's optional node id lives in random16. */
-            if (f->pub.node_optional && g->cfg.node >= 0)
-                p->random = (uint64_t)g->cfg.node;
-            else if (!f->random_per_ms)
-                rc = mintid__gen_random_bits(&g->rng, fld->width, &p->random);
-        } else if (fld->role == MINTID_ROLE_RANDOM80) {
-            rc = mintid__gen_random(&g->rng, p->random80, sizeof p->random80);
-        }
-    }
-    if (rc == MINTID_OK)
-        rc = advance(g, &p->timestamp);
-    if (rc != MINTID_OK)
-        return rc;
-    p->sequence = g->st.seq;
-    if (f->random_per_ms)
-        p->random = g->st.random;
-    g->stats.issued++;
-    return MINTID_OK;
 }
 
 static int enter(mintid_gen *g) {
@@ -288,7 +301,8 @@ static int enter(mintid_gen *g) {
     return MINTID_OK;
 }
 
-long mintid_gen_next_n(mintid_gen *gen, mintid_id *out, size_t n) {
+/* Mints up to n IDs under one lock, into ids or (64-bit formats) values. */
+static long next_many(mintid_gen *gen, mintid_id *ids, uint64_t *values, size_t n) {
     int rc = enter(gen);
     if (rc != MINTID_OK)
         return rc;
@@ -298,33 +312,26 @@ long mintid_gen_next_n(mintid_gen *gen, mintid_id *out, size_t n) {
         rc = next_parts(gen, &p);
         if (rc != MINTID_OK)
             break;
-        mintid__pack(&gen->impl->pub, &p, &out[i]);
+        if (ids != NULL)
+            mintid__pack(&gen->impl->pub, &p, &ids[i]);
+        else
+            values[i] = mintid__pack_u64(&gen->impl->pub, &p);
     }
     pthread_mutex_unlock(&gen->lock);
     return i > 0 ? (long)i : rc;
 }
 
+long mintid_gen_next_n(mintid_gen *gen, mintid_id *out, size_t n) { return next_many(gen, out, NULL, n); }
+
 int mintid_gen_next(mintid_gen *gen, mintid_id *out) {
-    long n = mintid_gen_next_n(gen, out, 1);
+    long n = next_many(gen, out, NULL, 1);
     return n == 1 ? MINTID_OK : (int)n;
 }
 
 long mintid_gen_next_u64(mintid_gen *gen, uint64_t *out, size_t n) {
     if (gen->impl->pub.bits != 64)
         return MINTID_EFORMAT;
-    int rc = enter(gen);
-    if (rc != MINTID_OK)
-        return rc;
-    size_t i;
-    for (i = 0; i < n; i++) {
-        mintid_parts p;
-        rc = next_parts(gen, &p);
-        if (rc != MINTID_OK)
-            break;
-        out[i] = mintid__pack_u64(&gen->impl->pub, &p);
-    }
-    pthread_mutex_unlock(&gen->lock);
-    return i > 0 ? (long)i : rc;
+    return next_many(gen, NULL, out, n);
 }
 
 void mintid_gen_get_stats(mintid_gen *gen, mintid_gen_stats *out) {
@@ -334,6 +341,6 @@ void mintid_gen_get_stats(mintid_gen *gen, mintid_gen_stats *out) {
         return;
     }
     *out = gen->stats;
-    out->last_unix_ms = gen->started ? gen->cfg.epoch_ms + (int64_t)gen->last_ts : -1;
+    out->last_unix_ms = gen->core.started ? gen->cfg.epoch_ms + (int64_t)gen->core.last_ts : -1;
     pthread_mutex_unlock(&gen->lock);
 }

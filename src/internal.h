@@ -121,6 +121,31 @@ static inline const mintid__format_impl *mintid__impl(const mintid_format *fmt) 
     return (const mintid__format_impl *)(const void *)fmt;
 }
 
+/*
+ * The generator's pure core: the state of one generator, and the next ID's
+ * fields from it, a time and a random source, with no clock, lock or wait
+ * inside. The thread-safe generator (generator.c) wraps it; so can any
+ * caller that keeps the state itself (a server's event loop, shared memory).
+ */
+typedef struct mintid__core {
+    bool started;         /* false until the first ID */
+    uint64_t last_ts;     /* timestamp field of the last ID */
+    mintid__seq_state st; /* sequence (and per-ms random) of the last ID */
+} mintid__core;
+
+void mintid__core_init(const mintid__format_impl *f, mintid__core *core);
+
+/*
+ * The fields of the ID after core's last one, at `rel` ms after the epoch,
+ * drawing from rng. MINTID_OK: *p is filled and the state advanced. Else
+ * the state is unchanged: MINTID_EEXHAUSTED (the last millisecond is used
+ * up: call again with a later rel), MINTID_ECLOCKBACK (rel is before the
+ * last ID's millisecond and the rollback policy is not reuse), MINTID_ETIME
+ * (rel out of the format's range), or the random source's error.
+ */
+int mintid__core_next(const mintid__format_impl *f, const mintid_config *cfg, mintid__core *core, int64_t rel,
+                      struct mintid__gen_rng *rng, mintid_parts *p);
+
 /* Fast packing from parts whose fields are known to fit (the generator's). */
 uint64_t mintid__pack_u64(const mintid_format *fmt, const mintid_parts *p);
 void mintid__pack(const mintid_format *fmt, const mintid_parts *p, mintid_id *out);
@@ -141,6 +166,8 @@ int mintid__seq_begin_next(const mintid__format_impl *f, const mintid_config *cf
 uint64_t mintid__monotonic_ns(void);
 /* Sleeps for ns nanoseconds (restarting after signals). */
 void mintid__sleep_ns(uint64_t ns);
+/* Sleeps until the real-time clock reaches Unix ms `unix_ms`, or for at most max_ns. */
+void mintid__sleep_until_ms(int64_t unix_ms, uint64_t max_ns);
 
 /* Fills buf straight from getrandom(), retrying on EINTR and short reads. */
 int mintid__getrandom(void *buf, size_t len);
