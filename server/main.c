@@ -177,11 +177,8 @@ int main(int argc, char **argv) {
         goto out;
     srv->svc = &svc;
     srv->cfg = &cfg;
-    /* The changelist folds each loop's enabling and disabling of write
-     * interest into one epoll_ctl() per socket, a syscall per reply saved. */
     struct event_config *ecfg = event_config_new();
     if (ecfg != NULL) {
-        event_config_set_flag(ecfg, EVENT_BASE_FLAG_EPOLL_USE_CHANGELIST);
         /* Parked requests wake at the next millisecond, not up to one late:
          * a timerfd, not epoll_wait's millisecond timeout. */
         event_config_set_flag(ecfg, EVENT_BASE_FLAG_PRECISE_TIMER);
