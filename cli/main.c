@@ -26,8 +26,8 @@ static const char *const usage_text =
     "      print COUNT new IDs (default 1), one per line\n"
     "  inspect [--format FORMAT] [--from FORM] [--epoch WHEN] [ID...]\n"
     "      print each ID's fields as one JSON object per line; IDs are read\n"
-    "      from standard input, one per line, when none are given; the\n"
-    "      format is guessed from the ID's shape when not given\n"
+    "      from standard input, one per line of at most 4096 bytes, when none\n"
+    "      are given; the format is guessed from the ID's shape when not given\n"
     "  convert [--format FORMAT] [--from FORM] --to FORM [ID...]\n"
     "      print each ID in another text form of its format\n"
     "  formats [--epoch WHEN]\n"
@@ -353,6 +353,41 @@ static bool read_id(const reader *r, const char *s, size_t len, const mintid_for
 }
 
 /*
+ * The longest line of standard input read as an ID: far longer than any
+ * format's text, short enough that a line that never ends cannot take the
+ * memory. (The help text says 4096.)
+ */
+#define LINE_MAX_BYTES 4096
+#define LINE_TOO_LONG (-2)
+
+/*
+ * Reads the next line of `in` into buf[0..LINE_MAX_BYTES], without its LF
+ * or CRLF. Returns its length; LINE_TOO_LONG once the rest of a longer line
+ * has been read and dropped, so the lines after it are still read; or -1
+ * at the end of the input. NUL bytes are kept, for read_id() to refuse.
+ */
+static long read_line(FILE *in, char buf[LINE_MAX_BYTES + 1]) {
+    size_t n = 0;
+    bool any = false, over = false;
+    int ch;
+    while ((ch = getc_unlocked(in)) != EOF) {
+        any = true;
+        if (ch == '\n')
+            break;
+        /* One byte past the limit is kept: it may be the CR of a CRLF. */
+        if (n <= LINE_MAX_BYTES)
+            buf[n++] = (char)ch;
+        else
+            over = true;
+    }
+    if (!any)
+        return -1;
+    if (!over && n > 0 && buf[n - 1] == '\r')
+        n--;
+    return over || n > LINE_MAX_BYTES ? LINE_TOO_LONG : (long)n;
+}
+
+/*
  * Runs `each` on every ID: the arguments, or standard input's lines when
  * there are none. Returns EXIT_INVALID_ID if any was rejected.
  */
@@ -371,19 +406,18 @@ static int for_each_id(const reader *r, int argc, char **argv, id_fn each, void 
         }
         return status;
     }
-    char *line = NULL;
-    size_t cap = 0;
-    ssize_t n;
-    while ((n = getline(&line, &cap, stdin)) >= 0) {
-        size_t len = (size_t)n;
-        if (len > 0 && line[len - 1] == '\n')
-            len--;
-        if (len > 0 && line[len - 1] == '\r')
-            len--;
-        if (read_id(r, line, len, &fmt, &id))
-            each(fmt, &id, ctx);
-        else
+    static char line[LINE_MAX_BYTES + 1];
+    long n;
+    for (unsigned long lineno = 1; (n = read_line(stdin, line)) != -1; lineno++) {
+        if (n == LINE_TOO_LONG) {
+            fprintf(stderr, "mintid: standard input line %lu is longer than %d bytes; expected an ID\n", lineno,
+                    LINE_MAX_BYTES);
             status = EXIT_INVALID_ID;
+        } else if (read_id(r, line, (size_t)n, &fmt, &id)) {
+            each(fmt, &id, ctx);
+        } else {
+            status = EXIT_INVALID_ID;
+        }
         if (!out_ok())
             break;
     }
@@ -391,7 +425,6 @@ static int for_each_id(const reader *r, int argc, char **argv, id_fn each, void 
         fprintf(stderr, "mintid: reading standard input: %s\n", strerror(errno));
         status = EXIT_FAILURE_RT;
     }
-    free(line);
     return status;
 }
 
@@ -567,7 +600,22 @@ static const struct command {
     {"formats", cmd_formats},
 };
 
-int main(int argc, char **argv) {
+/*
+ * Whether everything printed reached standard output, ours and stdio's
+ * (help and version go through stdio, which reports a failed write only
+ * when asked: closing flushes it and gives the answer). A failure already
+ * reported by out_flush() is not reported twice.
+ */
+static bool close_stdout(void) {
+    bool ours = out_flush(), theirs = !ferror(stdout);
+    if (fclose(stdout) != 0)
+        theirs = false;
+    if (ours && !theirs)
+        fprintf(stderr, "mintid: writing standard output: %s\n", strerror(errno));
+    return ours && theirs;
+}
+
+static int run(int argc, char **argv) {
     opterr = 0; /* bad_option() says it better */
     if (argc < 2)
         return usage_error("%s", "no command given");
@@ -585,4 +633,11 @@ int main(int argc, char **argv) {
     char safe[MINTID_ESCAPED_MAX];
     return usage_error("unknown command '%s'; commands are gen, inspect, convert, formats",
                        escaped(argv[1], strlen(argv[1]), safe, sizeof safe));
+}
+
+int main(int argc, char **argv) {
+    int status = run(argc, argv);
+    if (!close_stdout())
+        status = EXIT_FAILURE_RT;
+    return status;
 }

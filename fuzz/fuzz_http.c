@@ -9,10 +9,12 @@
  * Seeds starting with "~~" get 1678 bytes; those starting with two NULs get
  * 16.
  *
- * Every input is parsed twice over: once as the first request of the
+ * Every input is parsed three times over: once as the first request of the
  * stream, with the whole contract checked, including the result on a few of
  * its prefixes (a client's bytes arrive in pieces, and the answer must not
- * depend on where the pieces were cut); and once as the server does for
+ * depend on where the pieces were cut); once fed in those pieces to one
+ * http_scan, as the server feeds a slow client's bytes, which must come to
+ * the same answer as reading them whole; and once as the server does for
  * pipelined requests, head after head, until the parser wants more or
  * refuses. Each parse sees a heap buffer of exactly the length it is given,
  * so a read one byte too far trips AddressSanitizer. A violated property
@@ -26,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* How far past max_request an accepted head may reach: not at all, since
  * max_request bounds the whole head, its blank line included. */
@@ -47,14 +50,22 @@ static bool inside(const char *p, size_t n, const char *buf, size_t len) {
 }
 
 /*
- * Where the head ends, written from RFC 9112 rather than from http.c: just
- * after the first empty line, CRLF or bare LF, that follows a line end; 0
- * if there is none yet. An empty line at the very start is not counted: RFC
- * 9112 2.2 lets a server skip empty lines before the request line, and the
- * parser may ask for more there.
+ * Where the request line starts, written from RFC 9112 2.2 rather than from
+ * http.c: after any empty lines (CRLF or bare LF) that come before it.
+ */
+static size_t request_start(const char *buf, size_t len) {
+    size_t i = 0;
+    while (i < len && (buf[i] == '\n' || (buf[i] == '\r' && i + 1 < len && buf[i + 1] == '\n')))
+        i += buf[i] == '\n' ? 1 : 2;
+    return i;
+}
+
+/*
+ * Where the head ends: just after the first empty line, CRLF or bare LF,
+ * that follows the request line; 0 if there is none yet.
  */
 static size_t blank_line_end(const char *buf, size_t len) {
-    for (size_t i = 0; i < len; i++) {
+    for (size_t i = request_start(buf, len); i < len; i++) {
         if (buf[i] != '\n')
             continue;
         if (i + 1 < len && buf[i + 1] == '\n')
@@ -63,6 +74,16 @@ static size_t blank_line_end(const char *buf, size_t len) {
             return i + 3;
     }
     return 0;
+}
+
+/* How many of the head's lines, buf[0..used), are a field named `name` (in any case). */
+static int field_count(const char *buf, size_t used, const char *name) {
+    size_t n = strlen(name);
+    int count = 0;
+    for (size_t i = 0; i + 1 + n < used; i++)
+        if (buf[i] == '\n' && strncasecmp(buf + i + 1, name, n) == 0 && buf[i + 1 + n] == ':')
+            count++;
+    return count;
 }
 
 /* Calls http_parse() on a private copy of buf[0..len) of exactly that size. */
@@ -75,7 +96,7 @@ static outcome parse_copy(const char *buf, size_t len, size_t max_request, char 
     memset(&o, 0xa5, sizeof o);
     o.status = 0;
     o.error = NULL;
-    o.r = http_parse(*copy, len, max_request, &o.req, &o.used, &o.status, &o.error);
+    o.r = http_parse(*copy, len, max_request, NULL, &o.req, &o.used, &o.status, &o.error);
     return o;
 }
 
@@ -106,19 +127,21 @@ static bool same_outcome(const outcome *a, const char *base_a, const outcome *b,
 }
 
 /*
- * Writes the request back as a minimal head that says the same (its method
- * token, target and version, and the Connection and Accept fields that give
- * its flags) and parses that: every field of the result must come from the
- * bytes in a way that survives being written out again.
+ * Writes the request back as a minimal head that says the same (the empty
+ * lines before it, its method token, target and version, a Host, and the
+ * Connection and Accept fields that give its flags) and parses that: every
+ * field of the result must come from the bytes in a way that survives being
+ * written out again.
  */
-static void check_rewritten(const http_request *req, const char *buf) {
-    size_t mlen = (size_t)((uintptr_t)req->target - (uintptr_t)buf) - 1;
-    size_t cap = mlen + req->target_len + 128;
+static void check_rewritten(const http_request *req, const char *buf, size_t used) {
+    size_t start = request_start(buf, used);
+    size_t mlen = (size_t)((uintptr_t)req->target - (uintptr_t)buf) - 1 - start;
+    size_t cap = start + mlen + req->target_len + 128;
     char *out = malloc(cap);
     REQUIRE(out != NULL);
-    int n = snprintf(out, cap, "%.*s %.*s HTTP/1.%d\r\nConnection: %s\r\n%s\r\n", (int)mlen, buf, (int)req->target_len,
-                     req->target, req->minor_version, req->keep_alive ? "keep-alive" : "close",
-                     req->accept_json ? "Accept: application/json\r\n" : "");
+    int n = snprintf(out, cap, "%.*s%.*s %.*s HTTP/1.%d\r\nHost: h\r\nConnection: %s\r\n%s\r\n", (int)start, buf,
+                     (int)mlen, buf + start, (int)req->target_len, req->target, req->minor_version,
+                     req->keep_alive ? "keep-alive" : "close", req->accept_json ? "Accept: application/json\r\n" : "");
     REQUIRE(n > 0 && (size_t)n < cap);
     size_t len = (size_t)n;
 
@@ -134,6 +157,12 @@ static void check_rewritten(const http_request *req, const char *buf) {
 /* The contract of one call on buf[0..len), whatever came before it in the stream. */
 static void check_outcome(const outcome *o, const char *buf, size_t len, size_t max_request) {
     REQUIRE(o->r == HTTP_OK || o->r == HTTP_ERROR || o->r == HTTP_NEED_MORE);
+    /* A request starts with a method, and every method in use starts with
+     * an upper-case letter: anything else (TLS, RESP, noise) is refused at
+     * its first byte, without waiting for a blank line. */
+    size_t start = request_start(buf, len);
+    if (start < len && start < max_request && (buf[start] < 'A' || buf[start] > 'Z') && buf[start] != '\r')
+        REQUIRE(o->r == HTTP_ERROR && o->status == 400);
     switch (o->r) {
     case HTTP_OK: {
         const http_request *req = &o->req;
@@ -146,15 +175,19 @@ static void check_outcome(const outcome *o, const char *buf, size_t len, size_t 
         for (size_t i = 0; i < req->target_len; i++)
             REQUIRE((unsigned char)req->target[i] > 0x20 && (unsigned char)req->target[i] < 0x7f);
         /* The target is the request line's second word, after a method token and one space. */
-        const char *sp = memchr(buf, ' ', o->used);
-        REQUIRE(sp != NULL && sp > buf && req->target == sp + 1);
-        size_t mlen = (size_t)(sp - buf);
-        http_method m = mlen == 3 && memcmp(buf, "GET", 3) == 0    ? HTTP_GET
-                        : mlen == 4 && memcmp(buf, "HEAD", 4) == 0 ? HTTP_HEAD
-                                                                   : HTTP_OTHER;
-        REQUIRE(req->method == m);
+        const char *m = buf + start, *sp = memchr(m, ' ', o->used - start);
+        REQUIRE(sp != NULL && sp > m && req->target == sp + 1);
+        size_t mlen = (size_t)(sp - m);
+        http_method method = mlen == 3 && memcmp(m, "GET", 3) == 0    ? HTTP_GET
+                             : mlen == 4 && memcmp(m, "HEAD", 4) == 0 ? HTTP_HEAD
+                                                                      : HTTP_OTHER;
+        REQUIRE(req->method == method);
         REQUIRE(req->minor_version == 0 || req->minor_version == 1);
-        check_rewritten(req, buf);
+        /* RFC 9112 3.2: an HTTP/1.1 request names its host. */
+        /* RFC 9112 3.2: an HTTP/1.1 request names its host once; no request names it twice. */
+        int hosts = field_count(buf, o->used, "host");
+        REQUIRE(req->minor_version == 1 ? hosts == 1 : hosts <= 1);
+        check_rewritten(req, buf, o->used);
         break;
     }
     case HTTP_ERROR:
@@ -188,6 +221,52 @@ static void check_prefix(const outcome *whole, const char *whole_buf, const char
     free(copy);
 }
 
+/* Bytes fed one at a time before the pieces that fuzz_cuts() chooses. */
+#define BYTEWISE 64
+
+static int by_size(const void *a, const void *b) {
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    return (x > y) - (x < y);
+}
+
+/*
+ * Feeds growing prefixes of buf, ending with all len bytes, to one
+ * http_scan, as the server feeds a slow client's bytes: each call reads on
+ * from where the last stopped, and must come to what the whole read at once
+ * came to (and leave the scan zeroed when it does).
+ */
+static void check_resumed(const outcome *whole, const char *whole_buf, const char *buf, size_t len, size_t max_request,
+                          const size_t *cuts, size_t ncuts) {
+    size_t steps[BYTEWISE + FUZZ_CUTS + 1], n = 0;
+    for (size_t i = 1; i <= BYTEWISE && i < len; i++)
+        steps[n++] = i;
+    for (size_t i = 0; i < ncuts; i++)
+        steps[n++] = cuts[i];
+    steps[n++] = len;
+    qsort(steps, n, sizeof steps[0], by_size);
+    http_scan scan = {0, 0};
+    for (size_t i = 0; i < n; i++) {
+        char *copy = malloc(steps[i] > 0 ? steps[i] : 1);
+        REQUIRE(copy != NULL);
+        if (steps[i] > 0)
+            memcpy(copy, buf, steps[i]);
+        outcome o;
+        memset(&o, 0xa5, sizeof o);
+        o.status = 0;
+        o.error = NULL;
+        o.r = http_parse(copy, steps[i], max_request, &scan, &o.req, &o.used, &o.status, &o.error);
+        if (o.r != HTTP_NEED_MORE) {
+            REQUIRE(same_outcome(&o, copy, whole, whole_buf));
+            REQUIRE(scan.pos == 0 && scan.part == 0);
+            free(copy);
+            return;
+        }
+        REQUIRE(scan.pos <= steps[i]);
+        free(copy);
+    }
+    REQUIRE(whole->r == HTTP_NEED_MORE);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (size < 2)
         return 0;
@@ -195,7 +274,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     const char *buf = (const char *)data + 2;
     size_t len = size - 2;
 
-    /* The first request, and the same call again: no state survives between calls. */
+    /* The first request, and the same call again: without an http_scan, no state survives between calls. */
     char *whole_copy, *again_copy;
     outcome whole = parse_copy(buf, len, max_request, &whole_copy);
     check_outcome(&whole, whole_copy, len, max_request);
@@ -208,6 +287,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     size_t ncuts = fuzz_cuts(whole.r == HTTP_OK ? whole.used : len, max_request, len > 0 ? data[len + 1] : 0, cuts);
     for (size_t i = 0; i < ncuts; i++)
         check_prefix(&whole, whole_copy, buf, cuts[i], max_request);
+    check_resumed(&whole, whole_copy, buf, len, max_request, cuts, ncuts);
 
     /* The stream, as the server takes it: head after head from one buffer. */
     size_t off = 0;
@@ -215,7 +295,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         outcome o;
         o.status = 0;
         o.error = NULL;
-        o.r = http_parse(buf + off, len - off, max_request, &o.req, &o.used, &o.status, &o.error);
+        o.r = http_parse(buf + off, len - off, max_request, NULL, &o.req, &o.used, &o.status, &o.error);
         check_outcome(&o, buf + off, len - off, max_request);
         REQUIRE(off > 0 || same_outcome(&o, buf, &whole, whole_copy));
         if (o.r != HTTP_OK)

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 typedef enum setting_type { SET_STR, SET_UINT, SET_TIME } setting_type;
 
@@ -126,6 +127,103 @@ static void env_name(const setting *s, char *buf, size_t cap) {
     buf[n] = '\0';
 }
 
+/* Levenshtein distance between a[0..an) and b; SIZE_MAX for names too long to be a setting's. */
+static size_t edit_distance(const char *a, size_t an, const char *b) {
+    size_t bn = strlen(b), row[65];
+    if (an >= sizeof row / sizeof row[0] || bn >= sizeof row / sizeof row[0])
+        return SIZE_MAX;
+    for (size_t j = 0; j <= bn; j++)
+        row[j] = j;
+    for (size_t i = 1; i <= an; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= bn; j++) {
+            size_t up = row[j], best = diag + (a[i - 1] != b[j - 1]);
+            if (up + 1 < best)
+                best = up + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[bn];
+}
+
+/*
+ * The setting (or `extra`, a name that is not in the table but is read,
+ * such as "config") whose name is closest to name[0..len), when it is
+ * close enough to be a slip of the keyboard: no more edits than a third of
+ * its letters, and at least one allowed. NULL when nothing is that close,
+ * as a suggestion far from what was typed would only mislead.
+ */
+static const char *closest_setting(const char *name, size_t len, const char *extra) {
+    const char *best = extra;
+    size_t best_d = extra != NULL ? edit_distance(name, len, extra) : SIZE_MAX;
+    for (size_t i = 0; i < NSETTINGS; i++) {
+        size_t d = edit_distance(name, len, settings[i].name);
+        if (d < best_d) {
+            best = settings[i].name;
+            best_d = d;
+        }
+    }
+    if (best == NULL)
+        return NULL;
+    size_t allowed = strlen(best) / 3 > 1 ? strlen(best) / 3 : 1;
+    return best_d <= allowed ? best : NULL;
+}
+
+/*
+ * Refuses MINTID_* variables that are neither a setting nor MINTID_CONFIG:
+ * a misspelt one would otherwise be ignored in silence, and the server run
+ * with a default its operator meant to change.
+ */
+static bool check_environment(void) {
+    for (char **e = environ; *e != NULL; e++) {
+        const char *var = *e, *eq = strchr(var, '=');
+        size_t len = eq != NULL ? (size_t)(eq - var) : strlen(var);
+        if (len < 7 || strncmp(var, "MINTID_", 7) != 0 || (len == 13 && strncmp(var, "MINTID_CONFIG", 13) == 0))
+            continue;
+        bool known = false;
+        for (size_t i = 0; i < NSETTINGS && !known; i++) {
+            char env[64];
+            env_name(&settings[i], env, sizeof env);
+            known = strlen(env) == len && strncmp(env, var, len) == 0;
+        }
+        if (known)
+            continue;
+        /* Compared as a setting's name, so case and '_' for '-' cost nothing. */
+        char name[64], shown[MINTID_ESCAPED_MAX];
+        size_t n = 0;
+        for (const char *p = var + 7; p < var + len && n < sizeof name; p++)
+            name[n++] = *p == '_' ? '-' : (char)tolower((unsigned char)*p);
+        const char *near = len - 7 <= sizeof name ? closest_setting(name, n, "config") : NULL;
+        mintid_escape(var, len, shown, sizeof shown);
+        if (near != NULL) {
+            char env[64] = "MINTID_CONFIG";
+            const setting *s = find_setting(near, strlen(near));
+            if (s != NULL)
+                env_name(s, env, sizeof env);
+            fprintf(stderr, "mintidd: %s: unknown setting; did you mean %s?\n", shown, env);
+        } else {
+            fprintf(stderr, "mintidd: %s: unknown setting (see mintidd --help)\n", shown);
+        }
+        return false;
+    }
+    return true;
+}
+
+/*
+ * Whether what was printed reached standard output: a full disk or a
+ * closed pipe is a failure to report, not a success to exit 0 on.
+ */
+static bool stdout_written(void) {
+    if (fflush(stdout) == 0 && !ferror(stdout))
+        return true;
+    fprintf(stderr, "mintidd: writing standard output: %s\n", strerror(errno));
+    return false;
+}
+
 void config_usage(FILE *out) {
     fputs("usage: mintidd [--config FILE] [--SETTING VALUE]...\n\n"
           "Serves unique IDs over HTTP and the Redis protocol. Every setting can also\n"
@@ -179,7 +277,9 @@ static bool load_file(config *cfg, const char *path) {
             value++;
         const setting *s = find_setting(p, (size_t)(name_end - p));
         if (s == NULL) {
-            fprintf(stderr, "mintidd: %s:%d: unknown setting '%.*s'\n", path, lineno, (int)(name_end - p), p);
+            const char *near = closest_setting(p, (size_t)(name_end - p), NULL);
+            fprintf(stderr, "mintidd: %s:%d: unknown setting '%.*s'%s%s%s\n", path, lineno, (int)(name_end - p), p,
+                    near != NULL ? "; did you mean '" : "", near != NULL ? near : "", near != NULL ? "'?" : "");
             ok = false;
         } else if (!set_value(cfg, s, value, err, sizeof err)) {
             fprintf(stderr, "mintidd: %s:%d: %s\n", path, lineno, err);
@@ -199,11 +299,11 @@ int config_load(config *cfg, int argc, char **argv) {
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             config_usage(stdout);
-            return 1;
+            return stdout_written() ? 1 : -1;
         }
         if (strcmp(argv[i], "--version") == 0) {
             printf("mintidd %s\n", MINTID_VERSION_STRING);
-            return 1;
+            return stdout_written() ? 1 : -1;
         }
         if (strcmp(argv[i], "--config") == 0 && i + 1 < argc)
             file = argv[i + 1];
@@ -211,6 +311,8 @@ int config_load(config *cfg, int argc, char **argv) {
             file = argv[i] + 9;
     }
     if (file != NULL && file[0] != '\0' && !load_file(cfg, file))
+        return -1;
+    if (!check_environment())
         return -1;
     for (size_t i = 0; i < NSETTINGS; i++) {
         char env[64];
@@ -237,7 +339,12 @@ int config_load(config *cfg, int argc, char **argv) {
             continue;
         const setting *s = find_setting(name, nlen);
         if (s == NULL) {
-            fprintf(stderr, "mintidd: unknown setting '%s' (see mintidd --help)\n", arg);
+            const char *near = closest_setting(name, nlen, "config");
+            if (near != NULL)
+                fprintf(stderr, "mintidd: unknown setting '%s'; did you mean '--%s'? (see mintidd --help)\n", arg,
+                        near);
+            else
+                fprintf(stderr, "mintidd: unknown setting '%s' (see mintidd --help)\n", arg);
             return -1;
         }
         if (value == NULL) {

@@ -344,7 +344,7 @@ size_t http_handle(conn *c, const char *buf, size_t len, struct evbuffer *out) {
     size_t used;
     int status;
     const char *error;
-    http_result r = http_parse(buf, len, c->srv->cfg->max_request, &req, &used, &status, &error);
+    http_result r = http_parse(buf, len, c->srv->cfg->max_request, &c->http_scan, &req, &used, &status, &error);
     if (r == HTTP_NEED_MORE)
         return 0;
     c->srv->svc->requests[PROTO_HTTP]++;

@@ -194,15 +194,29 @@ static void cmd_select(conn *c, const resp_command *cmd, struct evbuffer *out) {
         reply_error(c, out, "DB index is out of range");
 }
 
+/*
+ * binary: the arguments are data handed back as they came, so any byte may
+ * be in them. The others are names and IDs, which have no NUL byte, and
+ * one with a NUL is refused rather than read up to it.
+ */
 static const struct resp_cmd {
     const char *name;
     int min_argc, max_argc; /* counting the name; -1: no limit */
+    bool binary;
     void (*run)(conn *c, const resp_command *cmd, struct evbuffer *out);
 } commands[] = {
-    {"MINT", 2, 3, cmd_mint},      {"INSPECT", 3, 3, cmd_inspect}, {"PING", 1, 2, cmd_ping},
-    {"INFO", 1, 2, cmd_info},      {"QUIT", 1, 1, cmd_quit},       {"COMMAND", 1, -1, cmd_empty},
-    {"CONFIG", 2, -1, cmd_config}, {"SELECT", 2, 2, cmd_select},
+    {"MINT", 2, 3, false, cmd_mint},      {"INSPECT", 3, 3, false, cmd_inspect}, {"PING", 1, 2, true, cmd_ping},
+    {"INFO", 1, 2, false, cmd_info},      {"QUIT", 1, 1, false, cmd_quit},       {"COMMAND", 1, -1, false, cmd_empty},
+    {"CONFIG", 2, -1, false, cmd_config}, {"SELECT", 2, 2, false, cmd_select},
 };
+
+/* The command's name as Redis shows it in errors, in lower case; buf holds 16 bytes. */
+static const char *lower_name(const struct resp_cmd *k, char *buf) {
+    size_t n = strlen(k->name);
+    for (size_t j = 0; j <= n; j++)
+        buf[j] = (char)(k->name[j] >= 'A' && k->name[j] <= 'Z' ? k->name[j] + 32 : k->name[j]);
+    return buf;
+}
 
 static void dispatch(conn *c, const resp_command *cmd, struct evbuffer *out) {
     const resp_arg *name = &cmd->argv[0];
@@ -211,13 +225,19 @@ static void dispatch(conn *c, const resp_command *cmd, struct evbuffer *out) {
         const struct resp_cmd *k = &commands[i];
         if (strlen(k->name) != name->len || strncasecmp(k->name, name->ptr, name->len) != 0)
             continue;
+        char lower[16];
         if (cmd->argc < k->min_argc || (k->max_argc >= 0 && cmd->argc > k->max_argc)) {
-            char lower[16];
-            size_t n = strlen(k->name);
-            for (size_t j = 0; j <= n; j++)
-                lower[j] = (char)(k->name[j] >= 'A' && k->name[j] <= 'Z' ? k->name[j] + 32 : k->name[j]);
-            reply_error(c, out, "wrong number of arguments for '%s' command", lower);
+            reply_error(c, out, "wrong number of arguments for '%s' command", lower_name(k, lower));
             return;
+        }
+        for (int a = 1; a < cmd->argc && !k->binary; a++) {
+            if (memchr(cmd->argv[a].ptr, '\0', cmd->argv[a].len) != NULL) {
+                /* A valid frame with a bad argument: an error, and the connection goes on. */
+                char shown[MINTID_ESCAPED_MAX];
+                reply_error(c, out, "argument %d of '%s' contains a NUL byte: '%s'", a, lower_name(k, lower),
+                            arg_text(&cmd->argv[a], shown, sizeof shown));
+                return;
+            }
         }
         k->run(c, cmd, out);
         return;

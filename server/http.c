@@ -52,23 +52,6 @@ static http_result fail(int *status, const char **error, int code, const char *w
     return HTTP_ERROR;
 }
 
-/* Finds the end of the head: the empty line. Bare LF line ends are accepted (RFC 9112 2.2). */
-static const char *head_end(const char *buf, size_t len, size_t *term_len) {
-    for (size_t i = 0; i + 1 < len; i++) {
-        if (buf[i] != '\n')
-            continue;
-        if (buf[i + 1] == '\n') {
-            *term_len = 2;
-            return buf + i;
-        }
-        if (buf[i + 1] == '\r' && i + 2 < len && buf[i + 2] == '\n') {
-            *term_len = 3;
-            return buf + i;
-        }
-    }
-    return NULL;
-}
-
 /* Does the comma-separated list `v` contain `token` (case-insensitively)? */
 static bool list_has(const char *v, size_t n, const char *token) {
     size_t tl = strlen(token);
@@ -90,60 +73,159 @@ static bool list_has(const char *v, size_t n, const char *token) {
     return false;
 }
 
-http_result http_parse(const char *buf, size_t len, size_t max_request, http_request *req, size_t *used, int *status,
-                       const char **error) {
-    size_t term = 0;
-    const char *end = head_end(buf, len, &term);
-    if (end == NULL) {
-        if (len > max_request)
-            return fail(status, error, 431, "request head too large");
-        return HTTP_NEED_MORE;
+/*
+ * RFC 3986's host and port, without userinfo: a registered name, an IPv4
+ * address or an IP literal in brackets, then ":port". Only the characters
+ * are checked; the server answers to any name, so which host was meant
+ * does not matter, only that the field could name one.
+ */
+static bool host_valid(const char *v, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)v[i];
+        bool alnum = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+        if (!alnum && (c == '\0' || strchr("-._~%!$&'()*+,;=:[]", c) == NULL))
+            return false;
     }
-    /* max_request bounds the whole head, its blank line included, as the
-     * check on an unfinished head above does. */
-    if ((size_t)(end - buf) + term > max_request)
-        return fail(status, error, 431, "request head too large");
+    return true;
+}
 
-    /* The request line: METHOD SP target SP HTTP/1.x */
-    const char *p = buf, *eol = memchr(buf, '\n', (size_t)(end - buf) + 1);
-    const char *line_end = eol > p && eol[-1] == '\r' ? eol - 1 : eol;
-    const char *m = p;
-    while (p < line_end && is_tchar((unsigned char)*p))
+/*
+ * The parts of a head in the order they arrive. SCAN_LEAD is 0, so that a
+ * zeroed http_scan starts a request.
+ */
+enum {
+    SCAN_LEAD = 0, /* empty lines before the request line (RFC 9112 2.2) */
+    SCAN_METHOD,   /* the method token */
+    SCAN_TARGET,   /* the request target, then the version after its space */
+    SCAN_FIELDS    /* header field lines, up to the empty line */
+};
+
+/*
+ * The version and line end after the request target's space: "HTTP/" DIGIT
+ * "." DIGIT, then CRLF or a bare LF, at v[0..avail). Returns the bytes they
+ * take, 0 if those that have arrived are right so far, or -1 as soon as one
+ * is wrong: judged a byte at a time, like the rest of the line.
+ */
+static int version_length(const char *v, size_t avail) {
+    static const char shape[] = "HTTP/0.0\r\n";
+    for (size_t k = 0; k < sizeof shape - 1; k++) {
+        if (k == avail)
+            return 0;
+        unsigned char c = (unsigned char)v[k];
+        if (k == 8 && c == '\n')
+            return 9;
+        bool fits = shape[k] == '0' ? c >= '0' && c <= '9' : c == (unsigned char)shape[k];
+        if (!fits)
+            return -1;
+    }
+    return 10;
+}
+
+/*
+ * Reads buf[scan->pos..lim) and finds the end of the head (*end: just past
+ * its empty line), or refuses the first byte that no request line could
+ * hold. Otherwise it records in *scan where to go on, and needs more. A
+ * byte whose meaning depends on the next one (a CR, the space after the
+ * method or target) is left to be read again when that one comes, so every
+ * stop is at a place the scan can start from with nothing but pos and part.
+ */
+static http_result scan_head(const char *buf, size_t lim, http_scan *scan, size_t *end, int *status,
+                             const char **error) {
+    size_t i = scan->pos;
+    int part = scan->part;
+    while (i < lim) {
+        unsigned char c = (unsigned char)buf[i];
+        if (part == SCAN_LEAD) {
+            if (c == '\r' && i + 1 == lim)
+                break;
+            if (c == '\n' || (c == '\r' && buf[i + 1] == '\n')) {
+                i += c == '\n' ? 1 : 2;
+                continue;
+            }
+            /* Every method in use is upper case; a request that starts
+             * otherwise is TLS, RESP or noise, and is told so at its first
+             * byte rather than when a blank line that never comes arrives. */
+            if (c < 'A' || c > 'Z')
+                return fail(status, error, 400, "malformed request line");
+            part = SCAN_METHOD;
+            i++;
+        } else if (part == SCAN_METHOD) {
+            if (is_tchar(c)) {
+                i++;
+                continue;
+            }
+            if (c != ' ')
+                return fail(status, error, 400, "malformed request line");
+            if (i + 1 == lim)
+                break;
+            if (buf[i + 1] != '/')
+                return fail(status, error, 400, "malformed request target");
+            part = SCAN_TARGET;
+            i += 2;
+        } else if (part == SCAN_TARGET) {
+            if (c > 0x20 && c < 0x7f) {
+                i++;
+                continue;
+            }
+            if (c != ' ')
+                return fail(status, error, 400, "malformed request target");
+            int n = version_length(buf + i + 1, lim - i - 1);
+            if (n < 0)
+                return fail(status, error, 400, "malformed HTTP version");
+            if (n == 0)
+                break;
+            if (buf[i + 6] != '1' || (buf[i + 8] != '0' && buf[i + 8] != '1'))
+                return fail(status, error, 505, "only HTTP/1.0 and HTTP/1.1 are served");
+            part = SCAN_FIELDS;
+            i += 1 + (size_t)n;
+        } else {
+            /* SCAN_FIELDS: i > 0, since a request line came before. */
+            if (buf[i - 1] == '\n') {
+                if (c == '\r' && i + 1 == lim)
+                    break;
+                if (c == '\n' || (c == '\r' && buf[i + 1] == '\n')) {
+                    *end = i + (c == '\n' ? 1 : 2);
+                    return HTTP_OK;
+                }
+            }
+            const char *nl = memchr(buf + i, '\n', lim - i);
+            i = nl != NULL ? (size_t)(nl - buf) + 1 : lim;
+        }
+    }
+    scan->pos = i;
+    scan->part = part;
+    return HTTP_NEED_MORE;
+}
+
+/*
+ * The request line and header fields of a head that scan_head() has found
+ * whole and whose request line it has already judged: buf[0..end) ends
+ * with the empty line.
+ */
+static http_result parse_head(const char *buf, size_t end, http_request *req, int *status, const char **error) {
+    const char *p = buf, *stop = buf + end;
+    while (*p == '\r' || *p == '\n')
         p++;
-    if (p == m || p == line_end || *p != ' ')
-        return fail(status, error, 400, "malformed request line");
-    size_t mlen = (size_t)(p - m);
+    const char *m = p, *sp = memchr(m, ' ', (size_t)(stop - m));
+    size_t mlen = (size_t)(sp - m);
     req->method = (mlen == 3 && memcmp(m, "GET", 3) == 0)    ? HTTP_GET
                   : (mlen == 4 && memcmp(m, "HEAD", 4) == 0) ? HTTP_HEAD
                                                              : HTTP_OTHER;
-    const char *t = ++p;
-    while (p < line_end && *p != ' ') {
-        if ((unsigned char)*p <= 0x20 || (unsigned char)*p >= 0x7f)
-            return fail(status, error, 400, "malformed request target");
-        p++;
-    }
-    if (p == t || p == line_end || *t != '/')
-        return fail(status, error, 400, "malformed request target");
-    req->target = t;
-    req->target_len = (size_t)(p - t);
-    p++;
-    if (line_end - p != 8 || memcmp(p, "HTTP/", 5) != 0 || p[6] != '.' || p[5] < '0' || p[5] > '9' || p[7] < '0' ||
-        p[7] > '9')
-        return fail(status, error, 400, "malformed HTTP version");
-    if (p[5] != '1' || (p[7] != '0' && p[7] != '1'))
-        return fail(status, error, 505, "only HTTP/1.0 and HTTP/1.1 are served");
-    req->minor_version = p[7] - '0';
+    req->target = sp + 1;
+    sp = memchr(req->target, ' ', (size_t)(stop - req->target));
+    req->target_len = (size_t)(sp - req->target);
+    req->minor_version = sp[8] - '0'; /* " HTTP/1.x" */
     req->keep_alive = req->minor_version == 1;
     req->accept_json = false;
 
-    /* Header fields. */
+    /* Header fields, up to the empty line. */
     bool seen_length = false, close = false, keep = false;
-    int count = 0;
-    for (p = eol + 1; p < end + 1;) {
-        eol = memchr(p, '\n', (size_t)(end - p) + 1);
-        line_end = eol > p && eol[-1] == '\r' ? eol - 1 : eol;
+    int count = 0, hosts = 0;
+    for (p = (const char *)memchr(sp, '\n', (size_t)(stop - sp)) + 1;;) {
+        const char *eol = memchr(p, '\n', (size_t)(stop - p));
+        const char *line_end = eol > p && eol[-1] == '\r' ? eol - 1 : eol;
         if (line_end == p)
-            break; /* cannot happen before `end`, kept for safety */
+            break;
         if (*p == ' ' || *p == '\t')
             return fail(status, error, 400, "folded header lines are not accepted");
         if (++count > HTTP_MAX_HEADERS)
@@ -175,6 +257,13 @@ http_result http_parse(const char *buf, size_t len, size_t max_request, http_req
                     return fail(status, error, 413, "request bodies are not accepted");
         } else if (nlen == 17 && strncasecmp(name, "Transfer-Encoding", 17) == 0) {
             return fail(status, error, 501, "Transfer-Encoding is not supported");
+        } else if (nlen == 4 && strncasecmp(name, "Host", 4) == 0) {
+            /* RFC 9112 3.2: two Hosts, or one that names no host, are 400
+             * in every version, as proxies may disagree on which is meant. */
+            if (++hosts > 1)
+                return fail(status, error, 400, "more than one Host header");
+            if (!host_valid(v, vlen))
+                return fail(status, error, 400, "malformed Host header");
         } else if (nlen == 10 && strncasecmp(name, "Connection", 10) == 0) {
             close = close || list_has(v, vlen, "close");
             keep = keep || list_has(v, vlen, "keep-alive");
@@ -183,10 +272,34 @@ http_result http_parse(const char *buf, size_t len, size_t max_request, http_req
         }
         p = eol + 1;
     }
+    if (req->minor_version == 1 && hosts == 0)
+        return fail(status, error, 400, "an HTTP/1.1 request needs a Host header");
     if (close)
         req->keep_alive = false;
     else if (keep)
         req->keep_alive = true;
-    *used = (size_t)(end - buf) + term;
     return HTTP_OK;
+}
+
+http_result http_parse(const char *buf, size_t len, size_t max_request, http_scan *scan, http_request *req,
+                       size_t *used, int *status, const char **error) {
+    http_scan fresh = {0, SCAN_LEAD};
+    if (scan == NULL)
+        scan = &fresh;
+    if (scan->pos > len)
+        *scan = fresh; /* not these bytes' scan: start again rather than trust it */
+    /* max_request bounds the whole head, the empty lines before it and the
+     * one that ends it included: only its first max_request bytes are
+     * read, and a head not over by then is refused once more have come. */
+    size_t lim = len < max_request ? len : max_request, end = 0;
+    http_result r = scan_head(buf, lim, scan, &end, status, error);
+    if (r == HTTP_NEED_MORE && len > max_request)
+        r = fail(status, error, 431, "request head too large");
+    if (r == HTTP_OK)
+        r = parse_head(buf, end, req, status, error);
+    if (r != HTTP_NEED_MORE)
+        *scan = fresh;
+    if (r == HTTP_OK)
+        *used = end;
+    return r;
 }

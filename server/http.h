@@ -29,13 +29,31 @@ typedef enum http_result {
 #define HTTP_MAX_HEADERS 64
 
 /*
+ * How far http_parse() got through a head that has not ended yet, so that
+ * the next call, given the same bytes and more after them, starts where
+ * this one stopped: a head sent a byte at a time is read once, not once
+ * per byte. All zero means "from the start". The caller keeps one per
+ * connection; http_parse() zeroes it again when it returns HTTP_OK or
+ * HTTP_ERROR, and the caller zeroes it before giving the parser bytes that
+ * do not start with the ones it saw.
+ */
+typedef struct http_scan {
+    size_t pos; /* bytes of buf already read */
+    int part;   /* the part of the head that pos is in (private to http.c) */
+} http_scan;
+
+/*
  * Parses one request head from buf[0..len). Requests may not carry a body:
  * the API has none to take, so a body is refused rather than skipped.
- * max_request bounds the head; a longer one is refused with 431 as soon as
- * that is certain.
+ * max_request bounds the head, empty lines before it included; a longer
+ * one is refused with 431 as soon as that is certain. The request line is
+ * judged byte by byte as it arrives, so bytes that cannot start a request
+ * (TLS, RESP, binary) are refused at once, not when a blank line comes.
+ * scan may be NULL, which reads buf from the start on every call. The
+ * answer never depends on how buf was cut into calls.
  */
-http_result http_parse(const char *buf, size_t len, size_t max_request, http_request *req, size_t *used, int *status,
-                       const char **error);
+http_result http_parse(const char *buf, size_t len, size_t max_request, http_scan *scan, http_request *req,
+                       size_t *used, int *status, const char **error);
 
 /* The reason phrase of a status code. */
 const char *http_reason(int status);

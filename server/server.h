@@ -6,6 +6,7 @@
 #define MINTIDD_SERVER_H
 
 #include "config.h"
+#include "http.h"
 #include "service.h"
 
 #include <event2/buffer.h>
@@ -67,6 +68,7 @@ struct conn {
     bool throttled;            /* reading paused until the client reads its replies */
     bool refused;              /* over max-connections: told so, then closed */
     uint64_t partial_since_ms; /* when an incomplete request started waiting; 0 if none */
+    http_scan http_scan;       /* how far the HTTP parser has read an incomplete request */
     size_t lingered;           /* bytes dropped while closing */
     uint64_t linger_until_ms;  /* monotonic: a lingering connection is freed by then */
     conn *prev, *next;

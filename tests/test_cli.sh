@@ -137,14 +137,44 @@ has_err "-n needs a value"
 run 2 "$M" gen nanoflake --bogus
 has_err "unknown option '--bogus'"
 
-# Everything gen prints, inspect reads back, in every form.
+# Everything gen prints, inspect reads back, in every form the format has;
+# the forms it lacks are refused as usage errors, not skipped.
+declare -A forms_of=([uexky]="text int hex" [scru160]="text hex" [ulid-flake]="text int hex"
+    [ulid-flake-scalable]="text int hex" [caloriosa]="text int hex core" [nanoflake]="text int hex padded")
 for f in $formats; do
+    run 0 "$M" formats --format "$f"
+    same "$(sed -n 's/^  text forms: //p' "$tmp/out")" "${forms_of[$f]}"
     for form in text int hex padded core; do
-        "$M" gen "$f" --as "$form" -n 50 >"$tmp/ids" 2>/dev/null || continue
-        run 0 "$M" inspect --format "$f" --from "$form" <"$tmp/ids"
-        same "$(wc -l <"$tmp/out")" 50
+        case " ${forms_of[$f]} " in
+        *" $form "*)
+            run 0 "$M" gen "$f" --as "$form" -n 50
+            cp "$tmp/out" "$tmp/ids"
+            same "$(wc -l <"$tmp/ids")" 50
+            run 0 "$M" inspect --format "$f" --from "$form" <"$tmp/ids"
+            same "$(wc -l <"$tmp/out")" 50
+            ;;
+        *)
+            run 2 "$M" gen "$f" --as "$form" -n 50
+            has_err "$f has no '$form' form"
+            ;;
+        esac
     done
 done
+
+# Input lines are bounded: a line longer than 4096 bytes is an invalid input
+# named by its line number, and the lines around it are still read.
+{ echo xinaS8QBh; head -c 4097 /dev/zero | tr '\0' a; echo; echo xinaS8QBh; } >"$tmp/in"
+run 1 "$M" inspect <"$tmp/in"
+same "$(wc -l <"$tmp/out")" 2
+has_err "mintid: standard input line 2 is longer than 4096 bytes"
+# At the limit, the line is read as an ID (and is not one).
+{ head -c 4096 /dev/zero | tr '\0' a; echo; } >"$tmp/in"
+run 1 "$M" inspect --format uexky <"$tmp/in"
+[ -z "$(grep -F 'longer than' "$tmp/err")" ] || fail "a 4096-byte line was called too long: $err"
+# However long the line, it is skipped, not held: 64 MiB with no line end.
+run 1 sh -c "{ echo xinaS8QBh; head -c 67108864 /dev/zero; } | '$M' convert --to hex"
+same "$(wc -l <"$tmp/out")" 1
+has_err "mintid: standard input line 2 is longer than 4096 bytes"
 
 # ---- convert --------------------------------------------------------------------------
 run 0 "$M" convert --format nanoflake --to text 175928847298985984
@@ -200,9 +230,19 @@ else
 fi
 
 # ---- output errors ------------------------------------------------------------------------
+# Whatever printed it, output that cannot be written is a failure (status 3).
 if [ -w /dev/full ]; then
-    run 3 sh -c "'$M' gen nanoflake -n 100000 > /dev/full"
-    has_err "writing standard output"
+    for cmd in "gen nanoflake -n 100000" "gen nanoflake -n 10" "gen nanoflake" "--help" "--version" "gen --help" \
+        "inspect --help" "formats" "inspect xinaS8QBh" "convert --to int 1c49kkphl4ow"; do
+        run 3 sh -c "'$M' $cmd > /dev/full"
+        has_err "mintid: writing standard output: No space left on device"
+        [ "$(grep -c . "$tmp/err")" = 1 ] || fail "$cmd > /dev/full: one message expected, got: $err"
+    done
+    printf 'xinaS8QBh\n' >"$tmp/in"
+    run 3 sh -c "'$M' inspect <'$tmp/in' > /dev/full"
+    has_err "mintid: writing standard output"
+else
+    fail "/dev/full is not writable: the output error checks cannot run"
 fi
 
 [ "$fails" = 0 ] && echo ok || { echo "$fails failure(s)" >&2; exit 1; }
