@@ -44,6 +44,12 @@ def inspect_cli(fmt, ident, epoch=None):
     return json.loads(out)
 
 
+def state_mark(state_dir):
+    """The mark in a state directory's file."""
+    with open(os.path.join(state_dir, "state")) as f:
+        return int(re.search(r"^mark (\d+)$", f.read(), re.M).group(1))
+
+
 def as_int(fmt, ident):
     return int(inspect_cli(fmt, ident)["hex"], 16)
 
@@ -186,7 +192,7 @@ class Http(SharedServer):
 
     def test_pipelining_and_keepalive(self):
         req = b"GET /v1/nanoflake HTTP/1.1\r\nHost: x\r\n\r\n"
-        out = http_raw(self.port, req * 3 + b"GET /v1/nanoflake HTTP/1.1\r\nConnection: close\r\n\r\n",
+        out = http_raw(self.port, req * 3 + b"GET /v1/nanoflake HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
                        expect_close=True)
         self.assertEqual(out.count(b"HTTP/1.1 200 OK"), 4)
         out = http_raw(self.port, b"GET /healthz HTTP/1.0\r\n\r\n", expect_close=True)
@@ -487,9 +493,7 @@ class Lifecycle(unittest.TestCase):
             status, _, body = get(second.http_port, "/v1/nanoflake")
             self.assertEqual(status, 200)
             self.assertGreater(as_int_cached(body.strip()), before)
-        with open(os.path.join(state_dir, "state")) as f:
-            mark = int(f.read().split()[-1])
-        self.assertGreaterEqual(mark, (before >> 22) + 1288834974657)
+        self.assertGreaterEqual(state_mark(state_dir), (before >> 22) + 1288834974657)
 
     def test_sigterm_mid_load(self):
         with Server(MINTIDD) as srv:
@@ -524,8 +528,9 @@ class Lifecycle(unittest.TestCase):
             self.assertEqual(len(set(values)), len(values))
             with open(os.path.join(srv.state_dir, "state")) as f:
                 text = f.read()
-            self.assertRegex(text, r"^mintidd-state 1\nmark \d+\n$")
-            mark = int(text.split()[-1])
+            self.assertRegex(text, r"^mintidd-state 2\nmark \d+\nnode 0\n(format [a-z0-9-]+ epoch=\d+ floor=0 layout=\S+\n)+"
+                                   r"check [0-9a-f]{16}\n$")
+            mark = state_mark(srv.state_dir)
             self.assertGreaterEqual(mark, (max(values) >> 22) + 1288834974657)
             # A restart carries on above everything acknowledged.
             with Server(MINTIDD, state_dir=srv.state_dir, args=["--startup-wait", "10000"]) as again:
