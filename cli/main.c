@@ -14,34 +14,76 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const usage_text =
-    "usage: mintid COMMAND [OPTIONS]\n"
-    "\n"
-    "Mints and reads unique, time-ordered IDs.\n"
-    "\n"
-    "commands:\n"
-    "  gen FORMAT [-n COUNT] [--node N] [--epoch WHEN] [--as FORM]\n"
-    "             [--overflow wait|fail] [--rollback wait|reuse|fail]\n"
-    "             [--max-wait MS] [--entropy-size N]\n"
-    "      print COUNT new IDs (default 1), one per line\n"
-    "  inspect [--format FORMAT] [--from FORM] [--epoch WHEN] [ID...]\n"
-    "      print each ID's fields as one JSON object per line; IDs are read\n"
-    "      from standard input, one per line of at most 4096 bytes, when none\n"
-    "      are given; the format is guessed from the ID's shape when not given\n"
-    "  convert [--format FORMAT] [--from FORM] --to FORM [ID...]\n"
-    "      print each ID in another text form of its format\n"
-    "  formats [--epoch WHEN]\n"
-    "      list the formats: bit layout, capacity, text forms, lifespan\n"
-    "\n"
-    "FORMAT: uexky, scru160, ulid-flake, ulid-flake-scalable, caloriosa, nanoflake\n"
-    "FORM:   text (canonical), int (decimal), hex, padded (nanoflake), core (caloriosa)\n"
-    "WHEN:   Unix milliseconds, or RFC 3339 UTC such as 2015-01-01 or\n"
-    "        2015-01-01T00:00:00.000Z (nanoflake's epoch; default 1288834974657)\n"
-    "\n"
-    "An ID that starts with '-' (uexky) must follow '--' or come on standard input.\n"
-    "\n"
-    "exit status: 0 success; 1 an input was not a valid ID (valid ones are still\n"
-    "printed); 2 usage error; 3 minting or writing failed.\n";
+static const char *const usage_head = "usage: mintid COMMAND [OPTIONS]\n"
+                                      "\n"
+                                      "Mints and reads unique, time-ordered IDs.\n"
+                                      "\n"
+                                      "commands:\n"
+                                      "  gen FORMAT [-n COUNT] [--node N] [--epoch WHEN] [--as FORM]\n"
+                                      "             [--overflow wait|fail] [--rollback wait|reuse|fail]\n"
+                                      "             [--max-wait MS] [--entropy-size N]\n"
+                                      "      print COUNT new IDs (default 1), one per line\n"
+                                      "  inspect [--format FORMAT] [--from FORM] [--epoch WHEN] [ID...]\n"
+                                      "      print each ID's fields as one JSON object per line; IDs are read\n"
+                                      "      from standard input, one per line of at most 4096 bytes, when none\n"
+                                      "      are given; the format is guessed from the ID's shape when not given\n"
+                                      "  convert [--format FORMAT] [--from FORM] --to FORM [ID...]\n"
+                                      "      print each ID in another text form of its format\n"
+                                      "  formats [--epoch WHEN]\n"
+                                      "      list the formats: bit layout, capacity, text forms, lifespan\n"
+                                      "\n";
+
+static const char *const usage_tail = "exit status: 0 success; 1 an input was not a valid ID (valid ones are still\n"
+                                      "printed); 2 usage error; 3 minting or writing failed.\n";
+
+/* What each form is, for the help; which formats have it comes from the table. */
+static const char *const form_notes[MINTID_FORM_COUNT] = {
+    [MINTID_FORM_TEXT] = "canonical",
+    [MINTID_FORM_INT] = "decimal",
+};
+
+/* The help: the commands, then the formats, forms and epochs as the format table has them. */
+static void print_usage(void) {
+    char names[MINTID_FORMAT_NAMES_MAX];
+    fputs(usage_head, stdout);
+    if (mintid_format_names(names, sizeof names) < 0)
+        names[0] = '\0';
+    printf("FORMAT: %s\nFORM:  ", names);
+    for (int f = 0; f < MINTID_FORM_COUNT; f++) {
+        /* A form that only some formats have names them. */
+        char which[MINTID_FORMAT_NAMES_MAX] = "";
+        size_t n = 0;
+        int have = 0;
+        for (int i = 0; i < MINTID_FORMAT_COUNT; i++) {
+            const mintid_format *fmt = mintid_format_get((mintid_format_id)i);
+            if (fmt->forms & MINTID_FORM_BIT(f)) {
+                n += (size_t)snprintf(which + n, n < sizeof which ? sizeof which - n : 0, "%s%s", have ? ", " : "",
+                                      fmt->name);
+                have++;
+            }
+        }
+        const char *note = form_notes[f] != NULL ? form_notes[f] : have < MINTID_FORMAT_COUNT ? which : NULL;
+        printf("%s %s%s%s%s", f ? "," : "", mintid_form_name((mintid_form)f), note ? " (" : "", note ? note : "",
+               note ? ")" : "");
+    }
+    printf("\nWHEN:   Unix milliseconds, or RFC 3339 UTC such as 2015-01-01 or\n"
+           "        2015-01-01T00:00:00.000Z; --epoch applies to");
+    for (int i = 0, k = 0; i < MINTID_FORMAT_COUNT; i++) {
+        const mintid_format *fmt = mintid_format_get((mintid_format_id)i);
+        if (fmt->epoch_settable)
+            printf("%s %s (default %" PRId64 ")", k++ ? "," : "", fmt->name, fmt->epoch_ms);
+    }
+    char dashed[MINTID_FORMAT_NAMES_MAX] = "";
+    for (int i = 0; i < MINTID_FORMAT_COUNT; i++) {
+        const mintid_format *fmt = mintid_format_get((mintid_format_id)i);
+        size_t n = strlen(dashed);
+        if (fmt->alphabet != NULL && strchr(fmt->alphabet, '-') != NULL)
+            snprintf(dashed + n, sizeof dashed - n, "%s%s", n ? ", " : "", fmt->name);
+    }
+    printf("\n\nAn ID that starts with '-'%s%s%s must follow '--' or come on standard input.\n\n",
+           dashed[0] ? " (" : "", dashed, dashed[0] ? ")" : "");
+    fputs(usage_tail, stdout);
+}
 
 static int usage_error(const char *fmt, const char *arg) {
     fputs("mintid: ", stderr);
@@ -181,7 +223,7 @@ static int cmd_gen(int argc, char **argv) {
             entropy_arg = optarg;
             break;
         case 'h':
-            fputs(usage_text, stdout);
+            print_usage();
             return EXIT_OK;
         default:
             return bad_option(c, argv);
@@ -240,7 +282,7 @@ static int cmd_gen(int argc, char **argv) {
     if (entropy_arg != NULL) {
         if (cfg.entropy_size == 0)
             return usage_error("--entropy-size: %s has no entropy size", fmt->name);
-        uint64_t max = fmt->id == MINTID_ULID_FLAKE_SCALABLE ? 2 : 3;
+        uint64_t max = fmt->entropy_max;
         if (!parse_u64(entropy_arg, 1, max, &v)) {
             fprintf(stderr, "mintid: --entropy-size '%s': %s takes 1..%" PRIu64 " bytes\n", entropy_arg, fmt->name,
                     max);
@@ -454,7 +496,7 @@ static int parse_reader(int argc, char **argv, reader *r, const char **to, int *
             *to = optarg;
             break;
         case 'h':
-            fputs(usage_text, stdout);
+            print_usage();
             return -1;
         default:
             return bad_option(c, argv);
@@ -470,7 +512,7 @@ static int parse_reader(int argc, char **argv, reader *r, const char **to, int *
         if ((r->from = find_form(r->fmt, from_arg)) < 0)
             return EXIT_USAGE;
     }
-    r->epoch = MINTID_NANOFLAKE_DEFAULT_EPOCH;
+    r->epoch = MINTID_EPOCH_DEFAULT;
     if (epoch_arg != NULL) {
         if (r->fmt != NULL && !r->fmt->epoch_settable)
             return usage_error("--epoch: %s has a fixed epoch", r->fmt->name);
@@ -562,7 +604,7 @@ static int cmd_formats(int argc, char **argv) {
         if (r.fmt != NULL && r.fmt != fmt)
             continue;
         char when[MINTID_TIME_MAX], start[MINTID_TIME_MAX];
-        int64_t e = fmt->epoch_settable ? r.epoch : fmt->epoch_ms;
+        int64_t e = fmt->epoch_settable && r.epoch != MINTID_EPOCH_DEFAULT ? r.epoch : fmt->epoch_ms;
         out_printf("%s\n  %s\n  layout (%u bits, most significant first):", fmt->name, fmt->title, fmt->bits);
         for (unsigned k = 0; k < fmt->nfields; k++)
             out_printf(" %s:%u", fmt->fields[k].name, fmt->fields[k].width);
@@ -571,10 +613,9 @@ static int cmd_formats(int argc, char **argv) {
             if (fmt->forms & MINTID_FORM_BIT(f))
                 out_printf(" %s", mintid_form_name((mintid_form)f));
         const mintid_field *ts = mintid_format_field(fmt, MINTID_ROLE_TIMESTAMP);
-        const char *cap_note = fmt->id == MINTID_ULID_FLAKE || fmt->id == MINTID_ULID_FLAKE_SCALABLE ? " (on average)"
-                               : fmt->id == MINTID_SCRU160                                           ? " (at least)"
-                                                                                                     : "";
-        out_printf("\n  capacity: %" PRIu32 " IDs per ms per generator%s\n", fmt->capacity_per_ms, cap_note);
+        const char *note = fmt->capacity_note != NULL ? fmt->capacity_note : "";
+        out_printf("\n  capacity: %" PRIu32 " IDs per ms per generator%s%s%s\n", fmt->capacity_per_ms,
+                   note[0] ? " (" : "", note, note[0] ? ")" : "");
         mintid_format_time(e, start, sizeof start);
         if (mintid_format_time(e + (int64_t)mintid_format_max_timestamp(fmt), when, sizeof when) < 0)
             snprintf(when, sizeof when, "after year 9999");
@@ -620,7 +661,7 @@ static int run(int argc, char **argv) {
     if (argc < 2)
         return usage_error("%s", "no command given");
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
-        fputs(usage_text, stdout);
+        print_usage();
         return EXIT_OK;
     }
     if (strcmp(argv[1], "--version") == 0) {

@@ -157,10 +157,20 @@ typedef struct mintid_format {
     uint64_t value_max;    /* 64-bit formats: the largest value decoders accept */
     mintid_overflow_policy default_overflow;
     mintid_rollback_policy default_rollback;
+    uint8_t entropy_max;       /* largest mintid_config.entropy_size; 0: the format has none */
+    const char *capacity_note; /* how capacity_per_ms holds: "" (exactly), "on average" or "at least" */
+    const char *invalid_why;   /* why mintid_id_check() refuses an ID, for people; NULL if it never does */
 } mintid_format;
 
 /* The format with this id, or NULL. */
 MINTID_API const mintid_format *mintid_format_get(mintid_format_id id);
+/*
+ * Writes the names of every format, in table order, separated by ", "
+ * ("uexky, scru160, ..."): for messages that list them. Returns the length,
+ * or MINTID_EBUFSIZE (MINTID_FORMAT_NAMES_MAX always suffices).
+ */
+#define MINTID_FORMAT_NAMES_MAX 256
+MINTID_API int mintid_format_names(char *buf, size_t cap);
 /* The format with this name (exact, lower case), or NULL. */
 MINTID_API const mintid_format *mintid_format_find(const char *name);
 /* The field playing `role` in `fmt`, or NULL if it has none. */
@@ -218,6 +228,12 @@ MINTID_API void mintid_id_parse(const mintid_format *fmt, const mintid_id *id, m
  * MINTID_OK or MINTID_EINVALID.
  */
 MINTID_API int mintid_id_check(const mintid_format *fmt, const mintid_id *id);
+
+/*
+ * Where a function takes the epoch an ID was minted against, this stands
+ * for each format's own default epoch (fmt->epoch_ms).
+ */
+#define MINTID_EPOCH_DEFAULT (-1LL)
 
 /* Unix ms of the ID's timestamp, given the epoch it was minted against. */
 MINTID_API int64_t mintid_id_unix_ms(const mintid_format *fmt, const mintid_id *id, int64_t epoch_ms);

@@ -318,11 +318,10 @@ static void route(conn *c, const http_request *req, struct evbuffer *out) {
             fmt = mintid_format_find(fname);
         }
         if (fmt == NULL) {
+            char names[MINTID_FORMAT_NAMES_MAX];
             mintid_escape(name, nlen, shown, sizeof shown);
-            send_error(c, req, out, 404,
-                       "unknown format '%s'; formats are uexky, scru160, ulid-flake, ulid-flake-scalable, caloriosa, "
-                       "nanoflake",
-                       shown);
+            mintid_format_names(names, sizeof names);
+            send_error(c, req, out, 404, "unknown format '%s'; formats are %s", shown, names);
             return;
         }
         if (slash == NULL) {

@@ -52,10 +52,9 @@ static const mintid_format *arg_format(conn *c, const resp_arg *a, struct evbuff
         if (fmt != NULL)
             return fmt;
     }
-    reply_error(c, out,
-                "unknown format '%s'; formats are uexky, scru160, ulid-flake, ulid-flake-scalable, "
-                "caloriosa, nanoflake",
-                arg_text(a, shown, sizeof shown));
+    char names[MINTID_FORMAT_NAMES_MAX];
+    mintid_format_names(names, sizeof names);
+    reply_error(c, out, "unknown format '%s'; formats are %s", arg_text(a, shown, sizeof shown), names);
     return NULL;
 }
 

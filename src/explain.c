@@ -111,8 +111,7 @@ int mintid_explain(const mintid_format *fmt, int from, const char *s, size_t len
     }
     case MINTID_EINVALID:
         n = snprintf(buf, cap, "%s: '%s' decodes, but is not a valid %s (%s)", fmt->name, shown, fmt->name,
-                     fmt->id == MINTID_CALORIOSA ? "its top bit must be set: a device name has 11 characters"
-                                                 : "its timestamp is reserved");
+                     fmt->invalid_why != NULL ? fmt->invalid_why : "it fails the format's own check");
         break;
     default:
         n = snprintf(buf, cap, "%s: '%s': %s", fmt->name, shown, mintid_strerror(rc));

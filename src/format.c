@@ -43,6 +43,23 @@ const mintid_format *mintid_format_find(const char *name) {
     return NULL;
 }
 
+int mintid_format_names(char *buf, size_t cap) {
+    size_t n = 0;
+    for (unsigned i = 0; i < MINTID_FORMAT_COUNT; i++) {
+        const char *name = formats[i]->pub.name;
+        size_t len = strlen(name), sep = i > 0 ? 2 : 0;
+        if (n + sep + len + 1 > cap)
+            return MINTID_EBUFSIZE;
+        memcpy(buf + n, ", ", sep);
+        memcpy(buf + n + sep, name, len);
+        n += sep + len;
+    }
+    if (cap == 0)
+        return MINTID_EBUFSIZE;
+    buf[n] = '\0';
+    return (int)n;
+}
+
 const mintid_field *mintid_format_field(const mintid_format *fmt, mintid_role role) {
     for (unsigned i = 0; i < fmt->nfields; i++)
         if (fmt->fields[i].role == role)
@@ -350,7 +367,8 @@ int mintid_guess_recent(const char *text, size_t len, int64_t now_ms, int64_t ep
             if (!(found & (1u << i)))
                 continue;
             const mintid_format *fmt = &formats[i]->pub;
-            int64_t t = mintid_id_unix_ms(fmt, &ids[i], fmt->epoch_settable ? epoch_ms : fmt->epoch_ms);
+            int64_t t = mintid_id_unix_ms(
+                fmt, &ids[i], fmt->epoch_settable && epoch_ms != MINTID_EPOCH_DEFAULT ? epoch_ms : fmt->epoch_ms);
             if (t >= now_ms - MINTID_GUESS_RECENT_MS && t <= now_ms + MINTID_GUESS_AHEAD_MS)
                 recent |= 1u << i;
         }

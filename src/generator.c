@@ -74,7 +74,7 @@ void mintid_config_init(mintid_config *cfg, const mintid_format *fmt) {
     cfg->overflow = fmt->default_overflow;
     cfg->rollback = fmt->default_rollback;
     cfg->max_wait_ms = MINTID_DEFAULT_MAX_WAIT_MS;
-    cfg->entropy_size = mintid__impl(fmt)->entropy_max != 0 ? 1 : 0;
+    cfg->entropy_size = fmt->entropy_max != 0 ? 1 : 0;
 }
 
 static int validate(const mintid__format_impl *f, mintid_config *cfg) {
@@ -89,7 +89,7 @@ static int validate(const mintid__format_impl *f, mintid_config *cfg) {
         return MINTID_EINVAL;
     if ((unsigned)cfg->overflow > MINTID_OVERFLOW_FAIL || (unsigned)cfg->rollback > MINTID_ROLLBACK_FAIL)
         return MINTID_EINVAL;
-    if (f->entropy_max == 0 ? cfg->entropy_size != 0 : cfg->entropy_size < 1 || cfg->entropy_size > f->entropy_max)
+    if (fmt->entropy_max == 0 ? cfg->entropy_size != 0 : cfg->entropy_size < 1 || cfg->entropy_size > fmt->entropy_max)
         return MINTID_EINVAL;
     if (cfg->clock == NULL)
         cfg->clock = mintid_clock_system;

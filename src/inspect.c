@@ -38,7 +38,7 @@ int mintid_id_to_json(const mintid_format *fmt, const mintid_id *id, int64_t epo
     jbuf j = {buf, cap, 0, false};
     if (cap == 0)
         return MINTID_EBUFSIZE;
-    if (!fmt->epoch_settable)
+    if (!fmt->epoch_settable || epoch_ms == MINTID_EPOCH_DEFAULT)
         epoch_ms = fmt->epoch_ms;
     /* Text forms and names need no escaping: they are drawn from fixed alphabets. */
     mintid_encode(fmt, MINTID_FORM_TEXT, id, text, sizeof text);

@@ -101,7 +101,6 @@ typedef struct mintid__format_impl {
     unsigned guess_forms;                                        /* MINTID_FORM_BIT()s that mintid_guess() recognises */
     int (*check)(const mintid_format *fmt, const mintid_id *id); /* NULL: always valid */
     uint8_t seq_width;                                           /* width of the sequence field */
-    uint8_t entropy_max;                                         /* largest entropy_size, 0 if the format has none */
     /* 1 if the random field sits above the sequence: it is then drawn once
      * per millisecond, so that IDs within the millisecond still increase. */
     uint8_t random_per_ms;

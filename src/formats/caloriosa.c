@@ -94,6 +94,8 @@ const mintid__format_impl mintid__caloriosa = {
             .fields = fields,
             .epoch_ms = 1483228800000LL, /* 2017-01-01T00:00:00.000Z */
             .capacity_per_ms = 1024,
+            .capacity_note = "",
+            .invalid_why = "its top bit must be set: a device name has 11 characters",
             .forms = MINTID_FORM_BIT(MINTID_FORM_TEXT) | MINTID_FORM_BIT(MINTID_FORM_INT) |
                      MINTID_FORM_BIT(MINTID_FORM_HEX) | MINTID_FORM_BIT(MINTID_FORM_CORE),
             .text_min_len = 1, /* the decoder takes 1..11; every valid device name has 11 */

@@ -79,6 +79,7 @@ const mintid__format_impl mintid__nanoflake = {
             .epoch_settable = 1,
             .node_bits = 10,
             .capacity_per_ms = 4096,
+            .capacity_note = "",
             .forms = MINTID_FORM_BIT(MINTID_FORM_TEXT) | MINTID_FORM_BIT(MINTID_FORM_INT) |
                      MINTID_FORM_BIT(MINTID_FORM_HEX) | MINTID_FORM_BIT(MINTID_FORM_PADDED),
             .text_min_len = 1,

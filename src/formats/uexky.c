@@ -85,6 +85,7 @@ const mintid__format_impl mintid__uexky = {
             .fields = fields,
             .epoch_ms = 1519862400000LL, /* 2018-03-01T00:00:00.000Z */
             .capacity_per_ms = 512,
+            .capacity_note = "",
             .forms =
                 MINTID_FORM_BIT(MINTID_FORM_TEXT) | MINTID_FORM_BIT(MINTID_FORM_INT) | MINTID_FORM_BIT(MINTID_FORM_HEX),
             .text_min_len = UEXKY_MIN_DIGITS,

@@ -91,7 +91,7 @@ static int seq_step(const mintid__format_impl *f, const mintid_config *cfg, stru
             MINTID_FORM_BIT(MINTID_FORM_TEXT) | MINTID_FORM_BIT(MINTID_FORM_INT) | MINTID_FORM_BIT(MINTID_FORM_HEX),   \
     .text_min_len = ULID_FLAKE_TEXT_LEN, .text_max_len = ULID_FLAKE_TEXT_LEN, .text_sortable = 1,                      \
     .value_max = INT64_MAX, .alphabet = ALPHABET, .text_nocase = 1, .default_overflow = MINTID_OVERFLOW_FAIL,          \
-    .default_rollback = MINTID_ROLLBACK_FAIL
+    .default_rollback = MINTID_ROLLBACK_FAIL, .capacity_note = "on average"
 
 #define ULID_FLAKE_IMPL                                                                                                \
     .timestamp_min = 0, .timestamp_max = (UINT64_C(1) << 43) - 1, .seq_init = 0,                                       \
@@ -127,11 +127,11 @@ const mintid__format_impl mintid__ulid_flake = {
             .nfields = sizeof fields / sizeof fields[0],
             .fields = fields,
             .capacity_per_ms = 4096, /* 2^19 / 128 */
+            .entropy_max = 3,
             ULID_FLAKE_COMMON,
         },
     ULID_FLAKE_IMPL,
     .seq_width = 20,
-    .entropy_max = 3,
 };
 
 const mintid__format_impl mintid__ulid_flake_scalable = {
@@ -144,9 +144,9 @@ const mintid__format_impl mintid__ulid_flake_scalable = {
             .fields = scalable_fields,
             .node_bits = 5,
             .capacity_per_ms = 128, /* 2^14 / 128 */
+            .entropy_max = 2,
             ULID_FLAKE_COMMON,
         },
     ULID_FLAKE_IMPL,
     .seq_width = 15,
-    .entropy_max = 2,
 };
