@@ -30,6 +30,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -277,8 +278,43 @@ static int read_state(state *st, bool used_before) {
     return rc;
 }
 
-/* Reads the pid another server recorded, for a message. */
+/*
+ * The pid holding the flock on the directory, from the kernel's list of
+ * locks (/proc/locks: "N: FLOCK ADVISORY WRITE PID MAJ:MIN:INODE ..."), so
+ * that it is named even when an operator deleted the pid file. 0 if unknown.
+ */
+static long lock_holder(int dir_fd) {
+    struct stat sb;
+    FILE *f;
+    if (fstat(dir_fd, &sb) != 0 || (f = fopen("/proc/locks", "re")) == NULL)
+        return 0;
+    char line[256], want[64];
+    snprintf(want, sizeof want, "%02x:%02x:%llu", major(sb.st_dev), minor(sb.st_dev), (unsigned long long)sb.st_ino);
+    long pid = 0;
+    while (pid == 0 && fgets(line, sizeof line, f) != NULL) {
+        char *save = NULL, *tok[6];
+        int n = 0;
+        for (char *t = strtok_r(line, " \t\n", &save); t != NULL && n < 6; t = strtok_r(NULL, " \t\n", &save))
+            tok[n++] = t;
+        if (n < 6 || strcmp(tok[1], "FLOCK") != 0 || strcmp(tok[5], want) != 0)
+            continue;
+        char *end;
+        errno = 0;
+        long v = strtol(tok[4], &end, 10);
+        if (*end == '\0' && errno == 0 && v > 0)
+            pid = v;
+    }
+    fclose(f);
+    return pid;
+}
+
+/* The pid of the server holding the directory, for a message: the kernel's, else its pid file's. */
 static void read_pid(int dir_fd, char *pid, size_t cap) {
+    long holder = lock_holder(dir_fd);
+    if (holder > 0) {
+        snprintf(pid, cap, "%ld", holder);
+        return;
+    }
     pid[0] = '\0';
     int fd = openat(dir_fd, PID_FILE, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
     if (fd < 0)
