@@ -6,7 +6,7 @@
 #                plain build, AddressSanitizer + UndefinedBehaviorSanitizer
 #                with the fuzzers, and ThreadSanitizer for the thread tests
 #
-# Other targets: deps, build, demo, bench, install (PREFIX=...), format, clean.
+# Other targets: deps, build, demo, bench, soak, install (PREFIX=...), format, clean.
 
 JOBS    ?= 2
 PREFIX  ?= /usr/local
@@ -20,7 +20,7 @@ PACKAGES := build-essential cmake pkg-config clang libclang-rt-14-dev python3 fa
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build run demo check check-plain check-asan check-tsan bench install format clean
+.PHONY: all deps build run demo check check-plain check-asan check-tsan bench soak install format clean
 
 all: build
 
@@ -86,6 +86,14 @@ bench: build
 	$(BUILD)/bench/bench_gen
 	bench/cli_throughput.sh $(BUILD)/mintid
 	bench/bench_server.sh $(BUILD)/mintidd
+
+# The fault scenarios at length (tests/fault/README.md): more kill -9 rounds
+# and longer load under every fault than in `make check`.
+soak: build
+	@status=0; for t in tests/fault/test_*.py; do \
+	  echo "== $$t --long"; \
+	  python3 -W ignore $$t --mintidd $(BUILD)/mintidd --mintid $(BUILD)/mintid --long || status=1; \
+	done; exit $$status
 
 install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)
