@@ -7,15 +7,27 @@
 
 #include <string.h>
 
+void mintid__alphabet_build(mintid__alphabet *a) {
+    memset(a->values, 0xff, sizeof a->values);
+    for (unsigned v = 0; a->digits[v] != '\0'; v++) {
+        unsigned char c = (unsigned char)a->digits[v];
+        a->values[c] = (uint8_t)v;
+        if (a->nocase && c >= 'a' && c <= 'z')
+            a->values[c - 32] = (uint8_t)v;
+        else if (a->nocase && c >= 'A' && c <= 'Z')
+            a->values[c + 32] = (uint8_t)v;
+    }
+}
+
 int mintid__base_to_u64(const char *s, size_t len, const mintid__alphabet *a, unsigned base, uint64_t *v) {
     /* Every character is checked before any arithmetic, so a bad character
      * is reported as such even in a string that would also overflow. */
     for (size_t i = 0; i < len; i++)
-        if (a->value((unsigned char)s[i]) == 0xff)
+        if (mintid__digit_value(a, (unsigned char)s[i]) == 0xff)
             return MINTID_ECHAR;
     uint64_t acc = 0;
     for (size_t i = 0; i < len; i++) {
-        uint64_t digit = a->value((unsigned char)s[i]);
+        uint64_t digit = mintid__digit_value(a, (unsigned char)s[i]);
         if (__builtin_mul_overflow(acc, (uint64_t)base, &acc) || __builtin_add_overflow(acc, digit, &acc))
             return MINTID_EOVERFLOW;
     }
@@ -58,9 +70,7 @@ int mintid__bytes_to_decimal(const uint8_t *be, size_t n, char *buf, size_t cap)
 
 /* ---- the integer form: unsigned decimal of a 64-bit value --------------- */
 
-static uint8_t dec_value(unsigned char c) { return (c >= '0' && c <= '9') ? (uint8_t)(c - '0') : 0xff; }
-
-static const mintid__alphabet decimal = {"0123456789", dec_value};
+static mintid__alphabet decimal = MINTID__ALPHABET("0123456789", false);
 
 static int int_encode(const mintid_format *fmt, const mintid_id *id, char *buf, size_t cap) {
     (void)fmt;
@@ -91,25 +101,17 @@ const mintid__codec mintid__codec_int = {int_encode, int_decode};
 
 /* ---- the hex form: fixed width, lower case out, either case in ---------- */
 
-static const char hex_digits[] = "0123456789abcdef";
+static mintid__alphabet hex = MINTID__ALPHABET("0123456789abcdef", true);
 
-static uint8_t hex_value(unsigned char c) {
-    if (c >= '0' && c <= '9')
-        return (uint8_t)(c - '0');
-    if (c >= 'a' && c <= 'f')
-        return (uint8_t)(c - 'a' + 10);
-    if (c >= 'A' && c <= 'F')
-        return (uint8_t)(c - 'A' + 10);
-    return 0xff;
-}
+MINTID__BUILD_ALPHABETS(&decimal, &hex)
 
 static int hex_encode(const mintid_format *fmt, const mintid_id *id, char *buf, size_t cap) {
     size_t nbytes = fmt->bits / 8u;
     if (cap < nbytes * 2 + 1)
         return MINTID_EBUFSIZE;
     for (size_t i = 0; i < nbytes; i++) {
-        buf[2 * i] = hex_digits[id->bytes[i] >> 4];
-        buf[2 * i + 1] = hex_digits[id->bytes[i] & 15];
+        buf[2 * i] = hex.digits[id->bytes[i] >> 4];
+        buf[2 * i + 1] = hex.digits[id->bytes[i] & 15];
     }
     buf[nbytes * 2] = '\0';
     return (int)(nbytes * 2);
@@ -120,12 +122,13 @@ static int hex_decode(const mintid_format *fmt, const char *s, size_t len, minti
     if (len != nbytes * 2)
         return MINTID_ELENGTH;
     for (size_t i = 0; i < len; i++)
-        if (hex_value((unsigned char)s[i]) == 0xff)
+        if (mintid__digit_value(&hex, (unsigned char)s[i]) == 0xff)
             return MINTID_ECHAR;
     mintid_id id;
     memset(&id, 0, sizeof id);
     for (size_t i = 0; i < nbytes; i++)
-        id.bytes[i] = (uint8_t)(hex_value((unsigned char)s[2 * i]) << 4 | hex_value((unsigned char)s[2 * i + 1]));
+        id.bytes[i] = (uint8_t)(mintid__digit_value(&hex, (unsigned char)s[2 * i]) << 4 |
+                                mintid__digit_value(&hex, (unsigned char)s[2 * i + 1]));
     if (fmt->bits == 64 && mintid_id_to_u64(&id) > fmt->value_max)
         return MINTID_EOVERFLOW;
     *out = id;

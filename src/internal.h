@@ -29,14 +29,35 @@ extern const mintid__codec mintid__codec_int;
 extern const mintid__codec mintid__codec_hex;
 
 /*
- * An alphabet: the digit for each value, and the value of each character
- * (0xff for "not a digit"; case folding, where a form allows it, lives in
- * value()).
+ * An alphabet: the digit of each value, and the value of each byte, built
+ * from the digits (never written beside them by hand) when the library is
+ * loaded. With nocase, a letter of the other case has the same value; an
+ * alphabet that holds both cases of a letter cannot be nocase.
  */
 typedef struct mintid__alphabet {
     const char *digits;
-    uint8_t (*value)(unsigned char c);
+    bool nocase;
+    uint8_t values[256]; /* 0xff: not a digit */
 } mintid__alphabet;
+
+#define MINTID__ALPHABET(digits, nocase)                                                                               \
+    {                                                                                                                  \
+        (digits), (nocase), { 0 }                                                                                      \
+    }
+
+/* Fills a->values from a->digits. */
+void mintid__alphabet_build(mintid__alphabet *a);
+
+/* Builds a file's alphabets when the library is loaded, before any call into it. */
+#define MINTID__BUILD_ALPHABETS(...)                                                                                   \
+    __attribute__((constructor)) static void build_alphabets(void) {                                                   \
+        mintid__alphabet *all[] = {__VA_ARGS__};                                                                       \
+        for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)                                                        \
+            mintid__alphabet_build(all[i]);                                                                            \
+    }
+
+/* The value of character c in alphabet a; 0xff if it is not a digit. */
+static inline uint8_t mintid__digit_value(const mintid__alphabet *a, unsigned char c) { return a->values[c]; }
 
 /*
  * Base-N text of a 64-bit value, most significant digit first. Inline, so

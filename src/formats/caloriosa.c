@@ -16,27 +16,11 @@
 
 #define ALPHABET "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
-static uint8_t b62_value(unsigned char c) {
-    if (c >= '0' && c <= '9')
-        return (uint8_t)(c - '0');
-    if (c >= 'a' && c <= 'z')
-        return (uint8_t)(c - 'a' + 10);
-    if (c >= 'A' && c <= 'Z')
-        return (uint8_t)(c - 'A' + 36);
-    return 0xff;
-}
-
+static mintid__alphabet b62 = MINTID__ALPHABET(ALPHABET, false);
 /* Caloriosa/core's own code orders upper case before lower case. */
-static uint8_t core_value(unsigned char c) {
-    if (c >= 'a' && c <= 'z')
-        return (uint8_t)(c - 'a' + 36);
-    if (c >= 'A' && c <= 'Z')
-        return (uint8_t)(c - 'A' + 10);
-    return b62_value(c);
-}
-
-static const mintid__alphabet b62 = {ALPHABET, b62_value};
-static const mintid__alphabet core = {"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz", core_value};
+static mintid__alphabet core =
+    MINTID__ALPHABET("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz", false);
+MINTID__BUILD_ALPHABETS(&b62, &core)
 
 #define CALORIOSA_LEN 11
 

@@ -11,17 +11,8 @@
 
 #define ALPHABET "0123456789abcdefghijklmnopqrstuvwxyz"
 
-static uint8_t b36_value(unsigned char c) {
-    if (c >= '0' && c <= '9')
-        return (uint8_t)(c - '0');
-    if (c >= 'a' && c <= 'z')
-        return (uint8_t)(c - 'a' + 10);
-    if (c >= 'A' && c <= 'Z')
-        return (uint8_t)(c - 'A' + 10);
-    return 0xff;
-}
-
-static const mintid__alphabet b36 = {ALPHABET, b36_value};
+static mintid__alphabet b36 = MINTID__ALPHABET(ALPHABET, true);
+MINTID__BUILD_ALPHABETS(&b36)
 
 #define NANOFLAKE_MAX_DIGITS 13 /* 2^63-1 is 1y2p0ij32e8e7 */
 

@@ -14,17 +14,8 @@
 
 #define ALPHABET "0123456789ABCDEFGHIJKLMNOPQRSTUV"
 
-static const char b32hex_digits[] = ALPHABET;
-
-static uint8_t b32hex_value(unsigned char c) {
-    if (c >= '0' && c <= '9')
-        return (uint8_t)(c - '0');
-    if (c >= 'A' && c <= 'V')
-        return (uint8_t)(c - 'A' + 10);
-    if (c >= 'a' && c <= 'v')
-        return (uint8_t)(c - 'a' + 10);
-    return 0xff;
-}
+static mintid__alphabet b32hex = MINTID__ALPHABET(ALPHABET, true);
+MINTID__BUILD_ALPHABETS(&b32hex)
 
 /* 160 bits are exactly 32 groups of 5: no padding, no overflow possible. */
 static int text_encode(const mintid_format *fmt, const mintid_id *id, char *buf, size_t cap) {
@@ -37,7 +28,7 @@ static int text_encode(const mintid_format *fmt, const mintid_id *id, char *buf,
         for (int i = 0; i < 5; i++)
             v = v << 8 | id->bytes[chunk * 5 + i];
         for (int i = 7; i >= 0; i--) {
-            buf[chunk * 8 + i] = b32hex_digits[v & 31];
+            buf[chunk * 8 + i] = b32hex.digits[v & 31];
             v >>= 5;
         }
     }
@@ -50,14 +41,14 @@ static int text_decode(const mintid_format *fmt, const char *s, size_t len, mint
     if (len != SCRU160_TEXT_LEN)
         return MINTID_ELENGTH;
     for (size_t i = 0; i < len; i++)
-        if (b32hex_value((unsigned char)s[i]) == 0xff)
+        if (mintid__digit_value(&b32hex, (unsigned char)s[i]) == 0xff)
             return MINTID_ECHAR;
     mintid_id id;
     memset(&id, 0, sizeof id);
     for (int chunk = 0; chunk < 4; chunk++) {
         uint64_t v = 0;
         for (int i = 0; i < 8; i++)
-            v = v << 5 | b32hex_value((unsigned char)s[chunk * 8 + i]);
+            v = v << 5 | mintid__digit_value(&b32hex, (unsigned char)s[chunk * 8 + i]);
         for (int i = 4; i >= 0; i--) {
             id.bytes[chunk * 5 + i] = (uint8_t)v;
             v >>= 8;

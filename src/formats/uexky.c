@@ -11,21 +11,8 @@
 
 #define ALPHABET "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
 
-static uint8_t b64_value(unsigned char c) {
-    if (c >= 'A' && c <= 'Z')
-        return (uint8_t)(c - 'A');
-    if (c >= 'a' && c <= 'z')
-        return (uint8_t)(c - 'a' + 26);
-    if (c >= '0' && c <= '9')
-        return (uint8_t)(c - '0' + 52);
-    if (c == '-')
-        return 62;
-    if (c == '_')
-        return 63;
-    return 0xff;
-}
-
-static const mintid__alphabet b64 = {ALPHABET, b64_value};
+static mintid__alphabet b64 = MINTID__ALPHABET(ALPHABET, false);
+MINTID__BUILD_ALPHABETS(&b64)
 
 /* The reference rotates at least four digits; shorter values are padded to
  * four so that every value has a text the decoder accepts. */

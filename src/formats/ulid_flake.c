@@ -10,20 +10,9 @@
 
 #define ALPHABET "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 
-static uint8_t crockford_value(unsigned char c) {
-    /* Letters in order, skipping I, L, O and U; 0xff marks the skipped ones. */
-    static const uint8_t letters[26] = {10, 11,   12, 13, 14, 15, 16, 17,   0xff, 18, 19, 0xff, 20,
-                                        21, 0xff, 22, 23, 24, 25, 26, 0xff, 27,   28, 29, 30,   31};
-    if (c >= '0' && c <= '9')
-        return (uint8_t)(c - '0');
-    if (c >= 'A' && c <= 'Z')
-        return letters[c - 'A'];
-    if (c >= 'a' && c <= 'z')
-        return letters[c - 'a'];
-    return 0xff;
-}
-
-static const mintid__alphabet crockford = {ALPHABET, crockford_value};
+/* Crockford's base32 without its aliases: I, L, O and U are not digits. */
+static mintid__alphabet crockford = MINTID__ALPHABET(ALPHABET, true);
+MINTID__BUILD_ALPHABETS(&crockford)
 
 #define ULID_FLAKE_TEXT_LEN 13
 
@@ -37,9 +26,9 @@ static int text_decode(const mintid_format *fmt, const char *s, size_t len, mint
         return MINTID_ELENGTH;
     /* 13 digits carry 65 bits: check the first digit before it can overflow. */
     for (size_t i = 0; i < len; i++)
-        if (crockford_value((unsigned char)s[i]) == 0xff)
+        if (mintid__digit_value(&crockford, (unsigned char)s[i]) == 0xff)
             return MINTID_ECHAR;
-    if (crockford_value((unsigned char)s[0]) > 7)
+    if (mintid__digit_value(&crockford, (unsigned char)s[0]) > 7)
         return MINTID_EOVERFLOW;
     uint64_t v;
     int rc = mintid__base_to_u64(s, len, &crockford, 32, &v);
