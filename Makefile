@@ -86,6 +86,7 @@ bench: build
 	$(BUILD)/bench/bench_gen
 	bench/cli_throughput.sh $(BUILD)/mintid
 	bench/bench_server.sh $(BUILD)/mintidd
+	python3 bench/bench_fairness.py $(BUILD)/mintidd
 
 # The fault scenarios at length (tests/fault/README.md): more kill -9 rounds
 # and longer load under every fault than in `make check`.

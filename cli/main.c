@@ -616,7 +616,8 @@ static int cmd_formats(int argc, char **argv) {
         const char *note = fmt->capacity_note != NULL ? fmt->capacity_note : "";
         out_printf("\n  capacity: %" PRIu32 " IDs per ms per generator%s%s%s\n", fmt->capacity_per_ms,
                    note[0] ? " (" : "", note, note[0] ? ")" : "");
-        mintid_format_time(e, start, sizeof start);
+        if (mintid_format_time(e, start, sizeof start) < 0)
+            snprintf(start, sizeof start, "Unix ms %" PRId64, e);
         if (mintid_format_time(e + (int64_t)mintid_format_max_timestamp(fmt), when, sizeof when) < 0)
             snprintf(when, sizeof when, "after year 9999");
         out_printf("  epoch: %s (%" PRId64 ")%s; %u-bit timestamp runs out %s\n", start, e,

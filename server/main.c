@@ -66,7 +66,8 @@ static int wait_for_mark(const config *cfg, int64_t mark, const char *whose) {
     int64_t behind = mark - now + 1;
     if ((uint64_t)behind > cfg->startup_wait) {
         char when[MINTID_TIME_MAX];
-        mintid_format_time(mark, when, sizeof when);
+        if (mintid_format_time(mark, when, sizeof when) < 0) /* past year 9999 */
+            snprintf(when, sizeof when, "Unix ms %" PRId64, mark);
         log_msg(LOG_ERROR,
                 "the clock is %" PRId64 " ms behind %s, the latest timestamp %s may have issued; "
                 "refusing to start rather than risk a duplicate ID (fix the clock, or raise startup-wait above %" PRId64

@@ -421,7 +421,8 @@ int state_check_params(state *st, const config *cfg, bool leased, bool adopt) {
              * later, the fields of old IDs come round again D ms after the mark. */
             int64_t d = epoch - f->epoch_ms;
             int64_t floor = d > 0 ? (mark > f->floor_ms ? mark : f->floor_ms) + d : f->floor_ms;
-            mintid_format_time(floor, when, sizeof when);
+            if (mintid_format_time(floor, when, sizeof when) < 0) /* past year 9999 */
+                snprintf(when, sizeof when, "Unix ms %" PRId64, floor);
             if (adopt) {
                 log_msg(LOG_WARN, "%s-epoch changed from %" PRId64 " to %" PRId64 "; adopted%s%s", fmt->name,
                         f->epoch_ms, epoch, d > 0 ? ": no new ID of the format until " : "", d > 0 ? when : "");
