@@ -61,6 +61,14 @@ static size_t queued(const conn *c) {
     return evbuffer_get_length(c->out) + (c->job.body != NULL ? evbuffer_get_length(c->job.body) : 0);
 }
 
+/* What a connection holds in memory that the total bound counts: replies and request buffer. */
+static size_t held(const conn *c) { return queued(c) + c->in_cap; }
+
+/* Past max-output-total, counting replies and request buffers of every client? */
+static bool over_total(const server *srv) {
+    return srv->svc->queued_bytes + srv->svc->input_bytes > srv->cfg->max_output_total;
+}
+
 static void conn_free(conn *c) {
     server *srv = c->srv;
     if (c->prev != NULL)
@@ -76,6 +84,7 @@ static void conn_free(conn *c) {
     if (c->job.parked)
         srv->svc->parked_now--;
     srv->svc->queued_bytes -= queued(c);
+    srv->svc->input_bytes -= c->in_cap;
     event_free(c->rev);
     event_free(c->wev);
     event_free(c->timer);
@@ -190,7 +199,7 @@ job_state conn_job_step(conn *c, size_t *budget, uint64_t *retry_ns) {
     while (j->done < j->count) {
         /* Past the bound on replies queued for everyone, mint nothing more
          * until the slowest clients are dropped. */
-        if (*budget == 0 || srv->svc->queued_bytes > srv->cfg->max_output_total)
+        if (*budget == 0 || over_total(srv))
             return JOB_YIELD;
         size_t want = j->count - j->done < *budget ? (size_t)(j->count - j->done) : *budget;
         const char *why = NULL;
@@ -199,6 +208,8 @@ job_state conn_job_step(conn *c, size_t *budget, uint64_t *retry_ns) {
             job_end(c, (int)n, why);
             return JOB_DONE;
         }
+        if (n > 0)
+            j->deadline_ns = 0; /* max-wait bounds each wait, not a whole batch that keeps progressing */
         if (n == 0) {
             uint64_t now = monotonic_ns();
             if (j->deadline_ns == 0) {
@@ -301,7 +312,13 @@ static int process(conn *c) {
     }
     memmove(c->in, c->in + off, c->in_len - off);
     c->in_len -= off;
-    if (srv->svc->queued_bytes > srv->cfg->max_output_total)
+    /* Reading paused on a full buffer resumes once requests made room. */
+    if (c->input_full && c->in_len < c->in_cap && !c->throttled && !c->closing) {
+        struct timeval tv;
+        c->input_full = false;
+        event_add(c->rev, idle_tv(srv, &tv));
+    }
+    if (over_total(srv))
         event_active(srv->shed_ev, EV_TIMEOUT, 0);
     return flush(c);
 }
@@ -324,19 +341,19 @@ static void on_shed(evutil_socket_t fd, short what, void *arg) {
     server *srv = arg;
     service *svc = srv->svc;
     uint64_t limit = srv->cfg->max_output_total, target = limit - limit / 8;
-    if (svc->queued_bytes <= limit)
+    if (!over_total(srv))
         return;
-    while (svc->queued_bytes > target) {
+    while (svc->queued_bytes + svc->input_bytes > target) {
         conn *worst = NULL;
         for (conn *c = srv->conns; c != NULL; c = c->next)
-            if (!c->refused && (worst == NULL || queued(c) > queued(worst)))
+            if (!c->refused && (worst == NULL || held(c) > held(worst)))
                 worst = c;
-        if (worst == NULL || queued(worst) == 0)
+        if (worst == NULL || held(worst) <= IN_INITIAL)
             break;
         log_msg(LOG_WARN,
-                "%s client dropped with %zu bytes of replies unread: replies queued for all clients passed "
-                "max-output-total (%llu)",
-                proto_label[worst->proto], queued(worst), (unsigned long long)limit);
+                "%s client dropped holding %zu bytes of unread replies and %zu of request buffer: what all "
+                "clients hold passed max-output-total (%llu)",
+                proto_label[worst->proto], queued(worst), worst->in_cap, (unsigned long long)limit);
         svc->clients_shed++;
         conn_free(worst);
     }
@@ -379,7 +396,10 @@ static void on_readable(evutil_socket_t fd, short what, void *arg) {
     if (c->in_len == c->in_cap) {
         size_t cap = c->in_cap * 2 < limit ? c->in_cap * 2 : limit;
         if (cap <= c->in_cap) {
-            /* Full of incomplete requests: the parsers refuse those long before. */
+            /* Full of requests waiting for a job or the next slice (an
+             * incomplete one this large the parsers refuse long before):
+             * process() resumes reading once it has made room. */
+            c->input_full = true;
             event_del(c->rev);
             return;
         }
@@ -388,6 +408,7 @@ static void on_readable(evutil_socket_t fd, short what, void *arg) {
             conn_free(c);
             return;
         }
+        srv->svc->input_bytes += cap - c->in_cap;
         c->in = grown;
         c->in_cap = cap;
     }
@@ -456,6 +477,7 @@ static void on_accept(struct evconnlistener *lev, evutil_socket_t fd, struct soc
     evbuffer_add_cb(c->out, count_queued, svc);
     evbuffer_add_cb(c->job.body, count_queued, svc);
     c->in_cap = IN_INITIAL;
+    svc->input_bytes += IN_INITIAL;
     c->refused = refuse;
     c->next = srv->conns;
     if (srv->conns != NULL)

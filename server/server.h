@@ -67,6 +67,7 @@ struct conn {
     bool closing;              /* close once the output has drained */
     bool throttled;            /* reading paused until the client reads its replies */
     bool refused;              /* over max-connections: told so, then closed */
+    bool input_full;           /* reading paused until requests in c->in are handled */
     uint64_t partial_since_ms; /* when an incomplete request started waiting; 0 if none */
     http_scan http_scan;       /* how far the HTTP parser has read an incomplete request */
     size_t lingered;           /* bytes dropped while closing */

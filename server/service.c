@@ -57,6 +57,11 @@ void service_reserve(service *svc) {
     if (wall_clock(&now, &ns) != MINTID_OK)
         return;
     /* Renew once half the reservation is used: the writer works ahead of need. */
+    /* Only while IDs are being minted: an idle server reserving ahead of a
+     * clock stepped forward for a moment would make the next start wait
+     * for timestamps no ID ever carried. */
+    if (svc->last_admitted_ms == 0 || now - svc->last_admitted_ms > (int64_t)svc->cfg->reserve_ahead)
+        return;
     if (now + (int64_t)svc->cfg->reserve_ahead / 2 > atomic_load(&svc->st->wanted))
         state_request(svc->st, now + (int64_t)svc->cfg->reserve_ahead);
 }
@@ -101,8 +106,9 @@ static int make_generator(service *svc, int i) {
         return -1;
     int rc = mintid_gen_new(fmt, &gc, &svc->gens[i]);
     if (rc != MINTID_OK) {
-        log_msg(LOG_ERROR, "%s: %s", fmt->name,
-                rc == MINTID_ETIME ? "the epoch is in the future" : mintid_strerror(rc));
+        snprintf(svc->why_not[i], sizeof svc->why_not[i], "%s is not served: %s", fmt->name,
+                 rc == MINTID_ETIME ? "the epoch is in the future" : mintid_strerror(rc));
+        log_msg(LOG_ERROR, "%s", svc->why_not[i]);
         return -1;
     }
     return 0;
@@ -227,6 +233,7 @@ long service_mint(service *svc, const mintid_format *fmt, size_t want, mintid_id
         return 0;
     }
     svc->now_ms = now;
+    svc->last_admitted_ms = now;
     long n = mintid_gen_next_n(gen, out, want);
     if (n > 0)
         return n;
@@ -379,8 +386,10 @@ void service_metrics(service *svc, emit_fn emit, void *ctx) {
           "# HELP mintid_clients_shed_total Connections dropped to bound the replies queued for all clients.\n"
           "# TYPE mintid_clients_shed_total counter\nmintid_clients_shed_total %" PRIu64 "\n"
           "# HELP mintid_queued_bytes Bytes of replies queued for all clients.\n"
-          "# TYPE mintid_queued_bytes gauge\nmintid_queued_bytes %" PRIu64 "\n",
-          svc->clients_shed, svc->queued_bytes);
+          "# TYPE mintid_queued_bytes gauge\nmintid_queued_bytes %" PRIu64 "\n"
+          "# HELP mintid_input_bytes Bytes of buffers holding requests for all clients.\n"
+          "# TYPE mintid_input_bytes gauge\nmintid_input_bytes %" PRIu64 "\n",
+          svc->clients_shed, svc->queued_bytes, svc->input_bytes);
     emitf(emit, ctx,
           "# HELP mintid_uptime_seconds Seconds since start.\n# TYPE mintid_uptime_seconds gauge\n"
           "mintid_uptime_seconds %.3f\n",

@@ -136,6 +136,44 @@ class Parking(unittest.TestCase):
                 self.assertGreaterEqual(parked, 6)
 
 
+class Pipelines(unittest.TestCase):
+    def test_full_input_buffer_resumes(self):
+        """Requests pipelined behind big batches fill the input buffer while
+        the batches are minted; every one of them is still answered."""
+        with Server(MINTIDD) as srv:
+            s = socket.create_connection(("127.0.0.1", srv.resp_port), timeout=30)
+            s.sendall(b"MINT nanoflake 100000\r\n" * 3 + b"PING\r\n" * 20000)
+            buf, pongs = b"", 0
+            while pongs < 20000:
+                chunk = s.recv(1 << 20)
+                self.assertTrue(chunk, "the server closed the connection")
+                buf += chunk
+                pongs = buf.count(b"+PONG\r\n")
+            self.assertEqual(buf.count(b"*100000\r\n"), 3)
+            s.close()
+
+    def test_many_batches_at_once_all_succeed(self):
+        """max-wait bounds each wait for the clock, not a whole batch: many
+        batches sharing one format's capacity all complete."""
+        with Server(MINTIDD) as srv:
+            results = []
+
+            def batch():
+                r = Resp(srv.resp_port, timeout=60)
+                try:
+                    results.append(len(r.call("MINT", "nanoflake", "100000")))
+                except Exception as e:  # noqa: BLE001 - every outcome is recorded and checked below
+                    results.append(repr(e))
+                r.close()
+
+            threads = [threading.Thread(target=batch) for _ in range(40)]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join(120)
+            self.assertEqual(results, [100000] * 40)
+
+
 class SavedMark(unittest.TestCase):
     def test_final_write_never_below_start_mark(self):
         """A clean stop after minting nothing keeps the mark found at start."""
@@ -152,6 +190,25 @@ class SavedMark(unittest.TestCase):
                 status, log = srv.stop()
                 self.assertEqual(status, 0, log)
             self.assertGreaterEqual(state_mark(state_dir), mark)
+
+    def test_idle_server_does_not_reserve_a_passing_clock_step(self):
+        """An idle server whose clock jumps an hour ahead for a moment does
+        not reserve that hour: nothing was minted, so a crash then does not
+        keep the next start waiting for it."""
+        needs_faketime(self)
+        with tempfile.TemporaryDirectory() as tmp:
+            clock = Clock(tmp, 0)
+            state_dir = os.path.join(tmp, "state")
+            with Server(MINTIDD, state_dir=state_dir, faketime_file=clock.path) as srv:
+                self.assertEqual(mint(srv.http_port, 10)[0], 200)
+                time.sleep(2.5)  # idle past reserve-ahead
+                clock.set(3600)
+                time.sleep(1.5)  # several turns of the reservation timer
+                clock.set(0)
+                srv.kill()
+            self.assertLess(state_mark(state_dir), int(time.time() * 1000) + 600000)
+            with Server(MINTIDD, state_dir=state_dir, faketime_file=clock.path) as again:
+                self.assertEqual(mint(again.http_port, 10)[0], 200)
 
     def test_lease_start_never_lowers_the_saved_mark(self):
         """The clock steps back while a leased server waits for etcd at start:
