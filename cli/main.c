@@ -29,6 +29,9 @@ static const char *const usage_head = "usage: mintid COMMAND [OPTIONS]\n"
                                       "      are given; the format is guessed from the ID's shape when not given\n"
                                       "  convert [--format FORMAT] [--from FORM] --to FORM [ID...]\n"
                                       "      print each ID in another text form of its format\n"
+                                      "  range FORMAT FROM [TO] [--epoch WHEN] [--as FORM]\n"
+                                      "      print the smallest ID of FROM's millisecond and the largest of TO's\n"
+                                      "      (default FROM's): every ID minted in [FROM, TO] lies between them\n"
                                       "  formats [--epoch WHEN]\n"
                                       "      list the formats: bit layout, capacity, text forms, lifespan\n"
                                       "\n";
@@ -589,6 +592,71 @@ static int cmd_convert(int argc, char **argv) {
     return status;
 }
 
+/* ---- range -------------------------------------------------------------------------- */
+
+/* range FORMAT FROM [TO]: the smallest ID of FROM's millisecond and the largest of TO's. */
+static int cmd_range(int argc, char **argv) {
+    static const struct option opts[] = {
+        {"epoch", required_argument, NULL, 'e'},
+        {"as", required_argument, NULL, 'a'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    const char *epoch_arg = NULL, *as_arg = NULL;
+    int c;
+    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'e':
+            epoch_arg = optarg;
+            break;
+        case 'a':
+            as_arg = optarg;
+            break;
+        case 'h':
+            print_usage();
+            return EXIT_OK;
+        default:
+            return bad_option(c, argv);
+        }
+    }
+    if (argc - optind < 2 || argc - optind > 3)
+        return usage_error("%s", "range takes FORMAT FROM [TO]");
+    const mintid_format *fmt = find_format(argv[optind]);
+    if (fmt == NULL)
+        return EXIT_USAGE;
+    int form = MINTID_FORM_TEXT;
+    if (as_arg != NULL && (form = find_form(fmt, as_arg)) < 0)
+        return EXIT_USAGE;
+    int64_t epoch = MINTID_EPOCH_DEFAULT, from, to;
+    if (epoch_arg != NULL) {
+        if (!fmt->epoch_settable)
+            return usage_error("--epoch: %s has a fixed epoch", fmt->name);
+        if (!parse_epoch(epoch_arg, &epoch))
+            return EXIT_USAGE;
+    }
+    const char *to_arg = argv[optind + (argc - optind == 3 ? 2 : 1)];
+    if (mintid_parse_time(argv[optind + 1], &from) != MINTID_OK)
+        return usage_error("range: FROM '%s' is not Unix ms or RFC 3339 UTC", argv[optind + 1]);
+    if (mintid_parse_time(to_arg, &to) != MINTID_OK)
+        return usage_error("range: TO '%s' is not Unix ms or RFC 3339 UTC", to_arg);
+    if (to < from)
+        return usage_error("range: TO '%s' is before FROM", to_arg);
+    mintid_id lo, hi, unused;
+    char lo_text[MINTID_TEXT_MAX], hi_text[MINTID_TEXT_MAX];
+    if (mintid_range(fmt, from, epoch, &lo, &unused) != MINTID_OK ||
+        mintid_range(fmt, to, epoch, &unused, &hi) != MINTID_OK) {
+        fprintf(stderr, "mintid: range: %s cannot carry that time (its epoch to its last timestamp)\n", fmt->name);
+        return EXIT_USAGE;
+    }
+    if (mintid_encode(fmt, (mintid_form)form, &lo, lo_text, sizeof lo_text) < 0 ||
+        mintid_encode(fmt, (mintid_form)form, &hi, hi_text, sizeof hi_text) < 0) {
+        fprintf(stderr, "mintid: range: %s: the IDs cannot be encoded\n", fmt->name);
+        return EXIT_FAILURE_RT;
+    }
+    out_printf("%s\n%s\n", lo_text, hi_text);
+    return out_flush() ? EXIT_OK : EXIT_FAILURE_RT;
+}
+
 /* ---- formats ------------------------------------------------------------------------ */
 
 static int cmd_formats(int argc, char **argv) {
@@ -636,10 +704,8 @@ static const struct command {
     const char *name;
     int (*run)(int argc, char **argv);
 } commands[] = {
-    {"gen", cmd_gen},
-    {"inspect", cmd_inspect},
-    {"convert", cmd_convert},
-    {"formats", cmd_formats},
+    {"gen", cmd_gen},         {"inspect", cmd_inspect}, {"convert", cmd_convert},
+    {"formats", cmd_formats}, {"range", cmd_range},
 };
 
 /*

@@ -235,6 +235,17 @@ MINTID_API int mintid_id_check(const mintid_format *fmt, const mintid_id *id);
  */
 #define MINTID_EPOCH_DEFAULT (-1LL)
 
+/*
+ * The smallest and the largest ID that can carry Unix ms `unix_ms`: the
+ * timestamp and constant bits set, every other field at its minimum, and
+ * at its maximum. A time window [FROM, TO] is then the ID range
+ * [min(FROM), max(TO)], an index range scan. epoch_ms is used only by
+ * formats whose epoch is settable (MINTID_EPOCH_DEFAULT: the format's).
+ * MINTID_ETIME if no ID of the format can carry that time.
+ */
+MINTID_API int mintid_range(const mintid_format *fmt, int64_t unix_ms, int64_t epoch_ms, mintid_id *min,
+                            mintid_id *max);
+
 /* Unix ms of the ID's timestamp, given the epoch it was minted against. */
 MINTID_API int64_t mintid_id_unix_ms(const mintid_format *fmt, const mintid_id *id, int64_t epoch_ms);
 

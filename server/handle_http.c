@@ -262,6 +262,63 @@ static void route_inspect(conn *c, const http_request *req, struct evbuffer *out
     send_response(c, req, out, &r);
 }
 
+/* The format named by name[0..len), or NULL after a 404 listing the formats. */
+static const mintid_format *route_format(conn *c, const http_request *req, struct evbuffer *out, const char *name,
+                                         size_t len) {
+    char fname[32], shown[MINTID_ESCAPED_MAX], names[MINTID_FORMAT_NAMES_MAX];
+    if (len < sizeof fname && memchr(name, '/', len) == NULL) {
+        memcpy(fname, name, len);
+        fname[len] = '\0';
+        const mintid_format *fmt = mintid_format_find(fname);
+        if (fmt != NULL)
+            return fmt;
+    }
+    mintid_escape(name, len, shown, sizeof shown);
+    mintid_format_names(names, sizeof names);
+    send_error(c, req, out, 404, "unknown format '%s'; formats are %s", shown, names);
+    return NULL;
+}
+
+/* GET /v1/range/{format}?from=T[&to=T][&as=FORM]: the IDs that bound a time window. */
+static void route_range(conn *c, const http_request *req, struct evbuffer *out, const char *name, size_t len,
+                        const char *q, size_t qlen) {
+    const mintid_format *fmt = route_format(c, req, out, name, len);
+    if (fmt == NULL)
+        return;
+    param params[] = {{"from", NULL, 0, false}, {"to", NULL, 0, false}, {"as", NULL, 0, false}};
+    if (!parse_query(c, req, out, q, qlen, params, 3))
+        return;
+    if (!params[0].seen) {
+        send_error(c, req, out, 400, "range needs from=TIME (Unix ms or RFC 3339)");
+        return;
+    }
+    int form = MINTID_FORM_TEXT;
+    if (params[2].seen && (form = param_form(c, req, out, fmt, &params[2])) < 0)
+        return;
+    const param *to = params[1].seen ? &params[1] : &params[0];
+    mintid_id lo, hi;
+    const char *why;
+    int rc = service_range(c->srv->svc, fmt, params[0].value, params[0].len, to->value, to->len, &lo, &hi, &why);
+    if (rc != MINTID_OK) {
+        send_error(c, req, out, 400, "%s: %s", fmt->name, why);
+        return;
+    }
+    char lo_text[MINTID_TEXT_MAX], hi_text[MINTID_TEXT_MAX];
+    if (mintid_encode(fmt, (mintid_form)form, &lo, lo_text, sizeof lo_text) < 0 ||
+        mintid_encode(fmt, (mintid_form)form, &hi, hi_text, sizeof hi_text) < 0) {
+        send_error(c, req, out, 500, "%s: the range cannot be encoded", fmt->name);
+        return;
+    }
+    response r = {200, "text/plain; charset=utf-8", false};
+    if (req->accept_json) {
+        r.type = "application/json";
+        evbuffer_add_printf(c->srv->scratch, "{\"min\":\"%s\",\"max\":\"%s\"}\n", lo_text, hi_text);
+    } else {
+        evbuffer_add_printf(c->srv->scratch, "%s\n%s\n", lo_text, hi_text);
+    }
+    send_response(c, req, out, &r);
+}
+
 static void route(conn *c, const http_request *req, struct evbuffer *out) {
     server *srv = c->srv;
     const char *t = req->target, *qm = memchr(t, '?', req->target_len);
@@ -307,23 +364,16 @@ static void route(conn *c, const http_request *req, struct evbuffer *out) {
         send_response(c, req, out, &r);
         return;
     }
+    if (plen > 10 && memcmp(t, "/v1/range/", 10) == 0) {
+        route_range(c, req, out, t + 10, plen - 10, q, qlen);
+        return;
+    }
     if (plen > 4 && memcmp(t, "/v1/", 4) == 0) {
         const char *name = t + 4, *slash = memchr(name, '/', plen - 4);
         size_t nlen = slash != NULL ? (size_t)(slash - name) : plen - 4;
-        char fname[32];
-        const mintid_format *fmt = NULL;
-        if (nlen < sizeof fname) {
-            memcpy(fname, name, nlen);
-            fname[nlen] = '\0';
-            fmt = mintid_format_find(fname);
-        }
-        if (fmt == NULL) {
-            char names[MINTID_FORMAT_NAMES_MAX];
-            mintid_escape(name, nlen, shown, sizeof shown);
-            mintid_format_names(names, sizeof names);
-            send_error(c, req, out, 404, "unknown format '%s'; formats are %s", shown, names);
+        const mintid_format *fmt = route_format(c, req, out, name, nlen);
+        if (fmt == NULL)
             return;
-        }
         if (slash == NULL) {
             route_mint(c, req, out, fmt, q, qlen);
             return;

@@ -133,6 +133,30 @@ static void cmd_inspect(conn *c, const resp_command *cmd, struct evbuffer *out) 
     reply_bulk(out, json, (size_t)n);
 }
 
+/* RANGE format from [to]: the smallest and the largest ID of that time window. */
+static void cmd_range(conn *c, const resp_command *cmd, struct evbuffer *out) {
+    const mintid_format *fmt = arg_format(c, &cmd->argv[1], out);
+    if (fmt == NULL)
+        return;
+    const resp_arg *from = &cmd->argv[2], *to = cmd->argc == 4 ? &cmd->argv[3] : from;
+    mintid_id lo, hi;
+    const char *why;
+    if (service_range(c->srv->svc, fmt, from->ptr, from->len, to->ptr, to->len, &lo, &hi, &why) != MINTID_OK) {
+        reply_error(c, out, "%s: %s", fmt->name, why);
+        return;
+    }
+    char lo_text[MINTID_TEXT_MAX], hi_text[MINTID_TEXT_MAX];
+    int nlo = mintid_encode(fmt, MINTID_FORM_TEXT, &lo, lo_text, sizeof lo_text);
+    int nhi = mintid_encode(fmt, MINTID_FORM_TEXT, &hi, hi_text, sizeof hi_text);
+    if (nlo < 0 || nhi < 0) {
+        reply_error(c, out, "%s: the range cannot be encoded", fmt->name);
+        return;
+    }
+    evbuffer_add(out, "*2\r\n", 4);
+    reply_bulk(out, lo_text, (size_t)nlo);
+    reply_bulk(out, hi_text, (size_t)nhi);
+}
+
 static void cmd_ping(conn *c, const resp_command *cmd, struct evbuffer *out) {
     (void)c;
     if (cmd->argc == 2)
@@ -206,7 +230,7 @@ static const struct resp_cmd {
 } commands[] = {
     {"MINT", 2, 3, false, cmd_mint},      {"INSPECT", 3, 3, false, cmd_inspect}, {"PING", 1, 2, true, cmd_ping},
     {"INFO", 1, 2, false, cmd_info},      {"QUIT", 1, 1, false, cmd_quit},       {"COMMAND", 1, -1, false, cmd_empty},
-    {"CONFIG", 2, -1, false, cmd_config}, {"SELECT", 2, 2, false, cmd_select},
+    {"CONFIG", 2, -1, false, cmd_config}, {"SELECT", 2, 2, false, cmd_select},   {"RANGE", 3, 4, false, cmd_range},
 };
 
 /* The command's name as Redis shows it in errors, in lower case; buf holds 16 bytes. */

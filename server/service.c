@@ -272,6 +272,40 @@ void service_shutdown(service *svc) {
         log_msg(LOG_INFO, "state saved: no ID was issued after %" PRId64 " (Unix ms)", atomic_load(&svc->st->mark));
 }
 
+/* A time argument: Unix ms or RFC 3339, copied out to be NUL-terminated. */
+static bool parse_time_arg(const char *s, size_t len, int64_t *ms) {
+    char buf[64];
+    if (len == 0 || len >= sizeof buf || memchr(s, '\0', len) != NULL)
+        return false;
+    memcpy(buf, s, len);
+    buf[len] = '\0';
+    return mintid_parse_time(buf, ms) == MINTID_OK;
+}
+
+int service_range(service *svc, const mintid_format *fmt, const char *from_text, size_t from_len, const char *to_text,
+                  size_t to_len, mintid_id *lo, mintid_id *hi, const char **why) {
+    int64_t from, to, epoch = fmt->epoch_settable ? svc->cfg->nanoflake_epoch : fmt->epoch_ms;
+    mintid_id unused;
+    if (!parse_time_arg(from_text, from_len, &from)) {
+        *why = "from is not Unix ms or an RFC 3339 time";
+        return MINTID_EINVAL;
+    }
+    if (!parse_time_arg(to_text, to_len, &to)) {
+        *why = "to is not Unix ms or an RFC 3339 time";
+        return MINTID_EINVAL;
+    }
+    if (to < from) {
+        *why = "to is before from";
+        return MINTID_EINVAL;
+    }
+    if (mintid_range(fmt, from, epoch, lo, &unused) != MINTID_OK ||
+        mintid_range(fmt, to, epoch, &unused, hi) != MINTID_OK) {
+        *why = "no ID of the format can carry that time (before its epoch, or past its last timestamp)";
+        return MINTID_ETIME;
+    }
+    return MINTID_OK;
+}
+
 /* A count as requests give it: decimal, no sign, no leading zero, 1..max. */
 bool service_parse_count(const char *s, size_t len, uint64_t max, uint64_t *out) {
     if (len == 0 || len > 10 || s[0] == '0')

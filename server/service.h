@@ -55,6 +55,15 @@ void service_free(service *svc);
 long service_mint(service *svc, const mintid_format *fmt, size_t want, mintid_id *out, uint64_t *retry_ns,
                   const char **why);
 
+/*
+ * The smallest ID of from_text's millisecond and the largest of to_text's
+ * (each Unix ms or RFC 3339, not NUL-terminated), under the epoch this
+ * server mints fmt with. MINTID_OK, or MINTID_EINVAL with *why naming the
+ * argument, or MINTID_ETIME when the format cannot carry that time.
+ */
+int service_range(service *svc, const mintid_format *fmt, const char *from_text, size_t from_len, const char *to_text,
+                  size_t to_len, mintid_id *lo, mintid_id *hi, const char **why);
+
 /* The decimal count in s[0..len), 1..max; false for anything else. */
 bool service_parse_count(const char *s, size_t len, uint64_t max, uint64_t *out);
 

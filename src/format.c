@@ -177,6 +177,27 @@ static uint64_t get_bits(const uint8_t *b, unsigned off, unsigned width) {
     return v;
 }
 
+int mintid_range(const mintid_format *fmt, int64_t unix_ms, int64_t epoch_ms, mintid_id *min, mintid_id *max) {
+    if (!fmt->epoch_settable || epoch_ms == MINTID_EPOCH_DEFAULT)
+        epoch_ms = fmt->epoch_ms;
+    if (unix_ms < epoch_ms || (uint64_t)(unix_ms - epoch_ms) > mintid_format_max_timestamp(fmt))
+        return MINTID_ETIME;
+    /* Every field at its smallest, and at its largest, but the timestamp
+     * and the constant bits, which every ID of the millisecond shares. */
+    memset(min, 0, sizeof *min);
+    memset(max, 0, sizeof *max);
+    memset(max->bytes, 0xff, fmt->bits / 8u);
+    for (unsigned i = 0; i < fmt->nfields; i++) {
+        const mintid_field *f = &fmt->fields[i];
+        uint64_t v = f->role == MINTID_ROLE_TIMESTAMP ? (uint64_t)(unix_ms - epoch_ms) : f->constant;
+        if (f->role == MINTID_ROLE_TIMESTAMP || f->role == MINTID_ROLE_CONSTANT) {
+            put_bits(min->bytes, f->offset, f->width, v);
+            put_bits(max->bytes, f->offset, f->width, v);
+        }
+    }
+    return MINTID_OK;
+}
+
 uint64_t mintid__pack_u64(const mintid_format *fmt, const mintid_parts *p) {
     uint64_t v = 0;
     for (unsigned i = 0; i < fmt->nfields; i++) {

@@ -192,6 +192,36 @@ has_err "scru160 has no 'int' form"
 run 2 "$M" convert xinaS8QBh
 has_err "convert needs --to FORM"
 
+# ---- range ----------------------------------------------------------------------------
+# Nanoflake's range by the layout: (T - epoch) << 22 up to the next millisecond's start - 1.
+run 0 "$M" range nanoflake 1795425679349 --as int
+same "$out" "$(( (1795425679349 - 1288834974657) << 22 ))
+$(( ((1795425679349 - 1288834974657 + 1) << 22) - 1 ))"
+run 0 "$M" range nanoflake 1795425679349 1795425679350 --epoch 2015-01-01 --as int
+same "$out" "$(( (1795425679349 - 1420070400000) << 22 ))
+$(( ((1795425679350 - 1420070400000 + 1) << 22) - 1 ))"
+# Every format: IDs minted now lie inside the range of a window around now,
+# in the order their hex (a fixed-width big-endian form) sorts.
+for f in $formats; do
+    before=$(date +%s%3N)
+    run 0 "$M" gen "$f" -n 100 --as hex
+    minted=$out
+    after=$(date +%s%3N)
+    run 0 "$M" range "$f" "$before" "$after" --as hex
+    lo=$(echo "$out" | head -1); hi=$(echo "$out" | tail -1)
+    sorted=$(printf '%s\n%s\n%s\n' "$lo" "$minted" "$hi" | LC_ALL=C sort)
+    same "$(echo "$sorted" | head -1)" "$lo"
+    same "$(echo "$sorted" | tail -1)" "$hi"
+done
+run 2 "$M" range nanoflake 2026-01-02 2026-01-01
+has_err "is before FROM"
+run 2 "$M" range uexky 1
+has_err "cannot carry that time"
+run 2 "$M" range uexky 1 --epoch 0
+has_err "has a fixed epoch"
+run 2 "$M" range nanoflake yesterday
+has_err "is not Unix ms or RFC 3339"
+
 # ---- formats --------------------------------------------------------------------------
 run 0 "$M" formats
 for f in $formats; do grep -q "^$f\$" "$tmp/out" || fail "formats does not list $f"; done

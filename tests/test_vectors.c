@@ -270,7 +270,63 @@ static void check_extras(void) {
     CHECK_INT(mintid_encode(scru, MINTID_FORM_INT, &id, buf, sizeof buf), MINTID_EFORM);
 }
 
+/* The clock of check_range's generators: a fixed time. */
+static int fixed_clock(void *ctx, int64_t *unix_ms) {
+    *unix_ms = *(const int64_t *)ctx;
+    return MINTID_OK;
+}
+
+/*
+ * Range helpers: for every format, the smallest and largest ID of a
+ * millisecond carry that millisecond, are valid IDs, and hold every ID a
+ * generator mints in it; the millisecond before ends below, the one after
+ * starts above. Nanoflake's are checked against the layout by hand.
+ */
+static void check_range(void) {
+    const int64_t t = 1795425679349; /* 2026-11-22T... */
+    for (int i = 0; i < MINTID_FORMAT_COUNT; i++) {
+        const mintid_format *fmt = mintid_format_get((mintid_format_id)i);
+        mintid_id lo, hi, prev_lo, prev_hi, next_lo, next_hi;
+        CHECK_INT(mintid_range(fmt, t, MINTID_EPOCH_DEFAULT, &lo, &hi), MINTID_OK);
+        CHECK_INT(mintid_range(fmt, t - 1, MINTID_EPOCH_DEFAULT, &prev_lo, &prev_hi), MINTID_OK);
+        CHECK_INT(mintid_range(fmt, t + 1, MINTID_EPOCH_DEFAULT, &next_lo, &next_hi), MINTID_OK);
+        CHECK(mintid_id_compare(fmt, &lo, &hi) < 0);
+        CHECK(mintid_id_compare(fmt, &prev_hi, &lo) < 0);
+        CHECK(mintid_id_compare(fmt, &hi, &next_lo) < 0);
+        CHECK_INT(mintid_id_check(fmt, &lo), MINTID_OK);
+        CHECK_INT(mintid_id_check(fmt, &hi), MINTID_OK);
+        CHECK_INT(mintid_id_unix_ms(fmt, &lo, fmt->epoch_ms), t);
+        CHECK_INT(mintid_id_unix_ms(fmt, &hi, fmt->epoch_ms), t);
+        int64_t now = t;
+        mintid_config cfg;
+        mintid_config_init(&cfg, fmt);
+        cfg.clock = fixed_clock;
+        cfg.clock_ctx = &now;
+        cfg.overflow = MINTID_OVERFLOW_FAIL;
+        mintid_gen *g;
+        CHECK_INT(mintid_gen_new(fmt, &cfg, &g), MINTID_OK);
+        mintid_id ids[64];
+        long n = mintid_gen_next_n(g, ids, 64);
+        CHECK(n > 0);
+        for (long k = 0; k < n; k++)
+            CHECK(mintid_id_compare(fmt, &lo, &ids[k]) <= 0 && mintid_id_compare(fmt, &ids[k], &hi) <= 0);
+        mintid_gen_free(g);
+        CHECK_INT(mintid_range(fmt, fmt->epoch_ms - 1, MINTID_EPOCH_DEFAULT, &lo, &hi), MINTID_ETIME);
+    }
+    const mintid_format *nf = mintid_format_find("nanoflake");
+    mintid_id lo, hi;
+    uint64_t rel = (uint64_t)(t - MINTID_NANOFLAKE_DEFAULT_EPOCH);
+    CHECK_INT(mintid_range(nf, t, MINTID_EPOCH_DEFAULT, &lo, &hi), MINTID_OK);
+    CHECK_U64(mintid_id_to_u64(&lo), rel << 22);
+    CHECK_U64(mintid_id_to_u64(&hi), ((rel + 1) << 22) - 1);
+    /* A settable epoch moves the range; a fixed one ignores the argument. */
+    CHECK_INT(mintid_range(nf, t, 1420070400000, &lo, &hi), MINTID_OK);
+    CHECK_U64(mintid_id_to_u64(&lo), (uint64_t)(t - 1420070400000) << 22);
+    CHECK_INT(mintid_range(nf, t, t + 1, &lo, &hi), MINTID_ETIME);
+}
+
 int main(void) {
+    check_range();
     for (size_t i = 0; i < sizeof vectors / sizeof vectors[0]; i++)
         check_vector(&vectors[i]);
     for (size_t i = 0; i < sizeof scru_vectors / sizeof scru_vectors[0]; i++)

@@ -207,6 +207,53 @@ class Http(SharedServer):
         self.assertEqual(len(json.loads(out)["ids"]), 3)
 
 
+def range_cli(fmt, *args):
+    return subprocess.run([MINTID, "range", fmt] + [str(a) for a in args], capture_output=True, text=True,
+                          check=True).stdout.split()
+
+
+class Range(SharedServer):
+    """The IDs that bound a time window, over both protocols, as the CLI gives them."""
+
+    def test_http_and_resp_agree_with_the_cli(self):
+        r = Resp(self.srv.resp_port)
+        for fmt in FORMATS:
+            before = int(time.time() * 1000)
+            ident = r.call("MINT", fmt)
+            after = int(time.time() * 1000)
+            want = range_cli(fmt, before, after)
+            status, _, body = get(self.port, f"/v1/range/{fmt}?from={before}&to={after}")
+            self.assertEqual(status, 200, body)
+            self.assertEqual(body.split(), want)
+            self.assertEqual(r.call("RANGE", fmt, before, after), want)
+            lo, hi, mid = (as_int(fmt, x) for x in (want[0], want[1], ident))
+            self.assertTrue(lo <= mid <= hi, (fmt, want, ident))
+        status, h, body = get(self.port, "/v1/range/nanoflake?from=2026-11-22&as=int",
+                              headers={"Accept": "application/json"})
+        self.assertEqual(status, 200)
+        self.assertEqual(json.loads(body), dict(zip(("min", "max"), range_cli("nanoflake", "2026-11-22", "--as", "int"))))
+        self.assertEqual(r.call("RANGE", "nanoflake", "2026-11-22"), range_cli("nanoflake", "2026-11-22"))
+        r.close()
+
+    def test_errors(self):
+        for path, text in [("/v1/range/nanoflake", "range needs from="),
+                           ("/v1/range/nanoflake?from=x", "from is not Unix ms"),
+                           ("/v1/range/nanoflake?from=2&to=1", "to is before from"),
+                           ("/v1/range/uexky?from=1", "no ID of the format can carry that time"),
+                           ("/v1/range/nanoflake?from=1&as=core", "has no 'core' form")]:
+            status, _, body = get(self.port, path)
+            self.assertEqual(status, 400, path)
+            self.assertIn(text, body, path)
+        status, _, body = get(self.port, "/v1/range/bogus?from=1")
+        self.assertEqual(status, 404)
+        r = Resp(self.srv.resp_port)
+        reply = r.call("RANGE", "nanoflake", "yesterday")
+        self.assertIsInstance(reply, RespError)
+        self.assertIn("from is not Unix ms", str(reply))
+        self.assertEqual(r.call("PING"), "PONG")
+        r.close()
+
+
 class RespProtocol(SharedServer):
     ARGS = ("--max-count", "1000", "--max-request-size", "1024")
     PROTOCOL = "resp"
