@@ -113,6 +113,10 @@ static bool set_value(config *cfg, const setting *s, const char *value, char *er
     return false;
 }
 
+int64_t config_epoch(const config *cfg, const mintid_format *fmt) {
+    return fmt->epoch_settable ? cfg->nanoflake_epoch : fmt->epoch_ms;
+}
+
 void config_defaults(config *cfg) {
     char err[256];
     memset(cfg, 0, sizeof *cfg);

@@ -6,6 +6,8 @@
 #ifndef MINTIDD_CONFIG_H
 #define MINTIDD_CONFIG_H
 
+#include "mintid.h"
+
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -38,6 +40,13 @@ typedef struct config {
 } config;
 
 void config_defaults(config *cfg);
+
+/*
+ * The epoch this server mints and reads fmt with: the setting for a format
+ * whose epoch is settable, else the format's own. The one place that maps
+ * settings to epochs.
+ */
+int64_t config_epoch(const config *cfg, const mintid_format *fmt);
 
 /*
  * Fills cfg from, in rising precedence, the defaults, the config file

@@ -255,7 +255,7 @@ static void route_inspect(conn *c, const http_request *req, struct evbuffer *out
         return;
     }
     char json[MINTID_JSON_MAX];
-    int n = mintid_id_to_json(fmt, &id, c->srv->cfg->nanoflake_epoch, json, sizeof json);
+    int n = mintid_id_to_json(fmt, &id, config_epoch(c->srv->cfg, fmt), json, sizeof json);
     evbuffer_add(c->srv->scratch, json, (size_t)n);
     evbuffer_add(c->srv->scratch, "\n", 1);
     response r = {200, "application/json", false};

@@ -129,7 +129,7 @@ static void cmd_inspect(conn *c, const resp_command *cmd, struct evbuffer *out) 
         return;
     }
     char json[MINTID_JSON_MAX];
-    int n = mintid_id_to_json(fmt, &id, c->srv->cfg->nanoflake_epoch, json, sizeof json);
+    int n = mintid_id_to_json(fmt, &id, config_epoch(c->srv->cfg, fmt), json, sizeof json);
     reply_bulk(out, json, (size_t)n);
 }
 

@@ -86,8 +86,7 @@ static int make_generator(service *svc, int i) {
         gc.rollback = MINTID_ROLLBACK_REUSE;
     else if (strcmp(cfg->rollback, "fail") == 0)
         gc.rollback = MINTID_ROLLBACK_FAIL;
-    if (fmt->epoch_settable)
-        gc.epoch_ms = cfg->nanoflake_epoch;
+    gc.epoch_ms = config_epoch(cfg, fmt);
     /* The node id goes to every format with a mandatory node field; a node
      * id that does not fit one is not wrapped into it, since two servers
      * would then share that format's node id. */
@@ -284,7 +283,7 @@ static bool parse_time_arg(const char *s, size_t len, int64_t *ms) {
 
 int service_range(service *svc, const mintid_format *fmt, const char *from_text, size_t from_len, const char *to_text,
                   size_t to_len, mintid_id *lo, mintid_id *hi, const char **why) {
-    int64_t from, to, epoch = fmt->epoch_settable ? svc->cfg->nanoflake_epoch : fmt->epoch_ms;
+    int64_t from, to, epoch = config_epoch(svc->cfg, fmt);
     mintid_id unused;
     if (!parse_time_arg(from_text, from_len, &from)) {
         *why = "from is not Unix ms or an RFC 3339 time";
@@ -469,7 +468,7 @@ void service_formats_json(service *svc, emit_fn emit, void *ctx) {
     emit(ctx, "[", 1);
     for (int i = 0; i < MINTID_FORMAT_COUNT; i++) {
         const mintid_format *fmt = mintid_format_get((mintid_format_id)i);
-        int64_t epoch = fmt->epoch_settable ? svc->cfg->nanoflake_epoch : fmt->epoch_ms;
+        int64_t epoch = config_epoch(svc->cfg, fmt);
         emitf(emit, ctx,
               "%s{\"name\":\"%s\",\"title\":\"%s\",\"bits\":%u,\"served\":%s,\"epoch_ms\":%" PRId64
               ",\"capacity_per_ms\":%" PRIu32 ",\"fields\":[",

@@ -376,10 +376,6 @@ static void expected_node(const config *cfg, bool leased, char *buf, size_t cap)
         snprintf(buf, cap, "%" PRIu64, cfg->node);
 }
 
-static int64_t expected_epoch(const config *cfg, const mintid_format *fmt) {
-    return fmt->epoch_settable ? cfg->nanoflake_epoch : fmt->epoch_ms;
-}
-
 int state_check_params(state *st, const config *cfg, bool leased, bool adopt) {
     char node[sizeof st->node], when[MINTID_TIME_MAX];
     expected_node(cfg, leased, node, sizeof node);
@@ -403,7 +399,7 @@ int state_check_params(state *st, const config *cfg, bool leased, bool adopt) {
         const mintid_format *fmt = mintid_format_get((mintid_format_id)i);
         state_format *f = &st->formats[i];
         char layout[STATE_LAYOUT_MAX];
-        int64_t epoch = expected_epoch(cfg, fmt);
+        int64_t epoch = config_epoch(cfg, fmt);
         layout_of(fmt, layout, sizeof layout);
         if (st->version == 2 && f->present && strcmp(f->layout, layout) != 0) {
             changes++;
@@ -450,7 +446,7 @@ int state_check_params(state *st, const config *cfg, bool leased, bool adopt) {
     for (int i = 0; i < MINTID_FORMAT_COUNT; i++) {
         const mintid_format *fmt = mintid_format_get((mintid_format_id)i);
         state_format *f = &st->formats[i];
-        f->epoch_ms = expected_epoch(cfg, fmt);
+        f->epoch_ms = config_epoch(cfg, fmt);
         layout_of(fmt, f->layout, sizeof f->layout);
         if (!f->present)
             f->floor_ms = 0;
