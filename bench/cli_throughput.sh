@@ -68,7 +68,7 @@ fi
 lines=$(printf '%s\n' "$check" | grep -c . || true)
 [[ $lines -eq 3 ]] || die "'$mintid gen nanoflake -n 3' printed $lines lines, not 3: $check"
 
-printf '%-20s %10s %9s %10s %9s %7s\n' format count seconds "IDs/ms" "cap/ms" ratio
+printf '%-20s %10s %9s %10s %9s %7s %6s\n' format count seconds "IDs/ms" "cap/ms" ratio cpu
 for f in "${formats[@]}"; do
     cap=${capacity[$f]}
     if [[ -n ${COUNT:-} ]]; then
@@ -81,15 +81,19 @@ for f in "${formats[@]}"; do
     fi
     now_us
     start=$now
-    if ! "$mintid" gen "$f" -n "$n" >/dev/null; then
+    # The tool's CPU seconds (user and system) as bash's time keyword reports them.
+    TIMEFORMAT='%3U %3S'
+    if ! cpu=$({ time "$mintid" gen "$f" -n "$n" >/dev/null 2>/dev/null; } 2>&1); then
         die "'$mintid gen $f -n $n' failed"
     fi
     now_us
     elapsed=$((now - start))
     ((elapsed > 0)) || elapsed=1
-    awk -v f="$f" -v n="$n" -v us="$elapsed" -v cap="$cap" 'BEGIN {
+    awk -v f="$f" -v n="$n" -v us="$elapsed" -v cap="$cap" -v cpu="$cpu" 'BEGIN {
         per_ms = n / (us / 1000.0)
-        printf "%-20s %10d %9.3f %10.1f %9d %7.3f\n", f, n, us / 1e6, per_ms, cap, per_ms / cap
+        split(cpu, t, " ")
+        printf "%-20s %10d %9.3f %10.1f %9d %7.3f %6.2f\n", f, n, us / 1e6, per_ms, cap, per_ms / cap, (t[1] + t[2]) / (us / 1e6)
     }'
 done
 echo "ratio: IDs/ms / the format's capacity per ms; ~1.00 = the tool keeps up with its format (it cannot go much above)."
+echo "cpu: the tool's CPU time / elapsed time, the share of one core it used; at capacity it sleeps to each millisecond's boundary."
