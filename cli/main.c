@@ -317,9 +317,16 @@ static int cmd_gen(int argc, char **argv) {
         }
         for (long i = 0; i < got; i++) {
             int n = mintid_encode(fmt, (mintid_form)form, &ids[i], line, sizeof line - 1);
+            if (n < 0) {
+                fprintf(stderr, "mintid: %s: %s\n", fmt->name, mintid_strerror(n));
+                status = EXIT_FAILURE_RT;
+                break;
+            }
             line[n] = '\n';
             out_write(line, (size_t)n + 1);
         }
+        if (status != EXIT_OK)
+            break;
         count -= (uint64_t)got;
     }
     if (!out_flush())

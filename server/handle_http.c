@@ -256,6 +256,10 @@ static void route_inspect(conn *c, const http_request *req, struct evbuffer *out
     }
     char json[MINTID_JSON_MAX];
     int n = mintid_id_to_json(fmt, &id, config_epoch(c->srv->cfg, fmt), json, sizeof json);
+    if (n < 0) {
+        send_error(c, req, out, 500, "%s: %s", fmt->name, mintid_strerror(n));
+        return;
+    }
     evbuffer_add(c->srv->scratch, json, (size_t)n);
     evbuffer_add(c->srv->scratch, "\n", 1);
     response r = {200, "application/json", false};

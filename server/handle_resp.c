@@ -130,6 +130,10 @@ static void cmd_inspect(conn *c, const resp_command *cmd, struct evbuffer *out) 
     }
     char json[MINTID_JSON_MAX];
     int n = mintid_id_to_json(fmt, &id, config_epoch(c->srv->cfg, fmt), json, sizeof json);
+    if (n < 0) {
+        reply_error(c, out, "%s: %s", fmt->name, mintid_strerror(n));
+        return;
+    }
     reply_bulk(out, json, (size_t)n);
 }
 

@@ -41,8 +41,9 @@ int mintid_id_to_json(const mintid_format *fmt, const mintid_id *id, int64_t epo
     if (!fmt->epoch_settable || epoch_ms == MINTID_EPOCH_DEFAULT)
         epoch_ms = fmt->epoch_ms;
     /* Text forms and names need no escaping: they are drawn from fixed alphabets. */
-    mintid_encode(fmt, MINTID_FORM_TEXT, id, text, sizeof text);
-    mintid_encode(fmt, MINTID_FORM_HEX, id, hex, sizeof hex);
+    int rc = mintid_encode(fmt, MINTID_FORM_TEXT, id, text, sizeof text);
+    if (rc < 0 || (rc = mintid_encode(fmt, MINTID_FORM_HEX, id, hex, sizeof hex)) < 0)
+        return rc;
     put(&j, "{\"format\":\"%s\",\"text\":\"%s\",\"hex\":\"%s\"", fmt->name, text, hex);
     if (fmt->bits == 64)
         put(&j, ",\"int\":\"%" PRIu64 "\"", mintid_id_to_u64(id));
