@@ -2,7 +2,7 @@
 """Independent reference decoder for the five mintid ID formats.
 
 This module was written from the resolved specification FORMATS.md alone
-(``/work/shared/specs/FORMATS.md``), without reading any of the C sources,
+(``../shared/specs/FORMATS.md`` beside the project's root), without reading any of the C sources,
 so that it can serve as an independent cross-check of the C implementation.
 It uses only the Python standard library and runs on Python 3.11.
 

@@ -1078,11 +1078,10 @@ def part_e(rep: Report, mintid: str, batches, timeout: float) -> None:
 
 
 def default_spec_path() -> str | None:
-    """Where FORMATS.md usually is: the shared spec directory."""
-    for candidate in ("/work/shared/specs/FORMATS.md",):
-        if os.path.exists(candidate):
-            return candidate
-    return None
+    """Where FORMATS.md usually is: ../shared/specs beside the project's root."""
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    candidate = os.path.join(root, "..", "shared", "specs", "FORMATS.md")
+    return candidate if os.path.exists(candidate) else None
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -1093,7 +1092,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="only check refdecode.py against FORMATS.md (part a)")
     parser.add_argument("--spec", default=None,
                         help="FORMATS.md, for the vector-coverage check "
-                             "(default: /work/shared/specs/FORMATS.md if present)")
+                             "(default: ../shared/specs/FORMATS.md beside the project's root, if present)")
     parser.add_argument("-n", "--count", type=int, default=3000,
                         help="IDs per `mintid gen` run (default 3000)")
     parser.add_argument("--timeout", type=float, default=120.0,
