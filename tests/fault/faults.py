@@ -10,14 +10,11 @@ started.
 """
 
 import argparse
-import base64
 import collections
 import errno
 import http.client
-import json
 import os
 import re
-import shutil
 import signal
 import socket
 import subprocess
@@ -31,7 +28,7 @@ import urllib.request
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "server"))
-from harness import Server, have_faketime, spare_port  # noqa: E402
+from harness import Etcd, Server, have_faketime, spare_port  # noqa: E402
 from resp_client import Resp, RespError  # noqa: E402
 
 # What a sanitizer prints when it finds a bug: a server's log holding it
@@ -606,74 +603,3 @@ def fill(path):
                 if e.errno != errno.ENOSPC:
                     raise
                 return n
-
-
-# ---- etcd ------------------------------------------------------------------------
-
-
-class Etcd:
-    """A single-member etcd on loopback that can be killed and restarted on
-    the same data directory and ports."""
-
-    def __init__(self):
-        if shutil.which("etcd") is None:
-            raise AssertionError("etcd is not installed (make deps installs etcd-server)")
-        self.dir = tempfile.mkdtemp(prefix="mintid-fault-etcd-")
-        self.client, self.peer = spare_port(), spare_port()
-        self.url = f"http://127.0.0.1:{self.client}"
-        self.proc = None
-        self.start()
-
-    def start(self):
-        peer = f"http://127.0.0.1:{self.peer}"
-        self.proc = subprocess.Popen(
-            ["etcd", "--name", "fault", "--data-dir", os.path.join(self.dir, "data"),
-             "--listen-client-urls", self.url, "--advertise-client-urls", self.url,
-             "--listen-peer-urls", peer, "--initial-advertise-peer-urls", peer,
-             "--initial-cluster", f"fault={peer}", "--log-level", "error"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                with urllib.request.urlopen(self.url + "/health", timeout=1) as r:
-                    if b"true" in r.read():
-                        return
-            except OSError:
-                pass
-            if time.monotonic() > deadline or self.proc.poll() is not None:
-                self.stop()
-                raise RuntimeError("etcd did not start")
-            time.sleep(0.1)
-
-    def kill(self):
-        """SIGKILL, by the pid this suite started."""
-        self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait(10)
-
-    def stop(self):
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGKILL)
-            self.proc.wait(10)
-
-    def cleanup(self):
-        self.stop()
-        shutil.rmtree(self.dir, ignore_errors=True)
-
-    def _call(self, path, doc):
-        req = urllib.request.Request(self.url + path, data=json.dumps(doc).encode(),
-                                     headers={"Content-Type": "application/json"})
-        with urllib.request.urlopen(req, timeout=5) as r:
-            return json.loads(r.read())
-
-    def put(self, key, value):
-        b64 = lambda s: base64.b64encode(s.encode()).decode()  # noqa: E731
-        self._call("/v3/kv/put", {"key": b64(key), "value": b64(value)})
-
-    def get(self, key):
-        doc = self._call("/v3/kv/range", {"key": base64.b64encode(key.encode()).decode()})
-        kvs = doc.get("kvs") or []
-        return base64.b64decode(kvs[0].get("value", "")).decode() if kvs else None
-
-    def lease_args(self, prefix, node_range, ttl=3, margin=800):
-        return ["--node-lease", f"etcd://127.0.0.1:{self.client}/{prefix}", "--node-range", node_range,
-                "--lease-ttl", str(ttl), "--lease-margin", str(margin)]

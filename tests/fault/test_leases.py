@@ -28,7 +28,7 @@ class LeaseCase(FaultCase):
     def setUp(self):
         super().setUp()
         self.etcd = Etcd()
-        self.addCleanup(self.etcd.cleanup)
+        self.addCleanup(self.etcd.stop)
 
     def batches(self, load, sent_after=float("-inf"), received_before=float("inf")):
         return [b for c in load.clients if c.fmt.name == "nanoflake" for b in c.batches

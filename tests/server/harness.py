@@ -4,13 +4,17 @@ Used by the server black-box tests. Everything runs on 127.0.0.1; each
 server gets its own temporary state directory unless one is given.
 """
 
+import base64
+import json
 import os
 import re
+import shutil
 import signal
 import socket
 import subprocess
 import tempfile
 import time
+import urllib.request
 
 
 FAKETIME_LIB = "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1"
@@ -159,3 +163,77 @@ def http_raw(port, data, timeout=5, read_all=True, expect_close=False):
                 raise AssertionError(f"the server did not close the connection within {timeout} s; "
                                      f"it sent {b''.join(chunks)[:200]!r}") from None
         return b"".join(chunks)
+
+
+class Etcd:
+    """A single-member etcd on loopback, in a temporary directory of its
+    own, started by the tests and stopped by the pid they started. kill()
+    and start() take it down and up again on the same data and ports."""
+
+    def __init__(self):
+        if shutil.which("etcd") is None:
+            raise AssertionError("etcd is not installed (make deps installs etcd-server)")
+        self.dir = tempfile.mkdtemp(prefix="mintid-etcd-")
+        self.client, self.peer = spare_port(), spare_port()
+        self.url = f"http://127.0.0.1:{self.client}"
+        self.proc = None
+        self.start()
+
+    def start(self):
+        peer = f"http://127.0.0.1:{self.peer}"
+        self.proc = subprocess.Popen(
+            ["etcd", "--name", "t", "--data-dir", os.path.join(self.dir, "data"),
+             "--listen-client-urls", self.url, "--advertise-client-urls", self.url,
+             "--listen-peer-urls", peer, "--initial-advertise-peer-urls", peer,
+             "--initial-cluster", f"t={peer}", "--log-level", "error"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(self.url + "/health", timeout=1) as r:
+                    if b"true" in r.read():
+                        return
+            except OSError:
+                pass
+            if time.monotonic() > deadline or self.proc.poll() is not None:
+                self.stop()
+                raise RuntimeError("etcd did not start")
+            time.sleep(0.1)
+
+    def kill(self):
+        """SIGKILL, keeping the data for start()."""
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(10)
+
+    def stop(self):
+        """Ends the process (frozen or not) and removes its data."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGCONT)
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def call(self, path, doc):
+        """POSTs doc to the v3 JSON gateway (path such as "kv/put"); the answer, parsed."""
+        req = urllib.request.Request(f"{self.url}/v3/{path}", data=json.dumps(doc).encode(),
+                                     headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(req, timeout=5) as r:
+            return json.loads(r.read())
+
+    def put(self, key, value):
+        b64 = lambda s: base64.b64encode(s.encode()).decode()  # noqa: E731
+        self.call("kv/put", {"key": b64(key), "value": b64(value)})
+
+    def get(self, key):
+        doc = self.call("kv/range", {"key": base64.b64encode(key.encode()).decode()})
+        kvs = doc.get("kvs") or []
+        return base64.b64decode(kvs[0].get("value", "")).decode() if kvs else None
+
+    def lease_args(self, prefix, node_range, ttl=3, margin=800, extra=()):
+        """mintidd's settings to lease a node id in node_range under prefix."""
+        return ["--node-lease", f"etcd://127.0.0.1:{self.client}/{prefix}", "--node-range", node_range,
+                "--lease-ttl", str(ttl), "--lease-margin", str(margin)] + list(extra)

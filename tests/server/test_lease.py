@@ -9,67 +9,19 @@ Usage: python3 test_lease.py --mintidd PATH [--no-faketime]
 import argparse
 import http.client
 import os
-import shutil
 import signal
-import subprocess
 import sys
-import tempfile
 import threading
 import time
 import traceback
 import unittest
-import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import Server, have_faketime, spare_port  # noqa: E402
+from harness import Etcd, Server, have_faketime, spare_port  # noqa: E402
 
 MINTIDD = None
 NO_FAKETIME = False
 EPOCH = 1288834974657
-
-
-class Etcd:
-    """A single-member etcd on loopback, in its own temporary directory."""
-
-    def __init__(self):
-        self.dir = tempfile.TemporaryDirectory(prefix="mintid-etcd-")
-        self.client, self.peer = spare_port(), spare_port()
-        self.url = f"http://127.0.0.1:{self.client}"
-        peer = f"http://127.0.0.1:{self.peer}"
-        self.proc = subprocess.Popen(
-            ["etcd", "--name", "t", "--data-dir", os.path.join(self.dir.name, "data"),
-             "--listen-client-urls", self.url, "--advertise-client-urls", self.url,
-             "--listen-peer-urls", peer, "--initial-advertise-peer-urls", peer,
-             "--initial-cluster", f"t={peer}", "--log-level", "error"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                with urllib.request.urlopen(self.url + "/health", timeout=1) as r:
-                    if b"true" in r.read():
-                        return
-            except OSError:
-                pass
-            if time.monotonic() > deadline or self.proc.poll() is not None:
-                self.stop()
-                raise RuntimeError("etcd did not start")
-            time.sleep(0.1)
-
-    def stop(self):
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGCONT)
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-        self.dir.cleanup()
-
-
-def lease_args(etcd, prefix, node_range, ttl=3, margin=800, extra=()):
-    return ["--node-lease", f"etcd://127.0.0.1:{etcd.client}/{prefix}", "--node-range", node_range,
-            "--lease-ttl", str(ttl), "--lease-margin", str(margin)] + list(extra)
 
 
 def mint(port, count=1000):
@@ -130,8 +82,6 @@ def wait_for(cond, timeout, step=0.1):
 
 class Lease(unittest.TestCase):
     def setUp(self):
-        if shutil.which("etcd") is None:
-            self.fail("etcd is not installed (make deps installs etcd-server)")
         self.etcd = Etcd()
         self.servers = []
 
@@ -155,7 +105,7 @@ class Lease(unittest.TestCase):
         return s
 
     def test_many_servers_distinct_nodes_no_duplicate(self):
-        servers = [self.server(*lease_args(self.etcd, "many", "0-15", ttl=5, margin=1000)) for _ in range(8)]
+        servers = [self.server(*self.etcd.lease_args("many", "0-15", ttl=5, margin=1000)) for _ in range(8)]
         in_threads(self, [s.start for s in servers])
         nodes = [health(s.http_port)[1]["node_id"] for s in servers]
         self.assertEqual(len(set(nodes)), 8, nodes)
@@ -175,12 +125,12 @@ class Lease(unittest.TestCase):
         self.assertEqual({(i >> 12) & 1023 for i in got}, set(nodes))
 
     def test_frozen_server_takes_no_chances(self):
-        a = self.server(*lease_args(self.etcd, "frozen", "7-7", ttl=2, margin=500)).start()
+        a = self.server(*self.etcd.lease_args("frozen", "7-7", ttl=2, margin=500)).start()
         status, before = mint(a.http_port)
         self.assertEqual(status, 200)
         a.proc.send_signal(signal.SIGSTOP)
         time.sleep(3.5)  # past the TTL: etcd lets the lease go
-        b = self.server(*lease_args(self.etcd, "frozen", "7-7", ttl=2, margin=500)).start()
+        b = self.server(*self.etcd.lease_args("frozen", "7-7", ttl=2, margin=500)).start()
         self.assertEqual(health(b.http_port)[1]["node_id"], 7)
         status, from_b = mint(b.http_port)
         self.assertEqual(status, 200)
@@ -211,7 +161,7 @@ class Lease(unittest.TestCase):
         self.assertGreater(min(again), max(from_b))
 
     def test_etcd_outage_stops_then_resumes_minting(self):
-        servers = [self.server(*lease_args(self.etcd, "outage", "0-1", ttl=3, margin=800)).start() for _ in range(2)]
+        servers = [self.server(*self.etcd.lease_args("outage", "0-1", ttl=3, margin=800)).start() for _ in range(2)]
         got = []
         for s in servers:
             status, ids = mint(s.http_port)
@@ -239,7 +189,7 @@ class Lease(unittest.TestCase):
             self.skipTest("libfaketime and the sanitizers' runtimes do not mix; the plain build runs this")
         if not have_faketime():
             self.fail("libfaketime is not installed (make deps installs it)")
-        a = self.server(*lease_args(self.etcd, "reuse", "9-9")).start()
+        a = self.server(*self.etcd.lease_args("reuse", "9-9")).start()
         status, before = mint(a.http_port)
         self.assertEqual(status, 200)
         status, log = a.stop()
@@ -247,7 +197,7 @@ class Lease(unittest.TestCase):
         self.assertIn("node 9 released", log)
         # The next holder's clock is 4 s behind; its own state directory is
         # new, so only the mark in etcd stands between it and a duplicate.
-        b = self.server(*lease_args(self.etcd, "reuse", "9-9", extra=["--startup-wait", "10000"]),
+        b = self.server(*self.etcd.lease_args("reuse", "9-9", extra=["--startup-wait", "10000"]),
                         faketime="-4s").start()
         status, after = mint(b.http_port)
         self.assertEqual(status, 200)
@@ -274,9 +224,9 @@ class Lease(unittest.TestCase):
         status, log = s.wait()
         self.assertEqual(status, 1)
         self.assertIn(f"etcd at http://127.0.0.1:{closed} is unreachable", log)
-        a = self.server(*lease_args(self.etcd, "full", "4-5")).start()
-        b = self.server(*lease_args(self.etcd, "full", "4-5")).start()
-        c = self.server(*lease_args(self.etcd, "full", "4-5")).start(expect_ready=False)
+        a = self.server(*self.etcd.lease_args("full", "4-5")).start()
+        b = self.server(*self.etcd.lease_args("full", "4-5")).start()
+        c = self.server(*self.etcd.lease_args("full", "4-5")).start(expect_ready=False)
         status, log = c.wait()
         self.assertEqual(status, 1)
         self.assertIn("every node id in the range 4-5 is held by another server", log)

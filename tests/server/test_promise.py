@@ -8,7 +8,6 @@ Usage: python3 test_promise.py --mintidd PATH [--no-faketime]
 """
 
 import argparse
-import base64
 import json
 import os
 import re
@@ -22,10 +21,10 @@ import unittest
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import Server, have_faketime  # noqa: E402
+from harness import Etcd, Server, have_faketime  # noqa: E402
 from resp_client import Resp  # noqa: E402
 import test_lease  # noqa: E402
-from test_lease import Etcd, health, lease_args, mint  # noqa: E402
+from test_lease import health, mint  # noqa: E402
 
 MINTIDD = None
 NO_FAKETIME = False
@@ -35,20 +34,6 @@ EPOCH = 1288834974657
 def state_mark(state_dir):
     with open(os.path.join(state_dir, "state")) as f:
         return int(re.search(r"^mark (\d+)$", f.read(), re.M).group(1))
-
-
-def etcd_call(etcd, path, doc):
-    req = urllib.request.Request(f"{etcd.url}/v3/{path}", data=json.dumps(doc).encode(), method="POST")
-    with urllib.request.urlopen(req, timeout=5) as r:
-        return json.loads(r.read())
-
-
-def b64(text):
-    return base64.b64encode(text.encode()).decode()
-
-
-def etcd_put(etcd, key, value):
-    etcd_call(etcd, "kv/put", {"key": b64(key), "value": b64(value)})
 
 
 def wait_for(cond, seconds):
@@ -219,7 +204,7 @@ class SavedMark(unittest.TestCase):
             with tempfile.TemporaryDirectory() as tmp:
                 clock = Clock(tmp, 600)
                 state_dir = os.path.join(tmp, "state")
-                args = lease_args(etcd, "lower", "3-3", extra=["--lease-start-wait", "30"])
+                args = etcd.lease_args("lower", "3-3", extra=["--lease-start-wait", "30"])
                 first = Server(MINTIDD, state_dir=state_dir, faketime_file=clock.path, args=args).start()
                 self.assertEqual(mint(first.http_port, 10)[0], 200)
                 first.kill()
@@ -227,7 +212,7 @@ class SavedMark(unittest.TestCase):
                 clock.set(603)
                 etcd.proc.send_signal(signal.SIGSTOP)
                 # Another prefix: no mark in etcd holds this start back.
-                args = lease_args(etcd, "lower-again", "3-3", extra=["--lease-start-wait", "30"])
+                args = etcd.lease_args("lower-again", "3-3", extra=["--lease-start-wait", "30"])
                 second = Server(MINTIDD, state_dir=state_dir, faketime_file=clock.path, args=args)
                 second.start(expect_ready=False)
                 time.sleep(2)  # past the state's wait, trying etcd
@@ -261,31 +246,31 @@ class LeaseMarks(unittest.TestCase):
         return s
 
     def test_unparsable_mark_is_not_read_as_zero(self):
-        etcd_put(self.etcd, "/bad/marks/5", "x1795425679349")
+        self.etcd.put("/bad/marks/5", "x1795425679349")
         # The only node id in range has a mark that does not parse: no start.
-        alone = self.server(*lease_args(self.etcd, "bad", "5-5")).start(expect_ready=False)
+        alone = self.server(*self.etcd.lease_args("bad", "5-5")).start(expect_ready=False)
         status, log = alone.wait()
         self.assertNotEqual(status, 0, log)
         self.assertIn("x1795425679349", log)
         self.assertIn("not Unix ms", log)
         # With another node id in range, that one is taken instead.
-        srv = self.server(*lease_args(self.etcd, "bad", "5-6")).start()
+        srv = self.server(*self.etcd.lease_args("bad", "5-6")).start()
         self.assertEqual(health(srv.http_port)[1]["node_id"], 6)
         status, ids = mint(srv.http_port, 10)
         self.assertEqual(status, 200)
         self.assertEqual({(i >> 12) & 1023 for i in ids}, {6})
 
     def test_format_returns_after_lease_taken_again_with_mark_ahead(self):
-        srv = self.server(*lease_args(self.etcd, "ahead", "7-7", ttl=3, margin=800)).start()
+        srv = self.server(*self.etcd.lease_args("ahead", "7-7", ttl=3, margin=800)).start()
         status, before = mint(srv.http_port, 10)
         self.assertEqual(status, 200)
         # The node's mark in etcd moves 4 s ahead of the clock, and the lease
         # is revoked under the server: it must take node 7 again and mint
         # only after that mark.
         ahead = int(time.time() * 1000) + 4000
-        etcd_put(self.etcd, "/ahead/marks/7", str(ahead))
+        self.etcd.put("/ahead/marks/7", str(ahead))
         lease_id = int(health(srv.http_port)[1]["lease"]["id"], 16)
-        etcd_call(self.etcd, "lease/revoke", {"ID": str(lease_id)})
+        self.etcd.call("lease/revoke", {"ID": str(lease_id)})
         self.assertTrue(wait_for(lambda: health(srv.http_port)[1]["lease"]["id"] != f"{lease_id:x}"
                                  and health(srv.http_port)[1]["lease"]["valid"], 10), "the node was not leased again")
         self.assertTrue(wait_for(lambda: mint(srv.http_port, 10)[0] == 200, 15),
