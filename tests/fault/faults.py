@@ -31,11 +31,6 @@ sys.path.insert(0, os.path.join(HERE, "..", "server"))
 from harness import Etcd, Server, have_faketime, spare_port  # noqa: E402
 from resp_client import Resp, RespError  # noqa: E402
 
-# What a sanitizer prints when it finds a bug: a server's log holding it
-# fails the test whatever its exit status (a killed server has none to give).
-SANITIZER_REPORT = re.compile(
-    r"(WARNING|ERROR|FATAL): [A-Za-z]+Sanitizer|SUMMARY: [A-Za-z]+Sanitizer|: runtime error: ")
-
 
 class Options:
     mintidd = None
@@ -343,71 +338,19 @@ def read_mark(state_dir):
 
 
 class Mintidd(Server):
-    """harness.Server with two differences. Its stderr is read while it
-    runs: a server that logs a lot under a fault must not stall on a full
-    pipe, which would look like the fault's doing. And it can run without
-    CAP_DAC_OVERRIDE: the suite runs as root, for whom file modes mean
-    nothing; without that capability a read-only file or directory is
-    read-only to the server too."""
+    """harness.Server that can run without CAP_DAC_OVERRIDE: the suite runs
+    as root, for whom file modes mean nothing; without that capability a
+    read-only file or directory is read-only to the server too."""
 
     def __init__(self, state_dir=None, args=(), no_dac=False, **kw):
         super().__init__(OPT.mintidd, state_dir=state_dir, args=args, **kw)
         self.no_dac = no_dac
-        self._drain = None
-        self.sanitizer_reported = False
 
     def command(self):
         cmd = super().command()
         if self.no_dac:
             cmd = ["setpriv", "--bounding-set=-dac_override,-dac_read_search", "--"] + cmd
         return cmd
-
-    def _read_stderr(self):
-        for chunk in iter(lambda: self.proc.stderr.read1(65536), b""):
-            self.log += chunk
-
-    def start(self, expect_ready=True, timeout=20):
-        """Starts the server; with expect_ready, waits until both ports
-        accept, and a server that does not get there is a test failure
-        showing its log."""
-        self.proc = subprocess.Popen(self.command(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                                     env=self.env)
-        self._drain = threading.Thread(target=self._read_stderr, daemon=True)
-        self._drain.start()
-        if not expect_ready:
-            return self
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                status, log = self.wait()
-                raise AssertionError(f"mintidd did not start (exit status {status}):\n{log}")
-            try:
-                with socket.create_connection(("127.0.0.1", self.http_port), timeout=1):
-                    pass
-                with socket.create_connection(("127.0.0.1", self.resp_port), timeout=1):
-                    return self
-            except OSError:
-                time.sleep(0.05)
-        self.proc.kill()
-        status, log = self.wait()
-        raise AssertionError(f"mintidd did not start listening within {timeout} s:\n{log}")
-
-    def wait(self, timeout=30):
-        """Waits for the process to end (killing it after `timeout`);
-        returns (status, stderr text). A sanitizer report in that text
-        fails the test, whatever the status."""
-        try:
-            self.proc.wait(timeout)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
-        if self._drain is not None:
-            self._drain.join(10)
-        log = self.log.decode(errors="replace")
-        if not self.sanitizer_reported and SANITIZER_REPORT.search(log):
-            self.sanitizer_reported = True
-            raise AssertionError(f"mintidd (exit status {self.proc.returncode}) had a sanitizer report:\n{log}")
-        return self.proc.returncode, log
 
     def pid(self):
         return self.proc.pid

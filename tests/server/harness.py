@@ -13,6 +13,7 @@ import signal
 import socket
 import subprocess
 import tempfile
+import threading
 import time
 import urllib.request
 
@@ -58,6 +59,7 @@ class Server:
         self.faketime = faketime
         self.faketime_file = faketime_file  # a file whose offset ("+600") may change while running
         self.proc = None
+        self._drain = None
         self.log = b""
         self.sanitizer_reported = False
 
@@ -81,16 +83,26 @@ class Server:
             self.env["ASAN_OPTIONS"] = self.env.get("ASAN_OPTIONS", "") + ":verify_asan_link_order=0"
         return cmd
 
+    def _read_stderr(self):
+        for chunk in iter(lambda: self.proc.stderr.read1(65536), b""):
+            self.log += chunk
+
     def start(self, expect_ready=True, timeout=20):
+        """Starts the server; with expect_ready, waits until both ports
+        accept, and a server that does not get there is a test failure
+        showing its log. Its stderr is read while it runs, into self.log:
+        a server that logs a lot must not stall on a full pipe."""
         self.proc = subprocess.Popen(self.command(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                                      env=self.env)
+        self._drain = threading.Thread(target=self._read_stderr, daemon=True)
+        self._drain.start()
         if not expect_ready:
             return self
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                self.log += self.proc.stderr.read()
-                raise RuntimeError(f"mintidd exited with {self.proc.returncode}: {self.log.decode()}")
+                status, log = self.wait()
+                raise AssertionError(f"mintidd did not start (exit status {status}):\n{log}")
             try:
                 with socket.create_connection(("127.0.0.1", self.http_port), timeout=1):
                     pass
@@ -98,19 +110,22 @@ class Server:
                     return self
             except OSError:
                 time.sleep(0.05)
-        self.kill()
-        raise RuntimeError("mintidd did not start listening in time")
+        self.proc.kill()
+        status, log = self.wait()
+        raise AssertionError(f"mintidd did not start listening within {timeout} s:\n{log}")
 
     def wait(self, timeout=30):
-        """Waits for the process to end; returns (status, stderr text).
-        Raises AssertionError, once per server, if a sanitizer reported in
-        that text: the test fails whatever status it expected."""
+        """Waits for the process to end (killing it after `timeout`);
+        returns (status, stderr text). Raises AssertionError, once per
+        server, if a sanitizer reported in that text: the test fails
+        whatever status it expected."""
         try:
-            _, err = self.proc.communicate(timeout=timeout)
+            self.proc.wait(timeout)
         except subprocess.TimeoutExpired:
             self.proc.kill()
-            _, err = self.proc.communicate()
-        self.log += err or b""
+            self.proc.wait()
+        if self._drain is not None:
+            self._drain.join(10)
         log = self.log.decode(errors="replace")
         if not self.sanitizer_reported and SANITIZER_REPORT.search(log):
             self.sanitizer_reported = True
