@@ -238,8 +238,15 @@ job_state conn_job_step(conn *c, size_t *budget, uint64_t *retry_ns) {
     return JOB_DONE;
 }
 
-void conn_start_mint(conn *c) {
+void conn_start_mint(conn *c, const mintid_format *fmt, int form, uint64_t count,
+                     void (*encode)(conn *c, const mintid_id *ids, size_t n),
+                     void (*finish)(conn *c, int status, const char *why)) {
     mint_job *j = &c->job;
+    j->fmt = fmt;
+    j->form = form;
+    j->count = count;
+    j->encode = encode;
+    j->finish = finish;
     j->active = true;
     j->parked = false;
     j->done = 0;

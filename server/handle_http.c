@@ -218,18 +218,13 @@ static void route_mint(conn *c, const http_request *req, struct evbuffer *out, c
     if (params[1].seen && (form = param_form(c, req, out, fmt, &params[1])) < 0)
         return;
     mint_job *j = &c->job;
-    j->fmt = fmt;
-    j->form = form;
-    j->count = count;
-    j->encode = http_encode;
-    j->finish = http_finish;
     j->http_method = req->method;
     j->http_minor = req->minor_version;
     j->http_keep_alive = req->keep_alive;
     j->http_json = req->accept_json;
     if (j->http_json)
         evbuffer_add(j->body, "{\"ids\":[", 8);
-    conn_start_mint(c);
+    conn_start_mint(c, fmt, form, count, http_encode, http_finish);
 }
 
 static void route_inspect(conn *c, const http_request *req, struct evbuffer *out, const mintid_format *fmt,

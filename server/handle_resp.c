@@ -104,14 +104,8 @@ static void cmd_mint(conn *c, const resp_command *cmd, struct evbuffer *out) {
         reply_error(c, out, "count must be 1..%" PRIu64, srv->cfg->max_count);
         return;
     }
-    mint_job *j = &c->job;
-    j->fmt = fmt;
-    j->form = MINTID_FORM_TEXT;
-    j->count = count;
-    j->encode = resp_encode;
-    j->finish = resp_finish;
-    j->resp_array = cmd->argc == 3;
-    conn_start_mint(c);
+    c->job.resp_array = cmd->argc == 3;
+    conn_start_mint(c, fmt, MINTID_FORM_TEXT, count, resp_encode, resp_finish);
 }
 
 /* INSPECT format id */

@@ -80,11 +80,14 @@ struct conn {
 #define SERVER_SLICE_REQUESTS 32
 
 /*
- * Starts c->job, whose fmt, form, count, encode, finish and protocol fields
- * the handler has set; the connection layer mints it after the handler
- * returns. No other request of the connection is handled until it is done.
+ * Starts c->job: count IDs of fmt in form, framed by encode and answered by
+ * finish (the protocol's own fields of the job the handler sets before).
+ * The connection layer mints it after the handler returns. No other
+ * request of the connection is handled until it is done.
  */
-void conn_start_mint(conn *c);
+void conn_start_mint(conn *c, const mintid_format *fmt, int form, uint64_t count,
+                     void (*encode)(conn *c, const mintid_id *ids, size_t n),
+                     void (*finish)(conn *c, int status, const char *why));
 
 /*
  * Mints what *budget allows of c's job, without waiting, and takes what it
