@@ -161,7 +161,15 @@ static int find_form(const mintid_format *fmt, const char *name) {
     return form;
 }
 
-static bool parse_epoch(const char *s, int64_t *epoch) {
+/*
+ * --epoch: with s given, sets *epoch, for fmt (NULL: not yet known) only if
+ * its epoch is settable. Returns EXIT_OK, or EXIT_USAGE after a message.
+ */
+static int epoch_option(const mintid_format *fmt, const char *s, int64_t *epoch) {
+    if (s == NULL)
+        return EXIT_OK;
+    if (fmt != NULL && !fmt->epoch_settable)
+        return usage_error("--epoch: %s has a fixed epoch", fmt->name);
     int rc = mintid_parse_time(s, epoch);
     if (rc != MINTID_OK) {
         char safe[MINTID_ESCAPED_MAX];
@@ -169,9 +177,9 @@ static bool parse_epoch(const char *s, int64_t *epoch) {
                 "mintid: --epoch '%s' is not a time: give Unix milliseconds or RFC 3339 UTC "
                 "(2015-01-01T00:00:00Z)\n",
                 escaped(s, strlen(s), safe, sizeof safe));
-        return false;
+        return EXIT_USAGE;
     }
-    return true;
+    return EXIT_OK;
 }
 
 /* ---- gen ----------------------------------------------------------------------------- */
@@ -256,12 +264,8 @@ static int cmd_gen(int argc, char **argv) {
         }
         cfg.node = (int64_t)v;
     }
-    if (epoch_arg != NULL) {
-        if (!fmt->epoch_settable)
-            return usage_error("--epoch: %s has a fixed epoch", fmt->name);
-        if (!parse_epoch(epoch_arg, &cfg.epoch_ms))
-            return EXIT_USAGE;
-    }
+    if (epoch_option(fmt, epoch_arg, &cfg.epoch_ms) != EXIT_OK)
+        return EXIT_USAGE;
     int form = MINTID_FORM_TEXT;
     if (as_arg != NULL && (form = find_form(fmt, as_arg)) < 0)
         return EXIT_USAGE;
@@ -523,12 +527,8 @@ static int parse_reader(int argc, char **argv, reader *r, const char **to, int *
             return EXIT_USAGE;
     }
     r->epoch = MINTID_EPOCH_DEFAULT;
-    if (epoch_arg != NULL) {
-        if (r->fmt != NULL && !r->fmt->epoch_settable)
-            return usage_error("--epoch: %s has a fixed epoch", r->fmt->name);
-        if (!parse_epoch(epoch_arg, &r->epoch))
-            return EXIT_USAGE;
-    }
+    if (epoch_option(r->fmt, epoch_arg, &r->epoch) != EXIT_OK)
+        return EXIT_USAGE;
     *first_arg = optind;
     return EXIT_OK;
 }
@@ -635,12 +635,8 @@ static int cmd_range(int argc, char **argv) {
     if (as_arg != NULL && (form = find_form(fmt, as_arg)) < 0)
         return EXIT_USAGE;
     int64_t epoch = MINTID_EPOCH_DEFAULT, from, to;
-    if (epoch_arg != NULL) {
-        if (!fmt->epoch_settable)
-            return usage_error("--epoch: %s has a fixed epoch", fmt->name);
-        if (!parse_epoch(epoch_arg, &epoch))
-            return EXIT_USAGE;
-    }
+    if (epoch_option(fmt, epoch_arg, &epoch) != EXIT_OK)
+        return EXIT_USAGE;
     const char *to_arg = argv[optind + (argc - optind == 3 ? 2 : 1)];
     if (mintid_parse_time(argv[optind + 1], &from) != MINTID_OK)
         return usage_error("range: FROM '%s' is not Unix ms or RFC 3339 UTC", argv[optind + 1]);
