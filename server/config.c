@@ -113,6 +113,19 @@ static bool set_value(config *cfg, const setting *s, const char *value, char *er
     return false;
 }
 
+bool config_parse_decimal(const char *s, size_t len, uint64_t max, uint64_t *out) {
+    if (len == 0 || (s[0] == '0' && len > 1))
+        return false;
+    uint64_t v = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (s[i] < '0' || s[i] > '9' || v > (max - (uint64_t)(s[i] - '0')) / 10)
+            return false;
+        v = v * 10 + (uint64_t)(s[i] - '0');
+    }
+    *out = v;
+    return true;
+}
+
 int64_t config_epoch(const config *cfg, const mintid_format *fmt) {
     return fmt->epoch_settable ? cfg->nanoflake_epoch : fmt->epoch_ms;
 }

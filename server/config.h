@@ -42,6 +42,13 @@ typedef struct config {
 void config_defaults(config *cfg);
 
 /*
+ * A decimal in s[0..len) as requests and files give it: digits only, no
+ * sign, no leading zero (but "0" itself), at most max. False for anything
+ * else; *out is set only on success.
+ */
+bool config_parse_decimal(const char *s, size_t len, uint64_t max, uint64_t *out);
+
+/*
  * The epoch this server mints and reads fmt with: the setting for a format
  * whose epoch is settable, else the format's own. The one place that maps
  * settings to epochs.

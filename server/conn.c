@@ -40,13 +40,6 @@ static const char *const proto_label[PROTO_COUNT] = {"HTTP", "RESP"};
  * this many at once; beyond that they are closed at once. */
 #define MAX_REFUSING 64
 
-/* CLOCK_MONOTONIC: time spans that no clock step may stretch or shrink. */
-static uint64_t monotonic_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 static uint64_t now_ms(void) { return monotonic_ns() / 1000000u; }
 
 /* Keeps svc->queued_bytes, the replies queued for all clients, as buffers change. */

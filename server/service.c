@@ -21,13 +21,6 @@
 
 static const char *const proto_names[PROTO_COUNT] = {"http", "resp"};
 
-/* CLOCK_MONOTONIC, for uptime. */
-static uint64_t monotonic_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 /* The generators' clock: the time the service admitted (see service_mint). */
 static int admitted_clock(void *ctx, int64_t *unix_ms) {
     *unix_ms = ((const service *)ctx)->now_ms;
@@ -307,15 +300,8 @@ int service_range(service *svc, const mintid_format *fmt, const char *from_text,
 
 /* A count as requests give it: decimal, no sign, no leading zero, 1..max. */
 bool service_parse_count(const char *s, size_t len, uint64_t max, uint64_t *out) {
-    if (len == 0 || len > 10 || s[0] == '0')
-        return false;
-    uint64_t v = 0;
-    for (size_t i = 0; i < len; i++) {
-        if (s[i] < '0' || s[i] > '9')
-            return false;
-        v = v * 10 + (uint64_t)(s[i] - '0');
-    }
-    if (v > max)
+    uint64_t v;
+    if (!config_parse_decimal(s, len, max, &v) || v == 0)
         return false;
     *out = v;
     return true;

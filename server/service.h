@@ -14,8 +14,16 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 typedef enum proto { PROTO_HTTP, PROTO_RESP, PROTO_COUNT } proto;
+
+/* CLOCK_MONOTONIC in ns: time spans (uptime, waits, timeouts) that no step of the wall clock may stretch or shrink. */
+static inline uint64_t monotonic_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
 
 typedef struct service {
     const config *cfg;

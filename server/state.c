@@ -56,17 +56,12 @@ static void layout_of(const mintid_format *fmt, char *buf, size_t cap) {
         n += (size_t)snprintf(buf + n, cap - n, "%s%s/%u", i ? "," : "", fmt->fields[i].name, fmt->fields[i].width);
 }
 
-/* A decimal of s[0..len): digits only, no leading zero, no overflow. */
+/* A Unix ms value of the file: a decimal of at most 18 digits. */
 static bool parse_ms(const char *s, size_t len, int64_t *out) {
-    if (len == 0 || len > 18 || (s[0] == '0' && len > 1))
+    uint64_t v;
+    if (!config_parse_decimal(s, len, UINT64_C(999999999999999999), &v))
         return false;
-    int64_t v = 0;
-    for (size_t i = 0; i < len; i++) {
-        if (s[i] < '0' || s[i] > '9')
-            return false;
-        v = v * 10 + (s[i] - '0');
-    }
-    *out = v;
+    *out = (int64_t)v;
     return true;
 }
 
