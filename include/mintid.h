@@ -64,7 +64,8 @@ extern "C" {
     XX(EENTROPY, -15, "kernel random number generator failed")                                                         \
     XX(ECLOCK, -16, "clock could not be read")                                                                         \
     XX(EINVALID, -17, "not a valid ID of this format")                                                                 \
-    XX(EAMBIGUOUS, -18, "ambiguous: several formats or forms match")
+    XX(EAMBIGUOUS, -18, "ambiguous: several formats or forms match")                                                   \
+    XX(EPREFIX, -19, "invalid type prefix")
 
 typedef enum mintid_status {
     MINTID_OK = 0,
@@ -89,6 +90,13 @@ typedef enum mintid_format_id {
     MINTID_ULID_FLAKE_SCALABLE = 3,
     MINTID_CALORIOSA = 4,
     MINTID_NANOFLAKE = 5,
+    MINTID_UUIDV7 = 6,
+    MINTID_ULID = 7,
+    MINTID_SCRU128 = 8,
+    MINTID_SNOWFLAKE = 9,
+    MINTID_SONYFLAKE = 10,
+    MINTID_KSUID = 11,
+    MINTID_TYPEID = 12,
     MINTID_FORMAT_COUNT
 } mintid_format_id;
 
@@ -99,7 +107,11 @@ typedef enum mintid_role {
     MINTID_ROLE_NODE,      /* generator / scalability / node id */
     MINTID_ROLE_RANDOM,    /* fresh random bits per ID (up to 64) */
     MINTID_ROLE_RANDOM80,  /* scru160's 80-bit random field, as bytes */
-    MINTID_ROLE_CONSTANT   /* fixed bits, e.g. caloriosa's prefix bit */
+    MINTID_ROLE_CONSTANT,  /* fixed bits, e.g. caloriosa's prefix bit */
+    MINTID_ROLE_DATA,      /* bits only the format's own generator fills (uuidv7's rand_a);
+                              no slot in mintid_parts, zero in mintid_id_build() */
+    MINTID_ROLE_VIEW       /* part of another field, reported on its own
+                              (snowflake's datacenter within node); never packed */
 } mintid_role;
 
 typedef struct mintid_field {
@@ -108,7 +120,16 @@ typedef struct mintid_field {
     uint8_t width;     /* in bits */
     uint8_t role;      /* a mintid_role */
     uint64_t constant; /* value of a MINTID_ROLE_CONSTANT field */
+    uint8_t flags;     /* MINTID_FIELD_* */
 } mintid_field;
+
+/*
+ * How `mintid inspect` reports a field. By default every field is reported
+ * but the timestamp (it is unix_ms and time) and the constant bits.
+ */
+#define MINTID_FIELD_SHOWN 1u  /* reported although timestamp or constant */
+#define MINTID_FIELD_HIDDEN 2u /* not reported */
+#define MINTID_FIELD_HEX 4u    /* reported as a string of hex digits, not a number */
 
 /* Text forms. Not every format has every form: see mintid_format.forms. */
 typedef enum mintid_form {
@@ -117,6 +138,7 @@ typedef enum mintid_form {
     MINTID_FORM_HEX = 2,    /* lower-case hex, fixed width (16 or 40 digits) */
     MINTID_FORM_PADDED = 3, /* nanoflake: base36 zero-padded to 13 characters */
     MINTID_FORM_CORE = 4,   /* caloriosa: base62 with Caloriosa/core's 0-9A-Za-z */
+    MINTID_FORM_UUID = 5,   /* 128-bit formats: the RFC 9562 8-4-4-4-12 string */
     MINTID_FORM_COUNT,
     MINTID_FORM_ANY = -1 /* decoding only: recognise the form (see mintid_decode) */
 } mintid_form;
@@ -139,7 +161,7 @@ typedef struct mintid_format {
     mintid_format_id id;
     const char *name;  /* "nanoflake" */
     const char *title; /* one line for people */
-    uint8_t bits;      /* 64 or 160 */
+    uint8_t bits;      /* 64, 128 or 160 */
     uint8_t nfields;
     const mintid_field *fields; /* most significant first */
     int64_t epoch_ms;           /* Unix ms of timestamp 0 (default, if settable) */
@@ -160,7 +182,17 @@ typedef struct mintid_format {
     uint8_t entropy_max;       /* largest mintid_config.entropy_size; 0: the format has none */
     const char *capacity_note; /* how capacity_per_ms holds: "" (exactly), "on average" or "at least" */
     const char *invalid_why;   /* why mintid_id_check() refuses an ID, for people; NULL if it never does */
+    uint16_t ts_unit_ms;       /* length of one timestamp unit in ms: 1, 10 (sonyflake), 1000 (ksuid) */
+    uint8_t prefix_max;        /* typeid: longest type prefix of the text; 0: the format has none */
+    uint32_t rollback_allowance_ms; /* MINTID_ROLLBACK_REUSE absorbs a clock this far behind; 0: any */
+    const struct mintid_epoch_name *epoch_names; /* named epochs, ended by a NULL name; NULL: none */
 } mintid_format;
+
+/* An epoch known by name ("twitter", "discord"), for formats with a settable epoch. */
+typedef struct mintid_epoch_name {
+    const char *name;
+    int64_t unix_ms;
+} mintid_epoch_name;
 
 /* The format with this id, or NULL. */
 MINTID_API const mintid_format *mintid_format_get(mintid_format_id id);
@@ -250,7 +282,7 @@ MINTID_API int mintid_range(const mintid_format *fmt, int64_t unix_ms, int64_t e
 MINTID_API int64_t mintid_id_unix_ms(const mintid_format *fmt, const mintid_id *id, int64_t epoch_ms);
 
 /* Buffer size that holds any text form of any format, with its NUL. */
-#define MINTID_TEXT_MAX 48
+#define MINTID_TEXT_MAX 96
 
 /*
  * Writes `form` of `id` into buf (NUL-terminated) and returns its length
@@ -270,6 +302,23 @@ MINTID_API int mintid_encode(const mintid_format *fmt, mintid_form form, const m
  */
 MINTID_API int mintid_decode(const mintid_format *fmt, mintid_form form, const char *text, size_t len, mintid_id *out,
                              mintid_form *form_out);
+
+/*
+ * Type prefixes (typeid, mintid_format.prefix_max > 0): its canonical text
+ * is `prefix_suffix`, or the bare suffix when the prefix is empty; no other
+ * form carries a prefix. mintid_encode() writes no prefix; mintid_decode()
+ * reads a text with any valid prefix and drops it. A prefix NULL or "" is
+ * none.
+ */
+#define MINTID_PREFIX_MAX 63
+/* MINTID_OK if `prefix` (len bytes) is a valid prefix of fmt's text, else MINTID_EPREFIX. */
+MINTID_API int mintid_prefix_check(const mintid_format *fmt, const char *prefix, size_t len);
+/* As mintid_encode(), with a prefix (MINTID_EPREFIX if it is invalid or the form has none). */
+MINTID_API int mintid_encode_prefixed(const mintid_format *fmt, mintid_form form, const mintid_id *id,
+                                      const char *prefix, char *buf, size_t cap);
+/* As mintid_decode(), storing the text's prefix ("" if none) in prefix_out when it is not NULL. */
+MINTID_API int mintid_decode_prefixed(const mintid_format *fmt, mintid_form form, const char *text, size_t len,
+                                      mintid_id *out, mintid_form *form_out, char prefix_out[MINTID_PREFIX_MAX + 1]);
 
 /* MINTID_FORM_BIT()s of the forms that MINTID_FORM_ANY recognises. */
 MINTID_API unsigned mintid_decode_any_forms(const mintid_format *fmt);
@@ -306,9 +355,12 @@ MINTID_API int mintid_guess_recent(const char *text, size_t len, int64_t now_ms,
  * only by formats whose epoch is settable. Returns the length, or
  * MINTID_EBUFSIZE (MINTID_JSON_MAX always suffices).
  */
-#define MINTID_JSON_MAX 384
+#define MINTID_JSON_MAX 640
 MINTID_API int mintid_id_to_json(const mintid_format *fmt, const mintid_id *id, int64_t epoch_ms, char *buf,
                                  size_t cap);
+/* As mintid_id_to_json(), for an ID whose text carries `prefix` (typeid): "text" has it, and "prefix" is set. */
+MINTID_API int mintid_id_to_json_prefixed(const mintid_format *fmt, const mintid_id *id, const char *prefix,
+                                          int64_t epoch_ms, char *buf, size_t cap);
 
 /*
  * Explains, in one sentence for people, why mintid_decode() of `text` in
@@ -425,7 +477,10 @@ MINTID_API int mintid_clock_system(void *ctx, int64_t *unix_ms);
  */
 MINTID_API int mintid_random_system(void *ctx, void *buf, size_t len);
 
-/* Writes Unix ms as RFC 3339 UTC with milliseconds ("2026-11-22T01:02:03.456Z"). */
+/*
+ * Writes Unix ms as RFC 3339 UTC with milliseconds ("2026-11-22T01:02:03.456Z");
+ * years past 9999 in ISO 8601's expanded form ("+10889-08-02T05:31:50.655Z").
+ */
 #define MINTID_TIME_MAX 32
 MINTID_API int mintid_format_time(int64_t unix_ms, char *buf, size_t cap);
 /*
@@ -433,6 +488,11 @@ MINTID_API int mintid_format_time(int64_t unix_ms, char *buf, size_t cap);
  * ("2015-01-01", "2015-01-01T00:00:00Z", "2015-01-01T00:00:00.123Z").
  */
 MINTID_API int mintid_parse_time(const char *text, int64_t *unix_ms);
+/*
+ * Parses an epoch for fmt: one of its named epochs (fmt->epoch_names,
+ * e.g. "discord"), or a time as mintid_parse_time() reads it.
+ */
+MINTID_API int mintid_parse_epoch(const mintid_format *fmt, const char *text, int64_t *unix_ms);
 
 #ifdef __cplusplus
 }

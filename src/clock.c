@@ -69,9 +69,14 @@ static void civil_from_days(int64_t z, int64_t *y, unsigned *m, unsigned *d) {
 
 static int64_t floor_div(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
 
-/* 0000-01-01T00:00:00.000Z and 9999-12-31T23:59:59.999Z: RFC 3339's years. */
+/*
+ * 0000-01-01T00:00:00.000Z to +99999-12-31T23:59:59.999Z: RFC 3339's
+ * years, then ISO 8601's expanded ones, which the 48-bit millisecond
+ * formats reach (+10889).
+ */
 #define TIME_MIN_MS (-62167219200000LL)
-#define TIME_MAX_MS 253402300799999LL
+#define TIME_RFC3339_MAX_MS 253402300799999LL
+#define TIME_MAX_MS 3093527980799999LL
 
 int mintid_format_time(int64_t unix_ms, char *buf, size_t cap) {
     /* Checked first: the arithmetic below would overflow near INT64_MIN. */
@@ -83,7 +88,9 @@ int mintid_format_time(int64_t unix_ms, char *buf, size_t cap) {
     unsigned m, d;
     civil_from_days(days, &y, &m, &d);
     unsigned ms = (unsigned)(ms_of_day % 1000), s = (unsigned)(ms_of_day / 1000);
-    int n = snprintf(buf, cap, "%04d-%02u-%02uT%02u:%02u:%02u.%03uZ", (int)y, m, d, s / 3600, s / 60 % 60, s % 60, ms);
+    int n = snprintf(buf, cap, unix_ms > TIME_RFC3339_MAX_MS ? "%+06d-%02u-%02uT%02u:%02u:%02u.%03uZ"
+                                                              : "%04d-%02u-%02uT%02u:%02u:%02u.%03uZ",
+                     (int)y, m, d, s / 3600, s / 60 % 60, s % 60, ms);
     if (n < 0 || (size_t)n >= cap)
         return MINTID_EBUFSIZE;
     return n;
@@ -169,4 +176,14 @@ int mintid_parse_time(const char *text, int64_t *unix_ms) {
     int64_t days = days_from_civil(y, mo, d);
     *unix_ms = ((days * 86400 + h * 3600 + mi * 60 + s) - offset_min * 60) * 1000 + ms;
     return MINTID_OK;
+}
+
+int mintid_parse_epoch(const mintid_format *fmt, const char *text, int64_t *unix_ms) {
+    if (fmt != NULL && fmt->epoch_names != NULL)
+        for (const mintid_epoch_name *e = fmt->epoch_names; e->name != NULL; e++)
+            if (strcmp(e->name, text) == 0) {
+                *unix_ms = e->unix_ms;
+                return MINTID_OK;
+            }
+    return mintid_parse_time(text, unix_ms);
 }

@@ -6,6 +6,7 @@
 #include "internal.h"
 
 #include <string.h>
+#include <strings.h>
 
 void mintid__alphabet_build(mintid__alphabet *a) {
     memset(a->values, 0xff, sizeof a->values);
@@ -66,6 +67,93 @@ int mintid__bytes_to_decimal(const uint8_t *be, size_t n, char *buf, size_t cap)
         buf[i] = tmp[nd - 1 - i];
     buf[nd] = '\0';
     return (int)nd;
+}
+
+/*
+ * Wide numbers as 32-bit limbs, most significant first: base conversion by
+ * repeated division (encoding) and multiply-add (decoding) over at most
+ * five limbs, so no digit needs more than a few dozen operations.
+ */
+#define LIMBS_MAX ((MINTID_ID_MAX_BYTES + 3) / 4)
+
+void mintid__bytes_to_base(const uint8_t *be, size_t n, const mintid__alphabet *a, unsigned base, unsigned ndigits,
+                           char *buf) {
+    uint32_t limb[LIMBS_MAX] = {0};
+    size_t nl = (n + 3) / 4, skip = nl * 4 - n;
+    for (size_t i = 0; i < n; i++) {
+        size_t k = i + skip;
+        limb[k / 4] |= (uint32_t)be[i] << (8 * (3 - k % 4));
+    }
+    for (unsigned d = ndigits; d-- > 0;) {
+        uint64_t rem = 0;
+        for (size_t i = 0; i < nl; i++) {
+            uint64_t cur = rem << 32 | limb[i];
+            limb[i] = (uint32_t)(cur / base);
+            rem = cur % base;
+        }
+        buf[d] = a->digits[rem];
+    }
+    buf[ndigits] = '\0';
+}
+
+int mintid__base_to_bytes(const char *s, size_t len, const mintid__alphabet *a, unsigned base, uint8_t *be, size_t n) {
+    for (size_t i = 0; i < len; i++)
+        if (mintid__digit_value(a, (unsigned char)s[i]) == 0xff)
+            return MINTID_ECHAR;
+    uint32_t limb[LIMBS_MAX] = {0};
+    size_t nl = (n + 3) / 4;
+    for (size_t i = 0; i < len; i++) {
+        uint64_t carry = mintid__digit_value(a, (unsigned char)s[i]);
+        for (size_t k = nl; k-- > 0;) {
+            uint64_t cur = (uint64_t)limb[k] * base + carry;
+            limb[k] = (uint32_t)cur;
+            carry = cur >> 32;
+        }
+        if (carry != 0)
+            return MINTID_EOVERFLOW;
+    }
+    /* Bits above n bytes in the top limb overflow too. */
+    size_t spare = nl * 4 - n;
+    if (spare > 0 && limb[0] >> (32 - 8 * spare) != 0)
+        return MINTID_EOVERFLOW;
+    for (size_t i = 0; i < n; i++) {
+        size_t k = i + spare;
+        be[i] = (uint8_t)(limb[k / 4] >> (8 * (3 - k % 4)));
+    }
+    return MINTID_OK;
+}
+
+/* 130 bits: two zero bits, then the 128; a digit is five of them. */
+void mintid__b32_128_encode(const uint8_t be[16], const mintid__alphabet *a, char out[27]) {
+    uint64_t hi = mintid__get_be(be, 8), lo = mintid__get_be(be + 8, 8);
+    out[0] = a->digits[hi >> 61];
+    for (int i = 1; i < 13; i++) /* digits 1..12: bits 60..1 of hi */
+        out[i] = a->digits[(hi >> (61 - 5 * i)) & 31];
+    out[13] = a->digits[((hi & 1) << 4) | (lo >> 60)];
+    for (int i = 14; i < 26; i++) /* digits 14..25: bits 59..0 of lo */
+        out[i] = a->digits[(lo >> (5 * (25 - i))) & 31];
+    out[26] = '\0';
+}
+
+int mintid__b32_128_decode(const char *s, size_t len, const mintid__alphabet *a, uint8_t be[16]) {
+    if (len != 26)
+        return MINTID_ELENGTH;
+    uint8_t v[26];
+    for (int i = 0; i < 26; i++)
+        if ((v[i] = mintid__digit_value(a, (unsigned char)s[i])) == 0xff)
+            return MINTID_ECHAR;
+    if (v[0] > 7)
+        return MINTID_EOVERFLOW;
+    uint64_t hi = v[0], lo = 0;
+    for (int i = 1; i < 13; i++)
+        hi = hi << 5 | v[i];
+    hi = hi << 1 | v[13] >> 4;
+    lo = v[13] & 15;
+    for (int i = 14; i < 26; i++)
+        lo = lo << 5 | v[i];
+    mintid__put_be(be, 8, hi);
+    mintid__put_be(be + 8, 8, lo);
+    return MINTID_OK;
 }
 
 /* ---- the integer form: unsigned decimal of a 64-bit value --------------- */
@@ -136,3 +224,60 @@ static int hex_decode(const mintid_format *fmt, const char *s, size_t len, minti
 }
 
 const mintid__codec mintid__codec_hex = {hex_encode, hex_decode};
+
+/* ---- the UUID string: 8-4-4-4-12 hex digits ------------------------------- */
+
+static int uuid_encode(const mintid_format *fmt, const mintid_id *id, char *buf, size_t cap) {
+    (void)fmt;
+    if (cap < 37)
+        return MINTID_EBUFSIZE;
+    char *p = buf;
+    for (int i = 0; i < 16; i++) {
+        if (i == 4 || i == 6 || i == 8 || i == 10)
+            *p++ = '-';
+        *p++ = hex.digits[id->bytes[i] >> 4];
+        *p++ = hex.digits[id->bytes[i] & 15];
+    }
+    *p = '\0';
+    return 36;
+}
+
+/*
+ * Reads the hyphenated string, and the spellings RFC 9562 and common
+ * parsers give it: 32 digits without hyphens, the hyphenated string in
+ * braces or after "urn:uuid:" (either case). Nothing else: hyphens in
+ * other places, braces around the bare digits, whitespace.
+ */
+static int uuid_decode(const mintid_format *fmt, const char *s, size_t len, mintid_id *out) {
+    (void)fmt;
+    bool hyphens = true;
+    if (len == 32) {
+        hyphens = false;
+    } else if (len == 38) {
+        if (s[0] != '{' || s[37] != '}')
+            return MINTID_ECHAR;
+        s += 1;
+    } else if (len == 45) {
+        if (strncasecmp(s, "urn:uuid:", 9) != 0)
+            return MINTID_ECHAR;
+        s += 9;
+    } else if (len != 36) {
+        return MINTID_ELENGTH;
+    }
+    mintid_id id;
+    memset(&id, 0, sizeof id);
+    const char *p = s;
+    for (int i = 0; i < 16; i++) {
+        if (hyphens && (i == 4 || i == 6 || i == 8 || i == 10) && *p++ != '-')
+            return MINTID_ECHAR;
+        uint8_t h = mintid__digit_value(&hex, (unsigned char)p[0]), l = mintid__digit_value(&hex, (unsigned char)p[1]);
+        if (h == 0xff || l == 0xff)
+            return MINTID_ECHAR;
+        id.bytes[i] = (uint8_t)(h << 4 | l);
+        p += 2;
+    }
+    *out = id;
+    return MINTID_OK;
+}
+
+const mintid__codec mintid__codec_uuid = {uuid_encode, uuid_decode};

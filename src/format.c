@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 #include <string.h>
+#include <strings.h>
 
 /* One entry per line reads better here than packed. */
 /* clang-format off */
@@ -17,6 +18,13 @@ static const mintid__format_impl *const formats[MINTID_FORMAT_COUNT] = {
     [MINTID_ULID_FLAKE_SCALABLE] = &mintid__ulid_flake_scalable,
     [MINTID_CALORIOSA] = &mintid__caloriosa,
     [MINTID_NANOFLAKE] = &mintid__nanoflake,
+    [MINTID_UUIDV7] = &mintid__uuidv7,
+    [MINTID_ULID] = &mintid__ulid,
+    [MINTID_SCRU128] = &mintid__scru128,
+    [MINTID_SNOWFLAKE] = &mintid__snowflake,
+    [MINTID_SONYFLAKE] = &mintid__sonyflake,
+    [MINTID_KSUID] = &mintid__ksuid,
+    [MINTID_TYPEID] = &mintid__typeid,
 };
 
 static const char *const form_names[MINTID_FORM_COUNT] = {
@@ -25,6 +33,7 @@ static const char *const form_names[MINTID_FORM_COUNT] = {
     [MINTID_FORM_HEX] = "hex",
     [MINTID_FORM_PADDED] = "padded",
     [MINTID_FORM_CORE] = "core",
+    [MINTID_FORM_UUID] = "uuid",
 };
 /* clang-format on */
 
@@ -123,6 +132,8 @@ static size_t slot_offset(mintid_role role) {
         return offsetof(mintid_parts, random);
     case MINTID_ROLE_RANDOM80:
     case MINTID_ROLE_CONSTANT:
+    case MINTID_ROLE_DATA:
+    case MINTID_ROLE_VIEW:
         return SIZE_MAX;
     }
     return SIZE_MAX;
@@ -133,7 +144,7 @@ static uint64_t *slot_of(mintid_parts *p, mintid_role role) {
     return off == SIZE_MAX ? NULL : (uint64_t *)(void *)((char *)p + off);
 }
 
-/* A field's value in parts: its slot, or the constant it always holds. */
+/* A field's value in parts: its slot, the constant it always holds, or 0 (data bits). */
 static uint64_t value_of(const mintid_parts *p, const mintid_field *f) {
     size_t off = slot_offset((mintid_role)f->role);
     uint64_t v = f->constant;
@@ -163,7 +174,7 @@ static void put_bits(uint8_t *b, unsigned off, unsigned width, uint64_t v) {
     }
 }
 
-static uint64_t get_bits(const uint8_t *b, unsigned off, unsigned width) {
+uint64_t mintid__get_bits(const uint8_t *b, unsigned off, unsigned width) {
     uint64_t v = 0;
     if (off % 8 == 0 && width % 8 == 0) {
         for (unsigned i = 0; i < width / 8; i++)
@@ -177,10 +188,24 @@ static uint64_t get_bits(const uint8_t *b, unsigned off, unsigned width) {
     return v;
 }
 
+void mintid__get_wide(const uint8_t *b, unsigned off, unsigned width, uint8_t *out, size_t nbytes) {
+    memset(out, 0, nbytes);
+    unsigned base = (unsigned)nbytes * 8 - width; /* where the field's first bit lands in out */
+    for (unsigned i = 0; i < width; i++) {
+        unsigned bit = off + i, pos = base + i;
+        if ((b[bit >> 3] >> (7 - (bit & 7))) & 1u)
+            out[pos >> 3] |= (uint8_t)(0x80u >> (pos & 7));
+    }
+}
+
+static int64_t floor_div(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
+
 int mintid_range(const mintid_format *fmt, int64_t unix_ms, int64_t epoch_ms, mintid_id *min, mintid_id *max) {
     if (!fmt->epoch_settable || epoch_ms == MINTID_EPOCH_DEFAULT)
         epoch_ms = fmt->epoch_ms;
-    if (unix_ms < epoch_ms || (uint64_t)(unix_ms - epoch_ms) > mintid_format_max_timestamp(fmt))
+    /* The unit that holds unix_ms: every millisecond of it has the same range. */
+    int64_t ts = floor_div(unix_ms, fmt->ts_unit_ms) - floor_div(epoch_ms, fmt->ts_unit_ms);
+    if (unix_ms < epoch_ms || ts < 0 || (uint64_t)ts > mintid_format_max_timestamp(fmt))
         return MINTID_ETIME;
     /* Every field at its smallest, and at its largest, but the timestamp
      * and the constant bits, which every ID of the millisecond shares. */
@@ -189,7 +214,7 @@ int mintid_range(const mintid_format *fmt, int64_t unix_ms, int64_t epoch_ms, mi
     memset(max->bytes, 0xff, fmt->bits / 8u);
     for (unsigned i = 0; i < fmt->nfields; i++) {
         const mintid_field *f = &fmt->fields[i];
-        uint64_t v = f->role == MINTID_ROLE_TIMESTAMP ? (uint64_t)(unix_ms - epoch_ms) : f->constant;
+        uint64_t v = f->role == MINTID_ROLE_TIMESTAMP ? (uint64_t)ts : f->constant;
         if (f->role == MINTID_ROLE_TIMESTAMP || f->role == MINTID_ROLE_CONSTANT) {
             put_bits(min->bytes, f->offset, f->width, v);
             put_bits(max->bytes, f->offset, f->width, v);
@@ -198,11 +223,15 @@ int mintid_range(const mintid_format *fmt, int64_t unix_ms, int64_t epoch_ms, mi
     return MINTID_OK;
 }
 
+/* Views repeat bits of another field; data bits are 0 when built from parts. */
+static bool packed(const mintid_field *f) { return f->role != MINTID_ROLE_VIEW && f->role != MINTID_ROLE_DATA; }
+
 uint64_t mintid__pack_u64(const mintid_format *fmt, const mintid_parts *p) {
     uint64_t v = 0;
     for (unsigned i = 0; i < fmt->nfields; i++) {
         const mintid_field *f = &fmt->fields[i];
-        v |= (value_of(p, f) & field_mask(f)) << (64u - f->offset - f->width);
+        if (packed(f))
+            v |= (value_of(p, f) & field_mask(f)) << (64u - f->offset - f->width);
     }
     return v;
 }
@@ -217,7 +246,7 @@ void mintid__pack(const mintid_format *fmt, const mintid_parts *parts, mintid_id
         const mintid_field *f = &fmt->fields[i];
         if (f->role == MINTID_ROLE_RANDOM80)
             memcpy(out->bytes + f->offset / 8u, parts->random80, sizeof parts->random80);
-        else
+        else if (packed(f))
             put_bits(out->bytes, f->offset, f->width, value_of(parts, f));
     }
 }
@@ -228,6 +257,8 @@ int mintid_id_build(const mintid_format *fmt, const mintid_parts *parts, mintid_
         const mintid_field probe = {.role = (uint8_t)r};
         uint64_t v = value_of(parts, &probe);
         const mintid_field *f = mintid_format_field(fmt, (mintid_role)r);
+        if (f != NULL && f->width > 64)
+            f = NULL; /* wide fields take no value from parts */
         if (f == NULL ? v != 0 : (v & ~field_mask(f)) != 0)
             return MINTID_ERANGE;
     }
@@ -246,15 +277,15 @@ void mintid_id_parse(const mintid_format *fmt, const mintid_id *id, mintid_parts
             continue;
         }
         uint64_t *slot = slot_of(out, (mintid_role)f->role);
-        if (slot != NULL)
-            *slot = get_bits(id->bytes, f->offset, f->width);
+        if (slot != NULL && f->width <= 64)
+            *slot = mintid__get_bits(id->bytes, f->offset, f->width);
     }
 }
 
 int mintid_id_check(const mintid_format *fmt, const mintid_id *id) {
-    for (unsigned i = 0; i < fmt->nfields; i++) {
+    for (unsigned i = 0; i < fmt->nfields && !mintid__impl(fmt)->constants_advisory; i++) {
         const mintid_field *f = &fmt->fields[i];
-        if (f->role == MINTID_ROLE_CONSTANT && get_bits(id->bytes, f->offset, f->width) != f->constant)
+        if (f->role == MINTID_ROLE_CONSTANT && mintid__get_bits(id->bytes, f->offset, f->width) != f->constant)
             return MINTID_EINVALID;
     }
     const mintid__format_impl *impl = mintid__impl(fmt);
@@ -263,7 +294,10 @@ int mintid_id_check(const mintid_format *fmt, const mintid_id *id) {
 
 int64_t mintid_id_unix_ms(const mintid_format *fmt, const mintid_id *id, int64_t epoch_ms) {
     const mintid_field *f = mintid_format_field(fmt, MINTID_ROLE_TIMESTAMP);
-    return epoch_ms + (int64_t)get_bits(id->bytes, f->offset, f->width);
+    int64_t ts = (int64_t)mintid__get_bits(id->bytes, f->offset, f->width);
+    if (fmt->ts_unit_ms == 1)
+        return epoch_ms + ts;
+    return (floor_div(epoch_ms, fmt->ts_unit_ms) + ts) * fmt->ts_unit_ms;
 }
 
 /* ---- text forms ------------------------------------------------------------ */
@@ -274,8 +308,66 @@ int mintid_encode(const mintid_format *fmt, mintid_form form, const mintid_id *i
     return mintid__impl(fmt)->codecs[form]->encode(fmt, id, buf, cap);
 }
 
+int mintid_prefix_check(const mintid_format *fmt, const char *prefix, size_t len) {
+    if (len == 0)
+        return MINTID_OK;
+    const mintid__format_impl *impl = mintid__impl(fmt);
+    if (len > fmt->prefix_max || impl->prefix_check == NULL)
+        return MINTID_EPREFIX;
+    return impl->prefix_check(prefix, len);
+}
+
+int mintid_encode_prefixed(const mintid_format *fmt, mintid_form form, const mintid_id *id, const char *prefix,
+                           char *buf, size_t cap) {
+    size_t plen = prefix != NULL ? strlen(prefix) : 0;
+    if (plen == 0)
+        return mintid_encode(fmt, form, id, buf, cap);
+    if (form != MINTID_FORM_TEXT || mintid_prefix_check(fmt, prefix, plen) != MINTID_OK)
+        return MINTID_EPREFIX;
+    if (cap < plen + 2)
+        return MINTID_EBUFSIZE;
+    int rc = mintid_encode(fmt, form, id, buf + plen + 1, cap - plen - 1);
+    if (rc < 0)
+        return rc;
+    memcpy(buf, prefix, plen);
+    buf[plen] = mintid__impl(fmt)->prefix_sep;
+    return (int)plen + 1 + rc;
+}
+
+static int decode_bare(const mintid_format *fmt, mintid_form form, const char *text, size_t len, mintid_id *out,
+                       mintid_form *form_out);
+
+int mintid_decode_prefixed(const mintid_format *fmt, mintid_form form, const char *text, size_t len, mintid_id *out,
+                           mintid_form *form_out, char prefix_out[MINTID_PREFIX_MAX + 1]) {
+    const mintid__format_impl *impl = mintid__impl(fmt);
+    const char *sep = fmt->prefix_max > 0 && (form == MINTID_FORM_TEXT || form == MINTID_FORM_ANY)
+                          ? memrchr(text, impl->prefix_sep, len)
+                          : NULL;
+    if (sep == NULL) {
+        int rc = decode_bare(fmt, form, text, len, out, form_out);
+        if (rc == MINTID_OK && prefix_out != NULL)
+            prefix_out[0] = '\0';
+        return rc;
+    }
+    /* A prefixed text is always the text form: the prefix, its separator, the suffix. */
+    size_t plen = (size_t)(sep - text);
+    if (plen == 0 || mintid_prefix_check(fmt, text, plen) != MINTID_OK)
+        return MINTID_EPREFIX;
+    int rc = decode_bare(fmt, MINTID_FORM_TEXT, sep + 1, len - plen - 1, out, form_out);
+    if (rc == MINTID_OK && prefix_out != NULL) {
+        memcpy(prefix_out, text, plen);
+        prefix_out[plen] = '\0';
+    }
+    return rc;
+}
+
 int mintid_decode(const mintid_format *fmt, mintid_form form, const char *text, size_t len, mintid_id *out,
                   mintid_form *form_out) {
+    return mintid_decode_prefixed(fmt, form, text, len, out, form_out, NULL);
+}
+
+static int decode_bare(const mintid_format *fmt, mintid_form form, const char *text, size_t len, mintid_id *out,
+                       mintid_form *form_out) {
     const mintid__format_impl *impl = mintid__impl(fmt);
     if (form != MINTID_FORM_ANY) {
         if ((unsigned)form >= MINTID_FORM_COUNT || impl->codecs[form] == NULL)
@@ -327,7 +419,7 @@ unsigned mintid_decode_any_forms(const mintid_format *fmt) {
 static unsigned guess_all(const char *text, size_t len, mintid_id ids[MINTID_FORMAT_COUNT],
                           mintid_form forms[MINTID_FORMAT_COUNT]) {
     unsigned found = 0;
-    char buf[MINTID_TEXT_MAX];
+    char buf[MINTID_TEXT_MAX], prefix[MINTID_PREFIX_MAX + 1];
     for (unsigned i = 0; i < MINTID_FORMAT_COUNT; i++) {
         const mintid__format_impl *impl = formats[i];
         /* Within one format the any-order decides between forms, as decode does. */
@@ -335,10 +427,12 @@ static unsigned guess_all(const char *text, size_t len, mintid_id ids[MINTID_FOR
             mintid_id id;
             if (!(impl->guess_forms & MINTID_FORM_BIT(*f)))
                 continue;
-            if (impl->codecs[*f]->decode(&impl->pub, text, len, &id) != MINTID_OK)
+            if (mintid_decode_prefixed(&impl->pub, *f, text, len, &id, NULL, prefix) != MINTID_OK)
                 continue;
-            int n = impl->codecs[*f]->encode(&impl->pub, &id, buf, sizeof buf);
-            if (n < 0 || (size_t)n != len || memcmp(buf, text, len) != 0)
+            /* Canonical but for letter case: a case-insensitive decoder reads
+             * both, and a case-sensitive one gave a value whose text differs. */
+            int n = mintid_encode_prefixed(&impl->pub, *f, &id, prefix, buf, sizeof buf);
+            if (n < 0 || (size_t)n != len || strncasecmp(buf, text, len) != 0)
                 continue;
             if (mintid_id_check(&impl->pub, &id) != MINTID_OK)
                 continue;

@@ -19,6 +19,8 @@
 /* getrandom() costs about 3.4 ns a byte in 256-byte blocks, 2.4 in 1024-byte ones. */
 #define RNG_BLOCK 1024
 
+static int64_t floor_div(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
+
 struct mintid__gen_rng {
     mintid_random_fn fn; /* NULL: getrandom() straight into buf */
     void *ctx;
@@ -31,6 +33,8 @@ struct mintid_gen {
     const mintid__format_impl *impl;
     mintid_config cfg;
     uint64_t fork_generation; /* the process's, when the generator was made */
+    int64_t unit_ms;          /* length of a timestamp unit */
+    int64_t epoch_units;      /* the epoch, in whole units (sonyflake truncates its start) */
     mintid__core core;
     mintid_gen_stats stats;
     struct mintid__gen_rng rng;
@@ -126,6 +130,8 @@ int mintid_gen_new(const mintid_format *fmt, const mintid_config *cfg, mintid_ge
     g->impl = f;
     g->cfg = c;
     g->fork_generation = mintid__fork_generation();
+    g->unit_ms = fmt->ts_unit_ms;
+    g->epoch_units = floor_div(c.epoch_ms, g->unit_ms);
     mintid__core_init(f, &g->core);
     g->rng.fn = c.random;
     g->rng.ctx = c.random_ctx;
@@ -148,15 +154,18 @@ const mintid_format *mintid_gen_format(const mintid_gen *gen) { return &gen->imp
 
 const mintid_config *mintid_gen_config(const mintid_gen *gen) { return &gen->cfg; }
 
-/* The clock, relative to the epoch; may be negative before the epoch. */
+/* The clock in timestamp units after the epoch; may be negative before the epoch. */
 static int read_rel(mintid_gen *g, int64_t *rel) {
     int64_t now;
     int rc = g->cfg.clock(g->cfg.clock_ctx, &now);
     if (rc != MINTID_OK)
         return rc < 0 ? rc : MINTID_ECLOCK;
-    *rel = now - g->cfg.epoch_ms;
+    *rel = g->unit_ms == 1 ? now - g->cfg.epoch_ms : floor_div(now, g->unit_ms) - g->epoch_units;
     return MINTID_OK;
 }
+
+/* Unix ms at which timestamp `ts` (units after the epoch) begins. */
+static int64_t unit_start_ms(const mintid_gen *g, int64_t ts) { return (g->epoch_units + ts) * g->unit_ms; }
 
 /*
  * Waits until the clock reads at least `target` (ms relative to the epoch).
@@ -183,11 +192,11 @@ static int wait_until(mintid_gen *g, int64_t target, uint64_t *deadline) {
             return MINTID_ETIMEDOUT;
         uint64_t left = *deadline - now_ns;
         if (g->cfg.clock == mintid_clock_system) {
-            mintid__sleep_until_ms(target + g->cfg.epoch_ms, left);
-        } else if (target - rel > 1) {
+            mintid__sleep_until_ms(unit_start_ms(g, target), left);
+        } else if ((target - rel) * g->unit_ms > 1) {
             /* A clock of the caller's, perhaps a virtual one that moves
              * when read: whole milliseconds asleep, the last one read. */
-            uint64_t ns = (uint64_t)(target - rel - 1) * 1000000u;
+            uint64_t ns = (uint64_t)((target - rel) * g->unit_ms - 1) * 1000000u;
             mintid__sleep_ns(ns < left ? ns : left);
         }
     }
@@ -200,8 +209,9 @@ void mintid__core_init(const mintid__format_impl *f, mintid__core *core) {
     core->st.seq = f->seq_init;
 }
 
-int mintid__core_next(const mintid__format_impl *f, const mintid_config *cfg, mintid__core *core, int64_t rel,
-                      struct mintid__gen_rng *rng, mintid_parts *p) {
+/* The field rules: the next ID's parts. */
+static int core_next_parts(const mintid__format_impl *f, const mintid_config *cfg, mintid__core *core, int64_t rel,
+                           struct mintid__gen_rng *rng, mintid_parts *p) {
     memset(p, 0, sizeof *p);
     /* The per-ID random fields first: a failing random source then leaves
      * the state as it was. */
@@ -224,7 +234,10 @@ int mintid__core_next(const mintid__format_impl *f, const mintid_config *cfg, mi
         return rc;
     mintid__seq_state st = core->st;
     uint64_t ts;
-    if (!core->started || rel > (int64_t)core->last_ts) {
+    int tick = mintid__core_tick(f, cfg, core, rel);
+    if (tick < 0)
+        return tick;
+    if (tick == MINTID__TICK_NEW) {
         if (rel < (int64_t)f->timestamp_min || rel > (int64_t)f->timestamp_max)
             return MINTID_ETIME;
         rc = f->seq_begin(f, cfg, rng, &st);
@@ -232,8 +245,6 @@ int mintid__core_next(const mintid__format_impl *f, const mintid_config *cfg, mi
             rc = mintid__gen_random_bits(rng, mintid_format_field(&f->pub, MINTID_ROLE_RANDOM)->width, &st.random);
         ts = (uint64_t)rel;
     } else {
-        if (rel < (int64_t)core->last_ts && cfg->rollback != MINTID_ROLLBACK_REUSE)
-            return MINTID_ECLOCKBACK;
         /* The same millisecond, or (reuse) the clock behind: carry on in the last one. */
         rc = f->seq_step(f, cfg, rng, &st);
         ts = core->last_ts;
@@ -250,15 +261,26 @@ int mintid__core_next(const mintid__format_impl *f, const mintid_config *cfg, mi
     return MINTID_OK;
 }
 
+int mintid__core_next(const mintid__format_impl *f, const mintid_config *cfg, mintid__core *core, int64_t rel,
+                      struct mintid__gen_rng *rng, mintid_id *out) {
+    if (f->next != NULL)
+        return f->next(f, cfg, core, rel, rng, out);
+    mintid_parts p;
+    int rc = core_next_parts(f, cfg, core, rel, rng, &p);
+    if (rc == MINTID_OK)
+        mintid__pack(&f->pub, &p, out);
+    return rc;
+}
+
 /* ---- the generator around it -------------------------------------------------------- */
 
 /*
- * The next ID's fields: the core, and the waits the policies ask for when
+ * The next ID: the core, and the waits the policies ask for when
  * it cannot go on (a millisecond used up, the clock behind the last ID).
  * One call never waits longer than max_wait_ms in all, measured on the
  * monotonic clock, even with a clock that stands still.
  */
-static int next_parts(mintid_gen *g, mintid_parts *p) {
+static int next_id(mintid_gen *g, mintid_id *out) {
     uint64_t deadline = 0;
     bool rollback_seen = false;
     for (;;) {
@@ -270,7 +292,7 @@ static int next_parts(mintid_gen *g, mintid_parts *p) {
             g->stats.rollbacks++;
             rollback_seen = true;
         }
-        rc = mintid__core_next(g->impl, &g->cfg, &g->core, rel, &g->rng, p);
+        rc = mintid__core_next(g->impl, &g->cfg, &g->core, rel, &g->rng, out);
         if (rc == MINTID_OK) {
             g->stats.issued++;
             return MINTID_OK;
@@ -282,7 +304,8 @@ static int next_parts(mintid_gen *g, mintid_parts *p) {
                 return rc;
             target = (int64_t)g->core.last_ts + 1;
         } else if (rc == MINTID_ECLOCKBACK) {
-            if (g->cfg.rollback == MINTID_ROLLBACK_FAIL)
+            /* Under reuse: further behind than the format absorbs. */
+            if (g->cfg.rollback != MINTID_ROLLBACK_WAIT)
                 return rc;
             target = (int64_t)g->core.last_ts;
         } else {
@@ -308,14 +331,12 @@ static long next_many(mintid_gen *gen, mintid_id *ids, uint64_t *values, size_t 
         return rc;
     size_t i;
     for (i = 0; i < n; i++) {
-        mintid_parts p;
-        rc = next_parts(gen, &p);
+        mintid_id id;
+        rc = next_id(gen, ids != NULL ? &ids[i] : &id);
         if (rc != MINTID_OK)
             break;
-        if (ids != NULL)
-            mintid__pack(&gen->impl->pub, &p, &ids[i]);
-        else
-            values[i] = mintid__pack_u64(&gen->impl->pub, &p);
+        if (ids == NULL)
+            values[i] = mintid_id_to_u64(&id);
     }
     pthread_mutex_unlock(&gen->lock);
     return i > 0 ? (long)i : rc;
@@ -341,6 +362,6 @@ void mintid_gen_get_stats(mintid_gen *gen, mintid_gen_stats *out) {
         return;
     }
     *out = gen->stats;
-    out->last_unix_ms = gen->core.started ? gen->cfg.epoch_ms + (int64_t)gen->core.last_ts : -1;
+    out->last_unix_ms = gen->core.started ? unit_start_ms(gen, (int64_t)gen->core.last_ts) : -1;
     pthread_mutex_unlock(&gen->lock);
 }

@@ -24,9 +24,10 @@ typedef struct mintid__codec {
     int (*decode)(const mintid_format *fmt, const char *s, size_t len, mintid_id *out);
 } mintid__codec;
 
-/* Forms every 64-bit format shares, and scru160's 40-digit hex. */
+/* Forms the formats share: decimal (64-bit), fixed-width hex, and the UUID string (128-bit). */
 extern const mintid__codec mintid__codec_int;
 extern const mintid__codec mintid__codec_hex;
+extern const mintid__codec mintid__codec_uuid;
 
 /*
  * An alphabet: the digit of each value, and the value of each byte, built
@@ -85,6 +86,22 @@ static inline int mintid__u64_to_base(uint64_t v, const mintid__alphabet *a, uns
 int mintid__base_to_u64(const char *s, size_t len, const mintid__alphabet *a, unsigned base, uint64_t *v);
 /* Writes the decimal text of an unsigned big-endian number of n bytes. */
 int mintid__bytes_to_decimal(const uint8_t *be, size_t n, char *buf, size_t cap);
+/*
+ * Base-N text of a big-endian number of n bytes (n <= 20) in exactly
+ * `ndigits` digits, leading zeros included, with the NUL (buf holds
+ * ndigits + 1). The caller makes sure ndigits is enough.
+ */
+void mintid__bytes_to_base(const uint8_t *be, size_t n, const mintid__alphabet *a, unsigned base, unsigned ndigits,
+                           char *buf);
+/* Parses len base-N digits into n big-endian bytes: MINTID_ECHAR, or MINTID_EOVERFLOW past 2^(8n) - 1. */
+int mintid__base_to_bytes(const char *s, size_t len, const mintid__alphabet *a, unsigned base, uint8_t *be, size_t n);
+/*
+ * Base 32 of 16 bytes in 26 digits, five bits each, the first carrying the
+ * top 3 bits (ulid, typeid). The decoder checks length and characters, and
+ * gives MINTID_EOVERFLOW when the first digit is above 7.
+ */
+void mintid__b32_128_encode(const uint8_t be[16], const mintid__alphabet *a, char out[27]);
+int mintid__b32_128_decode(const char *s, size_t len, const mintid__alphabet *a, uint8_t be[16]);
 
 /* ---- formats (format.c and one file per format in formats/) ------------- */
 
@@ -98,10 +115,12 @@ int mintid__bytes_to_decimal(const uint8_t *be, size_t n, char *buf, size_t cap)
 typedef struct mintid__seq_state {
     uint64_t seq;    /* the sequence field of the last ID */
     uint64_t random; /* the millisecond's random field, where it is per millisecond */
+    uint64_t aux;    /* what else a format's own generator keeps (scru128's counter_hi time) */
 } mintid__seq_state;
 
 struct mintid__gen_rng; /* the generator's view of its random source */
 struct mintid__format_impl;
+struct mintid__core;
 typedef int (*mintid__seq_fn)(const struct mintid__format_impl *f, const mintid_config *cfg,
                               struct mintid__gen_rng *rng, mintid__seq_state *st);
 
@@ -127,6 +146,22 @@ typedef struct mintid__format_impl {
     uint8_t random_per_ms;
     mintid__seq_fn seq_begin;
     mintid__seq_fn seq_step;
+    /*
+     * A format whose generator does not fit the field rules above writes
+     * the next ID itself, with the contract of mintid__core_next(). NULL:
+     * the rules above.
+     */
+    int (*next)(const struct mintid__format_impl *f, const mintid_config *cfg, struct mintid__core *core, int64_t rel,
+                struct mintid__gen_rng *rng, mintid_id *out);
+    /* Whether the ID carries a time (typeid: only UUIDv7 suffixes do). NULL: always. */
+    bool (*has_time)(const mintid_id *id);
+    /* 1 if decoders accept any value of the constant fields (typeid decodes
+     * every UUID; its generator still writes the constants). */
+    uint8_t constants_advisory;
+    /* Type prefixes (pub.prefix_max > 0): the separator before the suffix,
+     * and the check of a prefix of 1..prefix_max bytes. */
+    char prefix_sep;
+    int (*prefix_check)(const char *prefix, size_t len);
 } mintid__format_impl;
 
 extern const mintid__format_impl mintid__uexky;
@@ -135,6 +170,13 @@ extern const mintid__format_impl mintid__ulid_flake;
 extern const mintid__format_impl mintid__ulid_flake_scalable;
 extern const mintid__format_impl mintid__caloriosa;
 extern const mintid__format_impl mintid__nanoflake;
+extern const mintid__format_impl mintid__uuidv7;
+extern const mintid__format_impl mintid__ulid;
+extern const mintid__format_impl mintid__scru128;
+extern const mintid__format_impl mintid__snowflake;
+extern const mintid__format_impl mintid__sonyflake;
+extern const mintid__format_impl mintid__ksuid;
+extern const mintid__format_impl mintid__typeid;
 
 /* The impl behind a public format pointer (they are the same object). */
 static inline const mintid__format_impl *mintid__impl(const mintid_format *fmt) {
@@ -156,15 +198,57 @@ typedef struct mintid__core {
 void mintid__core_init(const mintid__format_impl *f, mintid__core *core);
 
 /*
- * The fields of the ID after core's last one, at `rel` ms after the epoch,
- * drawing from rng. MINTID_OK: *p is filled and the state advanced. Else
+ * The ID after core's last one, at `rel` timestamp units (ms, but for
+ * sonyflake and ksuid) after the epoch, drawing from rng. MINTID_OK: *out
+ * is written and the state advanced. Else
  * the state is unchanged: MINTID_EEXHAUSTED (the last millisecond is used
  * up: call again with a later rel), MINTID_ECLOCKBACK (rel is before the
  * last ID's millisecond and the rollback policy is not reuse), MINTID_ETIME
  * (rel out of the format's range), or the random source's error.
  */
 int mintid__core_next(const mintid__format_impl *f, const mintid_config *cfg, mintid__core *core, int64_t rel,
-                      struct mintid__gen_rng *rng, mintid_parts *p);
+                      struct mintid__gen_rng *rng, mintid_id *out);
+
+/*
+ * Where `rel` stands against core's last ID: a later unit, the same one
+ * (or behind it, absorbed by the reuse policy within the format's
+ * allowance), or MINTID_ECLOCKBACK.
+ */
+enum { MINTID__TICK_NEW = 1, MINTID__TICK_SAME = 2 };
+static inline int mintid__core_tick(const mintid__format_impl *f, const mintid_config *cfg, const mintid__core *core,
+                                    int64_t rel) {
+    if (!core->started || rel > (int64_t)core->last_ts)
+        return MINTID__TICK_NEW;
+    if (rel == (int64_t)core->last_ts)
+        return MINTID__TICK_SAME;
+    if (cfg->rollback != MINTID_ROLLBACK_REUSE)
+        return MINTID_ECLOCKBACK;
+    uint64_t behind = (uint64_t)((int64_t)core->last_ts - rel);
+    if (f->pub.rollback_allowance_ms != 0 && behind > f->pub.rollback_allowance_ms / f->pub.ts_unit_ms)
+        return MINTID_ECLOCKBACK;
+    return MINTID__TICK_SAME;
+}
+
+/* Big-endian stores for the formats' own generators. */
+static inline void mintid__put_be(uint8_t *b, unsigned nbytes, uint64_t v) {
+    for (unsigned i = nbytes; i-- > 0; v >>= 8)
+        b[i] = (uint8_t)v;
+}
+static inline uint64_t mintid__get_be(const uint8_t *b, unsigned nbytes) {
+    uint64_t v = 0;
+    for (unsigned i = 0; i < nbytes; i++)
+        v = v << 8 | b[i];
+    return v;
+}
+
+/* The shared UUIDv7 generator (uuidv7, typeid). */
+int mintid__uuidv7_next(const mintid__format_impl *f, const mintid_config *cfg, mintid__core *core, int64_t rel,
+                        struct mintid__gen_rng *rng, mintid_id *out);
+
+/* The field of `width` <= 64 bits at bit `off` of a big-endian byte string. */
+uint64_t mintid__get_bits(const uint8_t *b, unsigned off, unsigned width);
+/* Any field, right-aligned into nbytes big-endian bytes (nbytes * 8 >= width). */
+void mintid__get_wide(const uint8_t *b, unsigned off, unsigned width, uint8_t *out, size_t nbytes);
 
 /* Fast packing from parts whose fields are known to fit (the generator's). */
 uint64_t mintid__pack_u64(const mintid_format *fmt, const mintid_parts *p);

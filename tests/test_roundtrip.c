@@ -69,9 +69,16 @@ static uint64_t spec_limit(mintid_format_id f) {
     case MINTID_ULID_FLAKE:
     case MINTID_ULID_FLAKE_SCALABLE:
     case MINTID_NANOFLAKE:
+    case MINTID_SNOWFLAKE:
+    case MINTID_SONYFLAKE:
         return INT64_MAX;
     case MINTID_CALORIOSA:
     case MINTID_SCRU160:
+    case MINTID_UUIDV7:
+    case MINTID_ULID:
+    case MINTID_SCRU128:
+    case MINTID_KSUID:
+    case MINTID_TYPEID:
     case MINTID_FORMAT_COUNT:
         break;
     }
@@ -454,6 +461,8 @@ static uint64_t *parts_slot(mintid_parts *p, uint8_t role) {
         return &p->random;
     case MINTID_ROLE_RANDOM80:
     case MINTID_ROLE_CONSTANT:
+    case MINTID_ROLE_DATA:
+    case MINTID_ROLE_VIEW:
         break;
     }
     return NULL;

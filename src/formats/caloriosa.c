@@ -61,10 +61,10 @@ static const mintid__codec text_codec = {text_encode, text_decode};
 static const mintid__codec core_codec = {core_encode, core_decode};
 
 static const mintid_field fields[] = {
-    {"prefix", 0, 1, MINTID_ROLE_CONSTANT, 1},
-    {"timestamp", 1, 41, MINTID_ROLE_TIMESTAMP, 0},
-    {"random", 42, 12, MINTID_ROLE_RANDOM, 0},
-    {"increment", 54, 10, MINTID_ROLE_SEQUENCE, 0},
+    {"prefix", 0, 1, MINTID_ROLE_CONSTANT, 1, 0},
+    {"timestamp", 1, 41, MINTID_ROLE_TIMESTAMP, 0, 0},
+    {"random", 42, 12, MINTID_ROLE_RANDOM, 0, 0},
+    {"increment", 54, 10, MINTID_ROLE_SEQUENCE, 0, 0},
 };
 
 const mintid__format_impl mintid__caloriosa = {
@@ -92,6 +92,7 @@ const mintid__format_impl mintid__caloriosa = {
             .text_nocase = 0,
             .default_overflow = MINTID_OVERFLOW_WAIT,
             .default_rollback = MINTID_ROLLBACK_WAIT,
+            .ts_unit_ms = 1,
         },
     .timestamp_min = 0,
     .timestamp_max = (UINT64_C(1) << 41) - 1,

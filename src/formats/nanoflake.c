@@ -51,10 +51,10 @@ static const mintid__codec text_codec = {text_encode, text_decode};
 static const mintid__codec padded_codec = {padded_encode, padded_decode};
 
 static const mintid_field fields[] = {
-    {"sign", 0, 1, MINTID_ROLE_CONSTANT, 0},
-    {"timestamp", 1, 41, MINTID_ROLE_TIMESTAMP, 0},
-    {"generator", 42, 10, MINTID_ROLE_NODE, 0},
-    {"sequence", 52, 12, MINTID_ROLE_SEQUENCE, 0},
+    {"sign", 0, 1, MINTID_ROLE_CONSTANT, 0, 0},
+    {"timestamp", 1, 41, MINTID_ROLE_TIMESTAMP, 0, 0},
+    {"generator", 42, 10, MINTID_ROLE_NODE, 0, 0},
+    {"sequence", 52, 12, MINTID_ROLE_SEQUENCE, 0, 0},
 };
 
 const mintid__format_impl mintid__nanoflake = {
@@ -80,6 +80,7 @@ const mintid__format_impl mintid__nanoflake = {
             .text_nocase = 1,
             .default_overflow = MINTID_OVERFLOW_WAIT,
             .default_rollback = MINTID_ROLLBACK_WAIT,
+            .ts_unit_ms = 1,
         },
     .timestamp_min = 0,
     .timestamp_max = (UINT64_C(1) << 41) - 1,

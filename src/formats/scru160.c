@@ -77,10 +77,10 @@ static int seq_begin(const mintid__format_impl *f, const mintid_config *cfg, str
 }
 
 static const mintid_field fields[] = {
-    {"timestamp", 0, 48, MINTID_ROLE_TIMESTAMP, 0},
-    {"counter", 48, 16, MINTID_ROLE_SEQUENCE, 0},
-    {"random16", 64, 16, MINTID_ROLE_RANDOM, 0},
-    {"random80", 80, 80, MINTID_ROLE_RANDOM80, 0},
+    {"timestamp", 0, 48, MINTID_ROLE_TIMESTAMP, 0, 0},
+    {"counter", 48, 16, MINTID_ROLE_SEQUENCE, 0, 0},
+    {"random16", 64, 16, MINTID_ROLE_RANDOM, 0, 0},
+    {"random80", 80, 80, MINTID_ROLE_RANDOM80, 0, 0},
 };
 
 const mintid__format_impl mintid__scru160 = {
@@ -107,6 +107,7 @@ const mintid__format_impl mintid__scru160 = {
             .text_nocase = 1,
             .default_overflow = MINTID_OVERFLOW_WAIT,
             .default_rollback = MINTID_ROLLBACK_REUSE,
+            .ts_unit_ms = 1,
         },
     .timestamp_min = 1,
     .timestamp_max = (UINT64_C(1) << 48) - 2,

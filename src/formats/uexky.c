@@ -55,10 +55,10 @@ static int text_decode(const mintid_format *fmt, const char *s, size_t len, mint
 static const mintid__codec text_codec = {text_encode, text_decode};
 
 static const mintid_field fields[] = {
-    {"zero", 0, 4, MINTID_ROLE_CONSTANT, 0},
-    {"timestamp", 4, 42, MINTID_ROLE_TIMESTAMP, 0},
-    {"sequence", 46, 9, MINTID_ROLE_SEQUENCE, 0},
-    {"random", 55, 9, MINTID_ROLE_RANDOM, 0},
+    {"zero", 0, 4, MINTID_ROLE_CONSTANT, 0, 0},
+    {"timestamp", 4, 42, MINTID_ROLE_TIMESTAMP, 0, 0},
+    {"sequence", 46, 9, MINTID_ROLE_SEQUENCE, 0, 0},
+    {"random", 55, 9, MINTID_ROLE_RANDOM, 0, 0},
 };
 
 const mintid__format_impl mintid__uexky = {
@@ -82,6 +82,7 @@ const mintid__format_impl mintid__uexky = {
             .text_nocase = 0,
             .default_overflow = MINTID_OVERFLOW_WAIT,
             .default_rollback = MINTID_ROLLBACK_WAIT,
+            .ts_unit_ms = 1,
         },
     .timestamp_min = 0,
     .timestamp_max = (UINT64_C(1) << 42) - 1,

@@ -80,7 +80,7 @@ static int seq_step(const mintid__format_impl *f, const mintid_config *cfg, stru
             MINTID_FORM_BIT(MINTID_FORM_TEXT) | MINTID_FORM_BIT(MINTID_FORM_INT) | MINTID_FORM_BIT(MINTID_FORM_HEX),   \
     .text_min_len = ULID_FLAKE_TEXT_LEN, .text_max_len = ULID_FLAKE_TEXT_LEN, .text_sortable = 1,                      \
     .value_max = INT64_MAX, .alphabet = ALPHABET, .text_nocase = 1, .default_overflow = MINTID_OVERFLOW_FAIL,          \
-    .default_rollback = MINTID_ROLLBACK_FAIL, .capacity_note = "on average"
+    .default_rollback = MINTID_ROLLBACK_FAIL, .capacity_note = "on average", .ts_unit_ms = 1
 
 #define ULID_FLAKE_IMPL                                                                                                \
     .timestamp_min = 0, .timestamp_max = (UINT64_C(1) << 43) - 1, .seq_init = 0,                                       \
@@ -91,16 +91,16 @@ static int seq_step(const mintid__format_impl *f, const mintid_config *cfg, stru
     .seq_begin = seq_begin, .seq_step = seq_step
 
 static const mintid_field fields[] = {
-    {"sign", 0, 1, MINTID_ROLE_CONSTANT, 0},
-    {"timestamp", 1, 43, MINTID_ROLE_TIMESTAMP, 0},
-    {"randomness", 44, 20, MINTID_ROLE_SEQUENCE, 0},
+    {"sign", 0, 1, MINTID_ROLE_CONSTANT, 0, 0},
+    {"timestamp", 1, 43, MINTID_ROLE_TIMESTAMP, 0, 0},
+    {"randomness", 44, 20, MINTID_ROLE_SEQUENCE, 0, 0},
 };
 
 static const mintid_field scalable_fields[] = {
-    {"sign", 0, 1, MINTID_ROLE_CONSTANT, 0},
-    {"timestamp", 1, 43, MINTID_ROLE_TIMESTAMP, 0},
-    {"randomness", 44, 15, MINTID_ROLE_SEQUENCE, 0},
-    {"scalability", 59, 5, MINTID_ROLE_NODE, 0},
+    {"sign", 0, 1, MINTID_ROLE_CONSTANT, 0, 0},
+    {"timestamp", 1, 43, MINTID_ROLE_TIMESTAMP, 0, 0},
+    {"randomness", 44, 15, MINTID_ROLE_SEQUENCE, 0, 0},
+    {"scalability", 59, 5, MINTID_ROLE_NODE, 0, 0},
 };
 
 /*

@@ -1,0 +1,61 @@
+/*
+ * snowflake.c - Twitter Snowflake (STANDARD-FORMATS.md section 4).
+ *
+ * nanoflake's layout (41-bit ms timestamp since a settable epoch, 10-bit
+ * node, 12-bit sequence) written as the decimal integer, the form
+ * snowflakes are exchanged in. The node is Twitter's datacenter (5 bits)
+ * and worker (5 bits); inspect reports the three.
+ */
+#include "../internal.h"
+
+static const mintid_epoch_name epochs[] = {
+    {"twitter", MINTID_NANOFLAKE_DEFAULT_EPOCH},
+    {"discord", 1420070400000LL},
+    {NULL, 0},
+};
+
+static const mintid_field fields[] = {
+    {"sign", 0, 1, MINTID_ROLE_CONSTANT, 0, 0},
+    {"timestamp", 1, 41, MINTID_ROLE_TIMESTAMP, 0, 0},
+    {"node", 42, 10, MINTID_ROLE_NODE, 0, 0},
+    {"datacenter", 42, 5, MINTID_ROLE_VIEW, 0, 0},
+    {"worker", 47, 5, MINTID_ROLE_VIEW, 0, 0},
+    {"sequence", 52, 12, MINTID_ROLE_SEQUENCE, 0, 0},
+};
+
+const mintid__format_impl mintid__snowflake = {
+    .pub =
+        {
+            .id = MINTID_SNOWFLAKE,
+            .name = "snowflake",
+            .title = "Snowflake (Twitter): 41-bit ms timestamp, 10-bit node, 12-bit sequence; decimal",
+            .bits = 64,
+            .nfields = sizeof fields / sizeof fields[0],
+            .fields = fields,
+            .epoch_ms = MINTID_NANOFLAKE_DEFAULT_EPOCH,
+            .epoch_settable = 1,
+            .epoch_names = epochs,
+            .node_bits = 10,
+            .capacity_per_ms = 4096,
+            .capacity_note = "",
+            .forms = MINTID_FORM_BIT(MINTID_FORM_TEXT) | MINTID_FORM_BIT(MINTID_FORM_INT) |
+                     MINTID_FORM_BIT(MINTID_FORM_HEX),
+            .text_min_len = 1,
+            .text_max_len = 19,
+            .value_max = INT64_MAX,
+            .alphabet = "0123456789",
+            .default_overflow = MINTID_OVERFLOW_WAIT,
+            .default_rollback = MINTID_ROLLBACK_WAIT,
+            .ts_unit_ms = 1,
+        },
+    .timestamp_min = 0,
+    .timestamp_max = (UINT64_C(1) << 41) - 1,
+    .codecs = {[MINTID_FORM_TEXT] = &mintid__codec_int,
+               [MINTID_FORM_INT] = &mintid__codec_int,
+               [MINTID_FORM_HEX] = &mintid__codec_hex},
+    .any_order = {MINTID_FORM_TEXT, MINTID_FORM_HEX, MINTID_FORM_ANY},
+    .guess_forms = MINTID_FORM_BIT(MINTID_FORM_TEXT),
+    .seq_width = 12,
+    .seq_begin = mintid__seq_begin_zero,
+    .seq_step = mintid__seq_step_one,
+};

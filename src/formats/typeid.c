@@ -1,0 +1,91 @@
+/*
+ * typeid.c - TypeID v0.3 (STANDARD-FORMATS.md section 7).
+ *
+ * A UUID (a UUIDv7 when generated) written as `prefix_suffix`: the prefix
+ * names the type, the suffix is the 128 bits in 26 digits of lower-case
+ * Crockford base32. Decoders accept any UUID; the time is reported only for
+ * UUIDv7 suffixes.
+ */
+#include "../internal.h"
+
+#define ALPHABET "0123456789abcdefghjkmnpqrstvwxyz"
+
+static mintid__alphabet b32 = MINTID__ALPHABET(ALPHABET, false);
+MINTID__BUILD_ALPHABETS(&b32)
+
+static int text_encode(const mintid_format *fmt, const mintid_id *id, char *buf, size_t cap) {
+    (void)fmt;
+    if (cap < 27)
+        return MINTID_EBUFSIZE;
+    mintid__b32_128_encode(id->bytes, &b32, buf);
+    return 26;
+}
+
+static int text_decode(const mintid_format *fmt, const char *s, size_t len, mintid_id *out) {
+    (void)fmt;
+    mintid_id id = {{0}};
+    int rc = mintid__b32_128_decode(s, len, &b32, id.bytes);
+    if (rc == MINTID_OK)
+        *out = id;
+    return rc;
+}
+
+static const mintid__codec text_codec = {text_encode, text_decode};
+
+/* ^[a-z]([a-z_]*[a-z])?$, its length checked by the caller. */
+static int prefix_check(const char *p, size_t len) {
+    for (size_t i = 0; i < len; i++) {
+        bool letter = p[i] >= 'a' && p[i] <= 'z';
+        if (!letter && (p[i] != '_' || i == 0 || i == len - 1))
+            return MINTID_EPREFIX;
+    }
+    return MINTID_OK;
+}
+
+static bool has_time(const mintid_id *id) { return (id->bytes[6] >> 4) == 7 && (id->bytes[8] >> 6) == 2; }
+
+static const mintid_field fields[] = {
+    {"unix_ts_ms", 0, 48, MINTID_ROLE_TIMESTAMP, 0, 0},
+    {"version", 48, 4, MINTID_ROLE_CONSTANT, 7, MINTID_FIELD_SHOWN},
+    {"rand_a", 52, 12, MINTID_ROLE_DATA, 0, MINTID_FIELD_HIDDEN},
+    {"variant", 64, 2, MINTID_ROLE_CONSTANT, 2, MINTID_FIELD_SHOWN},
+    {"rand_b", 66, 62, MINTID_ROLE_DATA, 0, MINTID_FIELD_HIDDEN},
+};
+
+const mintid__format_impl mintid__typeid = {
+    .pub =
+        {
+            .id = MINTID_TYPEID,
+            .name = "typeid",
+            .title = "TypeID: a type prefix and a UUIDv7 in 26 lower-case base32 digits",
+            .bits = 128,
+            .nfields = sizeof fields / sizeof fields[0],
+            .fields = fields,
+            .epoch_ms = 0,
+            .capacity_per_ms = 0,
+            .capacity_note = "",
+            .forms = MINTID_FORM_BIT(MINTID_FORM_TEXT) | MINTID_FORM_BIT(MINTID_FORM_UUID) |
+                     MINTID_FORM_BIT(MINTID_FORM_HEX),
+            .text_min_len = 26,
+            .text_max_len = 26 + 1 + MINTID_PREFIX_MAX,
+            .text_sortable = 1,
+            .alphabet = ALPHABET,
+            .default_overflow = MINTID_OVERFLOW_WAIT,
+            .default_rollback = MINTID_ROLLBACK_REUSE,
+            .ts_unit_ms = 1,
+            .prefix_max = MINTID_PREFIX_MAX,
+            .rollback_allowance_ms = 10000,
+        },
+    .timestamp_min = 0,
+    .timestamp_max = (UINT64_C(1) << 48) - 1,
+    .codecs = {[MINTID_FORM_TEXT] = &text_codec,
+               [MINTID_FORM_UUID] = &mintid__codec_uuid,
+               [MINTID_FORM_HEX] = &mintid__codec_hex},
+    .any_order = {MINTID_FORM_TEXT, MINTID_FORM_UUID, MINTID_FORM_HEX, MINTID_FORM_ANY},
+    .guess_forms = MINTID_FORM_BIT(MINTID_FORM_TEXT),
+    .next = mintid__uuidv7_next,
+    .has_time = has_time,
+    .constants_advisory = 1,
+    .prefix_sep = '_',
+    .prefix_check = prefix_check,
+};

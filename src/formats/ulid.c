@@ -1,0 +1,112 @@
+/*
+ * ulid.c - ULID (STANDARD-FORMATS.md section 2), monotonic.
+ *
+ * 128 bits: 48-bit Unix ms timestamp, 80 bits of randomness. Text: 26
+ * digits of Crockford base32, upper case, read in either case, without
+ * Crockford's aliases. A new millisecond draws fresh randomness; within one
+ * the randomness is incremented as an 80-bit number, as the spec's
+ * monotonic factory does.
+ */
+#include "../internal.h"
+
+#include <string.h>
+
+#define ALPHABET "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+#define HI_MAX 0xffffu /* the top 16 of the 80 bits */
+
+static mintid__alphabet b32 = MINTID__ALPHABET(ALPHABET, true);
+MINTID__BUILD_ALPHABETS(&b32)
+
+static int text_encode(const mintid_format *fmt, const mintid_id *id, char *buf, size_t cap) {
+    (void)fmt;
+    if (cap < 27)
+        return MINTID_EBUFSIZE;
+    mintid__b32_128_encode(id->bytes, &b32, buf);
+    return 26;
+}
+
+static int text_decode(const mintid_format *fmt, const char *s, size_t len, mintid_id *out) {
+    (void)fmt;
+    mintid_id id = {{0}};
+    int rc = mintid__b32_128_decode(s, len, &b32, id.bytes);
+    if (rc == MINTID_OK)
+        *out = id;
+    return rc;
+}
+
+static const mintid__codec text_codec = {text_encode, text_decode};
+
+/* The randomness is kept as st.seq (its top 16 bits) and st.random (its low 64). */
+static int next(const mintid__format_impl *f, const mintid_config *cfg, mintid__core *core, int64_t rel,
+                struct mintid__gen_rng *rng, mintid_id *out) {
+    int tick = mintid__core_tick(f, cfg, core, rel);
+    if (tick < 0)
+        return tick;
+    uint64_t ts, hi, lo;
+    if (tick == MINTID__TICK_NEW) {
+        if (rel < (int64_t)f->timestamp_min || rel > (int64_t)f->timestamp_max)
+            return MINTID_ETIME;
+        uint8_t r[10];
+        int rc = mintid__gen_random(rng, r, sizeof r);
+        if (rc != MINTID_OK)
+            return rc;
+        ts = (uint64_t)rel;
+        hi = mintid__get_be(r, 2);
+        lo = mintid__get_be(r + 2, 8);
+    } else {
+        /* The spec: generation fails when the randomness is at its maximum. */
+        if (core->st.random == UINT64_MAX && core->st.seq == HI_MAX)
+            return MINTID_EEXHAUSTED;
+        ts = core->last_ts;
+        lo = core->st.random + 1;
+        hi = core->st.seq + (lo == 0);
+    }
+    mintid__put_be(out->bytes, 6, ts);
+    mintid__put_be(out->bytes + 6, 2, hi);
+    mintid__put_be(out->bytes + 8, 8, lo);
+    memset(out->bytes + 16, 0, MINTID_ID_MAX_BYTES - 16);
+    core->started = true;
+    core->last_ts = ts;
+    core->st.seq = hi;
+    core->st.random = lo;
+    return MINTID_OK;
+}
+
+static const mintid_field fields[] = {
+    {"timestamp", 0, 48, MINTID_ROLE_TIMESTAMP, 0, 0},
+    {"randomness", 48, 80, MINTID_ROLE_DATA, 0, 0},
+};
+
+const mintid__format_impl mintid__ulid = {
+    .pub =
+        {
+            .id = MINTID_ULID,
+            .name = "ulid",
+            .title = "ULID: 48-bit Unix ms timestamp, 80 random bits incremented within a millisecond",
+            .bits = 128,
+            .nfields = sizeof fields / sizeof fields[0],
+            .fields = fields,
+            .epoch_ms = 0,
+            .capacity_per_ms = 0,
+            .capacity_note = "",
+            .forms = MINTID_FORM_BIT(MINTID_FORM_TEXT) | MINTID_FORM_BIT(MINTID_FORM_UUID) |
+                     MINTID_FORM_BIT(MINTID_FORM_HEX),
+            .text_min_len = 26,
+            .text_max_len = 26,
+            .text_sortable = 1,
+            .text_nocase = 1,
+            .alphabet = ALPHABET,
+            .default_overflow = MINTID_OVERFLOW_FAIL,
+            .default_rollback = MINTID_ROLLBACK_REUSE,
+            .ts_unit_ms = 1,
+            .rollback_allowance_ms = 10000,
+        },
+    .timestamp_min = 0,
+    .timestamp_max = (UINT64_C(1) << 48) - 1,
+    .codecs = {[MINTID_FORM_TEXT] = &text_codec,
+               [MINTID_FORM_UUID] = &mintid__codec_uuid,
+               [MINTID_FORM_HEX] = &mintid__codec_hex},
+    .any_order = {MINTID_FORM_TEXT, MINTID_FORM_UUID, MINTID_FORM_HEX, MINTID_FORM_ANY},
+    .guess_forms = MINTID_FORM_BIT(MINTID_FORM_TEXT),
+    .next = next,
+};
