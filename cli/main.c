@@ -21,15 +21,15 @@ static const char *const usage_head = "usage: mintid COMMAND [OPTIONS]\n"
                                       "commands:\n"
                                       "  gen FORMAT [-n COUNT] [--node N] [--epoch WHEN] [--as FORM]\n"
                                       "             [--overflow wait|fail] [--rollback wait|reuse|fail]\n"
-                                      "             [--max-wait MS] [--entropy-size N]\n"
+                                      "             [--max-wait MS] [--entropy-size N] [--prefix TYPE]\n"
                                       "      print COUNT new IDs (default 1), one per line\n"
                                       "  inspect [--format FORMAT] [--from FORM] [--epoch WHEN] [ID...]\n"
                                       "      print each ID's fields as one JSON object per line; IDs are read\n"
                                       "      from standard input, one per line of at most 4096 bytes, when none\n"
                                       "      are given; the format is guessed from the ID's shape when not given\n"
-                                      "  convert [--format FORMAT] [--from FORM] --to FORM [ID...]\n"
+                                      "  convert [--format FORMAT] [--from FORM] --to FORM [--prefix TYPE] [ID...]\n"
                                       "      print each ID in another text form of its format\n"
-                                      "  range FORMAT FROM [TO] [--epoch WHEN] [--as FORM]\n"
+                                      "  range FORMAT FROM [TO] [--epoch WHEN] [--as FORM] [--prefix TYPE]\n"
                                       "      print the smallest ID of FROM's millisecond and the largest of TO's\n"
                                       "      (default FROM's): every ID minted in [FROM, TO] lies between them\n"
                                       "  formats [--epoch WHEN]\n"
@@ -73,8 +73,18 @@ static void print_usage(void) {
            "        2015-01-01T00:00:00.000Z; --epoch applies to");
     for (int i = 0, k = 0; i < MINTID_FORMAT_COUNT; i++) {
         const mintid_format *fmt = mintid_format_get((mintid_format_id)i);
-        if (fmt->epoch_settable)
-            printf("%s %s (default %" PRId64 ")", k++ ? "," : "", fmt->name, fmt->epoch_ms);
+        if (fmt->epoch_settable) {
+            printf("%s %s (default %" PRId64, k++ ? "," : "", fmt->name, fmt->epoch_ms);
+            for (const mintid_epoch_name *e = fmt->epoch_names; e != NULL && e->name != NULL; e++)
+                printf("%s%s", e == fmt->epoch_names ? "; or " : ", ", e->name);
+            printf(")");
+        }
+    }
+    printf("\nTYPE:   a type prefix of");
+    for (int i = 0, k = 0; i < MINTID_FORMAT_COUNT; i++) {
+        const mintid_format *fmt = mintid_format_get((mintid_format_id)i);
+        if (fmt->prefix_max > 0)
+            printf("%s %s (up to %u letters a-z and '_')", k++ ? "," : "", fmt->name, fmt->prefix_max);
     }
     char dashed[MINTID_FORMAT_NAMES_MAX] = "";
     for (int i = 0; i < MINTID_FORMAT_COUNT; i++) {
@@ -170,13 +180,37 @@ static int epoch_option(const mintid_format *fmt, const char *s, int64_t *epoch)
         return EXIT_OK;
     if (fmt != NULL && !fmt->epoch_settable)
         return usage_error("--epoch: %s has a fixed epoch", fmt->name);
-    int rc = mintid_parse_time(s, epoch);
+    int rc = mintid_parse_epoch(fmt, s, epoch);
     if (rc != MINTID_OK) {
         char safe[MINTID_ESCAPED_MAX];
         fprintf(stderr,
                 "mintid: --epoch '%s' is not a time: give Unix milliseconds or RFC 3339 UTC "
-                "(2015-01-01T00:00:00Z)\n",
+                "(2015-01-01T00:00:00Z)",
                 escaped(s, strlen(s), safe, sizeof safe));
+        for (const mintid_epoch_name *e = fmt != NULL ? fmt->epoch_names : NULL; e != NULL && e->name != NULL; e++)
+            fprintf(stderr, "%s%s", e == fmt->epoch_names ? ", or one of " : ", ", e->name);
+        fputs("\n", stderr);
+        return EXIT_USAGE;
+    }
+    return EXIT_OK;
+}
+
+/*
+ * --prefix: with s given, checks it is a type prefix of fmt's text form.
+ * Returns EXIT_OK, or EXIT_USAGE after a message.
+ */
+static int prefix_option(const mintid_format *fmt, int form, const char *s) {
+    if (s == NULL || s[0] == '\0')
+        return EXIT_OK;
+    char safe[MINTID_ESCAPED_MAX];
+    if (fmt->prefix_max == 0)
+        return usage_error("--prefix: %s has no type prefix", fmt->name);
+    if (form != MINTID_FORM_TEXT)
+        return usage_error("%s", "--prefix: only the text form carries a prefix");
+    if (mintid_prefix_check(fmt, s, strlen(s)) != MINTID_OK) {
+        fprintf(stderr,
+                "mintid: --prefix '%s': a %s prefix is 1 to %u of a-z and '_', starting and ending with a letter\n",
+                escaped(s, strlen(s), safe, sizeof safe), fmt->name, fmt->prefix_max);
         return EXIT_USAGE;
     }
     return EXIT_OK;
@@ -196,16 +230,22 @@ static int policy_from(const char *s, const char *const *names, int n) {
 
 static int cmd_gen(int argc, char **argv) {
     static const struct option opts[] = {
-        {"count", required_argument, NULL, 'n'},    {"node", required_argument, NULL, 'N'},
-        {"epoch", required_argument, NULL, 'e'},    {"as", required_argument, NULL, 'a'},
-        {"overflow", required_argument, NULL, 'o'}, {"rollback", required_argument, NULL, 'r'},
-        {"max-wait", required_argument, NULL, 'w'}, {"entropy-size", required_argument, NULL, 'E'},
-        {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0},
+        {"count", required_argument, NULL, 'n'},
+        {"node", required_argument, NULL, 'N'},
+        {"epoch", required_argument, NULL, 'e'},
+        {"as", required_argument, NULL, 'a'},
+        {"overflow", required_argument, NULL, 'o'},
+        {"rollback", required_argument, NULL, 'r'},
+        {"max-wait", required_argument, NULL, 'w'},
+        {"entropy-size", required_argument, NULL, 'E'},
+        {"prefix", required_argument, NULL, 'p'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
     };
     static const char *const overflow_names[] = {"wait", "fail"};
     static const char *const rollback_names[] = {"wait", "reuse", "fail"};
     const char *count_arg = NULL, *node_arg = NULL, *epoch_arg = NULL, *as_arg = NULL, *overflow_arg = NULL,
-               *rollback_arg = NULL, *wait_arg = NULL, *entropy_arg = NULL;
+               *rollback_arg = NULL, *wait_arg = NULL, *entropy_arg = NULL, *prefix_arg = NULL;
     int c;
     while ((c = getopt_long(argc, argv, ":n:h", opts, NULL)) != -1) {
         switch (c) {
@@ -232,6 +272,9 @@ static int cmd_gen(int argc, char **argv) {
             break;
         case 'E':
             entropy_arg = optarg;
+            break;
+        case 'p':
+            prefix_arg = optarg;
             break;
         case 'h':
             print_usage();
@@ -268,6 +311,8 @@ static int cmd_gen(int argc, char **argv) {
         return EXIT_USAGE;
     int form = MINTID_FORM_TEXT;
     if (as_arg != NULL && (form = find_form(fmt, as_arg)) < 0)
+        return EXIT_USAGE;
+    if (prefix_option(fmt, form, prefix_arg) != EXIT_OK)
         return EXIT_USAGE;
     if (overflow_arg != NULL) {
         int p = policy_from(overflow_arg, overflow_names, 2);
@@ -320,7 +365,7 @@ static int cmd_gen(int argc, char **argv) {
             break;
         }
         for (long i = 0; i < got; i++) {
-            int n = mintid_encode(fmt, (mintid_form)form, &ids[i], line, sizeof line - 1);
+            int n = mintid_encode_prefixed(fmt, (mintid_form)form, &ids[i], prefix_arg, line, sizeof line - 1);
             if (n < 0) {
                 fprintf(stderr, "mintid: %s: %s\n", fmt->name, mintid_strerror(n));
                 status = EXIT_FAILURE_RT;
@@ -345,6 +390,7 @@ typedef struct reader {
     const mintid_format *fmt; /* NULL: guess */
     int from;                 /* a form, or MINTID_FORM_ANY */
     int64_t epoch;            /* for formats whose epoch is settable */
+    const char *prefix;       /* convert --prefix: the type prefix to write, or NULL */
 } reader;
 
 /* A precise message for a text `fmt` rejected with `rc`. */
@@ -360,7 +406,8 @@ static void report_invalid(const mintid_format *fmt, int from, const char *s, si
  * Reads one ID as the reader says. Returns true with *fmt_out and *id set,
  * or false after a message on stderr.
  */
-static bool read_id(const reader *r, const char *s, size_t len, const mintid_format **fmt_out, mintid_id *id) {
+static bool read_id(const reader *r, const char *s, size_t len, const mintid_format **fmt_out, mintid_id *id,
+                    char prefix[MINTID_PREFIX_MAX + 1]) {
     char safe[MINTID_ESCAPED_MAX];
     if (len == 0) {
         fprintf(stderr, "mintid: empty input line; expected an ID\n");
@@ -374,9 +421,10 @@ static bool read_id(const reader *r, const char *s, size_t len, const mintid_for
         unsigned cands = 0;
         int64_t now = 0;
         mintid_clock_system(NULL, &now);
-        int rc = mintid_guess_recent(s, len, now, r->epoch, fmt_out, id, NULL, &cands);
+        mintid_form form;
+        int rc = mintid_guess_recent(s, len, now, r->epoch, fmt_out, id, &form, &cands);
         if (rc == MINTID_OK)
-            return true;
+            return mintid_decode_prefixed(*fmt_out, form, s, len, id, NULL, prefix) == MINTID_OK;
         if (rc == MINTID_EAMBIGUOUS) {
             fprintf(stderr, "mintid: '%s' is ambiguous: it could be", escaped(s, len, safe, sizeof safe));
             const char *sep = " ";
@@ -393,7 +441,7 @@ static bool read_id(const reader *r, const char *s, size_t len, const mintid_for
         }
         return false;
     }
-    int rc = mintid_decode(r->fmt, (mintid_form)r->from, s, len, id, NULL);
+    int rc = mintid_decode_prefixed(r->fmt, (mintid_form)r->from, s, len, id, NULL, prefix);
     if (rc != MINTID_OK) {
         report_invalid(r->fmt, r->from, s, len, rc);
         return false;
@@ -447,16 +495,17 @@ static long read_line(FILE *in, char buf[LINE_MAX_BYTES + 1]) {
  * Runs `each` on every ID: the arguments, or standard input's lines when
  * there are none. Returns EXIT_INVALID_ID if any was rejected.
  */
-typedef bool (*id_fn)(const mintid_format *fmt, const mintid_id *id, void *ctx);
+typedef bool (*id_fn)(const mintid_format *fmt, const mintid_id *id, const char *prefix, void *ctx);
 
 static int for_each_id(const reader *r, int argc, char **argv, id_fn each, void *ctx) {
     int status = EXIT_OK;
     const mintid_format *fmt;
     mintid_id id;
+    char prefix[MINTID_PREFIX_MAX + 1];
     if (argc > 0) {
         for (int i = 0; i < argc; i++) {
-            if (read_id(r, argv[i], strlen(argv[i]), &fmt, &id))
-                each(fmt, &id, ctx);
+            if (read_id(r, argv[i], strlen(argv[i]), &fmt, &id, prefix))
+                each(fmt, &id, prefix, ctx);
             else
                 status = EXIT_INVALID_ID;
         }
@@ -469,8 +518,8 @@ static int for_each_id(const reader *r, int argc, char **argv, id_fn each, void 
             fprintf(stderr, "mintid: standard input line %lu is longer than %d bytes; expected an ID\n", lineno,
                     LINE_MAX_BYTES);
             status = EXIT_INVALID_ID;
-        } else if (read_id(r, line, (size_t)n, &fmt, &id)) {
-            each(fmt, &id, ctx);
+        } else if (read_id(r, line, (size_t)n, &fmt, &id, prefix)) {
+            each(fmt, &id, prefix, ctx);
         } else {
             status = EXIT_INVALID_ID;
         }
@@ -487,11 +536,16 @@ static int for_each_id(const reader *r, int argc, char **argv, id_fn each, void 
 /* Options shared by inspect and convert. */
 static int parse_reader(int argc, char **argv, reader *r, const char **to, int *first_arg) {
     static const struct option opts[] = {
-        {"format", required_argument, NULL, 'f'}, {"from", required_argument, NULL, 'F'},
-        {"epoch", required_argument, NULL, 'e'},  {"to", required_argument, NULL, 't'},
-        {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0},
+        {"format", required_argument, NULL, 'f'},
+        {"from", required_argument, NULL, 'F'},
+        {"epoch", required_argument, NULL, 'e'},
+        {"to", required_argument, NULL, 't'},
+        {"prefix", required_argument, NULL, 'p'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
     };
     const char *format_arg = NULL, *from_arg = NULL, *epoch_arg = NULL;
+    r->prefix = NULL;
     int c;
     while ((c = getopt_long(argc, argv, ":f:h", opts, NULL)) != -1) {
         switch (c) {
@@ -508,6 +562,11 @@ static int parse_reader(int argc, char **argv, reader *r, const char **to, int *
             if (to == NULL)
                 return usage_error("%s", "--to is for convert");
             *to = optarg;
+            break;
+        case 'p':
+            if (to == NULL)
+                return usage_error("%s", "--prefix is for convert");
+            r->prefix = optarg;
             break;
         case 'h':
             print_usage();
@@ -535,10 +594,10 @@ static int parse_reader(int argc, char **argv, reader *r, const char **to, int *
 
 /* ---- inspect ------------------------------------------------------------------------ */
 
-static bool inspect_one(const mintid_format *fmt, const mintid_id *id, void *vctx) {
+static bool inspect_one(const mintid_format *fmt, const mintid_id *id, const char *prefix, void *vctx) {
     const reader *r = vctx;
     char json[MINTID_JSON_MAX];
-    int n = mintid_id_to_json(fmt, id, r->epoch, json, sizeof json);
+    int n = mintid_id_to_json_prefixed(fmt, id, prefix, r->epoch, json, sizeof json);
     if (n < 0)
         return false;
     out_write(json, (size_t)n);
@@ -562,14 +621,19 @@ static int cmd_inspect(int argc, char **argv) {
 
 typedef struct convert_ctx {
     const char *to;
+    const char *prefix; /* --prefix, or NULL: keep the input's */
     int status;
 } convert_ctx;
 
-static bool convert_one(const mintid_format *fmt, const mintid_id *id, void *vctx) {
+static bool convert_one(const mintid_format *fmt, const mintid_id *id, const char *prefix, void *vctx) {
     convert_ctx *ctx = vctx;
     char buf[MINTID_TEXT_MAX];
     int form = mintid_form_find(ctx->to);
-    int n = mintid_encode(fmt, (mintid_form)form, id, buf, sizeof buf);
+    /* The text form keeps the input's type prefix, or takes --prefix; other forms have none. */
+    if (ctx->prefix != NULL)
+        prefix = ctx->prefix;
+    int n =
+        mintid_encode_prefixed(fmt, (mintid_form)form, id, form == MINTID_FORM_TEXT ? prefix : NULL, buf, sizeof buf);
     if (n < 0) {
         fprintf(stderr, "mintid: %s has no '%s' form\n", fmt->name, ctx->to);
         ctx->status = EXIT_USAGE;
@@ -582,15 +646,23 @@ static bool convert_one(const mintid_format *fmt, const mintid_id *id, void *vct
 
 static int cmd_convert(int argc, char **argv) {
     reader r;
-    convert_ctx ctx = {NULL, EXIT_OK};
+    convert_ctx ctx = {NULL, NULL, EXIT_OK};
     int first;
     int rc = parse_reader(argc, argv, &r, &ctx.to, &first);
     if (rc != EXIT_OK)
         return rc < 0 ? EXIT_OK : rc;
     if (ctx.to == NULL)
         return usage_error("%s", "convert needs --to FORM");
-    if (find_form(r.fmt, ctx.to) < 0)
+    int to_form = find_form(r.fmt, ctx.to);
+    if (to_form < 0)
         return EXIT_USAGE;
+    if (r.prefix != NULL) {
+        if (r.fmt == NULL)
+            return usage_error("%s", "--prefix needs --format");
+        if (prefix_option(r.fmt, to_form, r.prefix) != EXIT_OK)
+            return EXIT_USAGE;
+        ctx.prefix = r.prefix;
+    }
     int status = for_each_id(&r, argc - first, argv + first, convert_one, &ctx);
     if (ctx.status != EXIT_OK)
         status = ctx.status;
@@ -606,10 +678,11 @@ static int cmd_range(int argc, char **argv) {
     static const struct option opts[] = {
         {"epoch", required_argument, NULL, 'e'},
         {"as", required_argument, NULL, 'a'},
+        {"prefix", required_argument, NULL, 'p'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    const char *epoch_arg = NULL, *as_arg = NULL;
+    const char *epoch_arg = NULL, *as_arg = NULL, *prefix_arg = NULL;
     int c;
     while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
         switch (c) {
@@ -618,6 +691,9 @@ static int cmd_range(int argc, char **argv) {
             break;
         case 'a':
             as_arg = optarg;
+            break;
+        case 'p':
+            prefix_arg = optarg;
             break;
         case 'h':
             print_usage();
@@ -633,6 +709,8 @@ static int cmd_range(int argc, char **argv) {
         return EXIT_USAGE;
     int form = MINTID_FORM_TEXT;
     if (as_arg != NULL && (form = find_form(fmt, as_arg)) < 0)
+        return EXIT_USAGE;
+    if (prefix_option(fmt, form, prefix_arg) != EXIT_OK)
         return EXIT_USAGE;
     int64_t epoch = MINTID_EPOCH_DEFAULT, from, to;
     if (epoch_option(fmt, epoch_arg, &epoch) != EXIT_OK)
@@ -651,8 +729,8 @@ static int cmd_range(int argc, char **argv) {
         fprintf(stderr, "mintid: range: %s cannot carry that time (its epoch to its last timestamp)\n", fmt->name);
         return EXIT_USAGE;
     }
-    if (mintid_encode(fmt, (mintid_form)form, &lo, lo_text, sizeof lo_text) < 0 ||
-        mintid_encode(fmt, (mintid_form)form, &hi, hi_text, sizeof hi_text) < 0) {
+    if (mintid_encode_prefixed(fmt, (mintid_form)form, &lo, prefix_arg, lo_text, sizeof lo_text) < 0 ||
+        mintid_encode_prefixed(fmt, (mintid_form)form, &hi, prefix_arg, hi_text, sizeof hi_text) < 0) {
         fprintf(stderr, "mintid: range: %s: the IDs cannot be encoded\n", fmt->name);
         return EXIT_FAILURE_RT;
     }
@@ -685,14 +763,21 @@ static int cmd_formats(int argc, char **argv) {
                 out_printf(" %s", mintid_form_name((mintid_form)f));
         const mintid_field *ts = mintid_format_field(fmt, MINTID_ROLE_TIMESTAMP);
         const char *note = fmt->capacity_note != NULL ? fmt->capacity_note : "";
-        out_printf("\n  capacity: %" PRIu32 " IDs per ms per generator%s%s%s\n", fmt->capacity_per_ms,
-                   note[0] ? " (" : "", note, note[0] ? ")" : "");
+        if (fmt->capacity_per_ms == 0)
+            out_str("\n  capacity: unbounded in practice\n");
+        else
+            out_printf("\n  capacity: %" PRIu32 " IDs per ms per generator%s%s%s\n", fmt->capacity_per_ms,
+                       note[0] ? " (" : "", note, note[0] ? ")" : "");
         if (mintid_format_time(e, start, sizeof start) < 0)
             snprintf(start, sizeof start, "Unix ms %" PRId64, e);
-        if (mintid_format_time(e + (int64_t)mintid_format_max_timestamp(fmt), when, sizeof when) < 0)
-            snprintf(when, sizeof when, "after year 9999");
-        out_printf("  epoch: %s (%" PRId64 ")%s; %u-bit timestamp runs out %s\n", start, e,
-                   fmt->epoch_settable ? ", settable with --epoch" : "", ts->width, when);
+        int64_t unit = fmt->ts_unit_ms, end = (e / unit + (int64_t)mintid_format_max_timestamp(fmt)) * unit;
+        if (mintid_format_time(end, when, sizeof when) < 0)
+            snprintf(when, sizeof when, "after year 99999");
+        out_printf("  epoch: %s (%" PRId64 ")%s; %u-bit timestamp", start, e,
+                   fmt->epoch_settable ? ", settable with --epoch" : "", ts->width);
+        if (unit != 1)
+            out_printf(" of %" PRId64 " ms units", unit);
+        out_printf(" runs out %s\n", when);
         if (fmt->node_bits)
             out_printf("  node id: %u bits (0..%u)%s\n", fmt->node_bits, (1u << fmt->node_bits) - 1,
                        fmt->node_optional ? ", optional, in random16" : "");

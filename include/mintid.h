@@ -179,11 +179,11 @@ typedef struct mintid_format {
     uint64_t value_max;    /* 64-bit formats: the largest value decoders accept */
     mintid_overflow_policy default_overflow;
     mintid_rollback_policy default_rollback;
-    uint8_t entropy_max;       /* largest mintid_config.entropy_size; 0: the format has none */
-    const char *capacity_note; /* how capacity_per_ms holds: "" (exactly), "on average" or "at least" */
-    const char *invalid_why;   /* why mintid_id_check() refuses an ID, for people; NULL if it never does */
-    uint16_t ts_unit_ms;       /* length of one timestamp unit in ms: 1, 10 (sonyflake), 1000 (ksuid) */
-    uint8_t prefix_max;        /* typeid: longest type prefix of the text; 0: the format has none */
+    uint8_t entropy_max;            /* largest mintid_config.entropy_size; 0: the format has none */
+    const char *capacity_note;      /* how capacity_per_ms holds: "" (exactly), "on average" or "at least" */
+    const char *invalid_why;        /* why mintid_id_check() refuses an ID, for people; NULL if it never does */
+    uint16_t ts_unit_ms;            /* length of one timestamp unit in ms: 1, 10 (sonyflake), 1000 (ksuid) */
+    uint8_t prefix_max;             /* typeid: longest type prefix of the text; 0: the format has none */
     uint32_t rollback_allowance_ms; /* MINTID_ROLLBACK_REUSE absorbs a clock this far behind; 0: any */
     const struct mintid_epoch_name *epoch_names; /* named epochs, ended by a NULL name; NULL: none */
 } mintid_format;

@@ -88,8 +88,9 @@ int mintid_format_time(int64_t unix_ms, char *buf, size_t cap) {
     unsigned m, d;
     civil_from_days(days, &y, &m, &d);
     unsigned ms = (unsigned)(ms_of_day % 1000), s = (unsigned)(ms_of_day / 1000);
-    int n = snprintf(buf, cap, unix_ms > TIME_RFC3339_MAX_MS ? "%+06d-%02u-%02uT%02u:%02u:%02u.%03uZ"
-                                                              : "%04d-%02u-%02uT%02u:%02u:%02u.%03uZ",
+    int n = snprintf(buf, cap,
+                     unix_ms > TIME_RFC3339_MAX_MS ? "%+06d-%02u-%02uT%02u:%02u:%02u.%03uZ"
+                                                   : "%04d-%02u-%02uT%02u:%02u:%02u.%03uZ",
                      (int)y, m, d, s / 3600, s / 60 % 60, s % 60, ms);
     if (n < 0 || (size_t)n >= cap)
         return MINTID_EBUFSIZE;

@@ -416,8 +416,25 @@ unsigned mintid_decode_any_forms(const mintid_format *fmt) {
  * Every format whose canonical encodings include `text`: a bit per format
  * id, with the ID and form found for each.
  */
+/*
+ * Whether a text is the canonical one: exactly, or wholly in the other
+ * letter case (a lower-case ULID, an upper-case UUID), which a decoder that
+ * ignores case reads as the same ID. A text of mixed case is no format's;
+ * nor is a short one of a form whose length varies (nanoflake's "AABA"),
+ * which case folding would let match far too much.
+ */
+static bool same_spelling(const char *canonical, const char *text, size_t len, bool one_case) {
+    return memcmp(canonical, text, len) == 0 || (one_case && strncasecmp(canonical, text, len) == 0);
+}
+
 static unsigned guess_all(const char *text, size_t len, mintid_id ids[MINTID_FORMAT_COUNT],
                           mintid_form forms[MINTID_FORMAT_COUNT]) {
+    bool upper = false, lower = false;
+    for (size_t i = 0; i < len; i++) {
+        upper |= text[i] >= 'A' && text[i] <= 'Z';
+        lower |= text[i] >= 'a' && text[i] <= 'z';
+    }
+    bool one_case = !(upper && lower);
     unsigned found = 0;
     char buf[MINTID_TEXT_MAX], prefix[MINTID_PREFIX_MAX + 1];
     for (unsigned i = 0; i < MINTID_FORMAT_COUNT; i++) {
@@ -429,10 +446,10 @@ static unsigned guess_all(const char *text, size_t len, mintid_id ids[MINTID_FOR
                 continue;
             if (mintid_decode_prefixed(&impl->pub, *f, text, len, &id, NULL, prefix) != MINTID_OK)
                 continue;
-            /* Canonical but for letter case: a case-insensitive decoder reads
-             * both, and a case-sensitive one gave a value whose text differs. */
             int n = mintid_encode_prefixed(&impl->pub, *f, &id, prefix, buf, sizeof buf);
-            if (n < 0 || (size_t)n != len || strncasecmp(buf, text, len) != 0)
+            bool fixed =
+                *f != MINTID_FORM_TEXT || impl->pub.text_min_len == impl->pub.text_max_len || impl->pub.prefix_max > 0;
+            if (n < 0 || (size_t)n != len || !same_spelling(buf, text, len, one_case && fixed))
                 continue;
             if (mintid_id_check(&impl->pub, &id) != MINTID_OK)
                 continue;

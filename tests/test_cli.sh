@@ -23,7 +23,9 @@ run() {
 has_err() { grep -qF -- "$1" "$tmp/err" || fail "stderr of last command lacks '$1' (got: $err)"; }
 same() { [ "$1" = "$2" ] || fail "got '$1', expected '$2'"; }
 
-formats="uexky scru160 ulid-flake ulid-flake-scalable caloriosa nanoflake"
+# Every format, from the table (mintid formats), so a new one is tested without a change here.
+formats=$("$M" formats | grep -E '^[a-z]')
+[ "$(echo $formats | wc -w)" -ge 13 ] || fail "mintid formats lists: $formats"
 
 # ---- gen --------------------------------------------------------------------------
 for f in $formats; do
@@ -46,8 +48,8 @@ run 2 "$M" frobnicate
 has_err "unknown command 'frobnicate'"
 run 2 "$M" gen
 has_err "gen needs a FORMAT"
-run 2 "$M" gen snowflake
-has_err "unknown format 'snowflake'"
+run 2 "$M" gen moonflake
+has_err "unknown format 'moonflake'"
 for n in 0 -5 abc 1e3 " 5" 5x 1000000000000001; do
     run 2 "$M" gen nanoflake -n "$n"
     has_err "give a count from 1 to 10^15"
@@ -121,11 +123,42 @@ run 2 "$M" inspect --format uexky --epoch 0 AABA
 
 # Without --format, freshly minted IDs of every format are recognised (those
 # of a shape several formats share, by their recent timestamp).
-for f in uexky scru160 caloriosa nanoflake; do
+for f in uexky scru160 caloriosa nanoflake uuidv7 ulid scru128 ksuid; do
     "$M" gen "$f" -n 20000 >"$tmp/ids"
     run 0 "$M" inspect <"$tmp/ids"
     same "$(grep -c "\"format\":\"$f\"" "$tmp/out")" 20000
 done
+# A prefixed TypeID is only a TypeID; a bare one is also a lower-case ULID,
+# and a decimal string is a snowflake, a sonyflake and a nanoflake.
+"$M" gen typeid --prefix user -n 2000 >"$tmp/ids"
+run 0 "$M" inspect <"$tmp/ids"
+same "$(grep -c '"format":"typeid","text":"user_[0-9a-z]\{26\}","hex":"[0-9a-f]\{32\}","prefix":"user"' "$tmp/out")" 2000
+run 1 "$M" inspect "$("$M" gen typeid)"
+has_err "it could be ulid or typeid"
+run 1 "$M" inspect "$("$M" gen snowflake)"
+has_err "it could be nanoflake or snowflake or sonyflake"
+
+# Type prefixes and named epochs.
+run 0 "$M" convert --format typeid --to text --prefix user 017f22e2-79b0-7cc3-98c4-dc0c0c07398f
+same "$out" user_01fwhe4ydgfk1shh6w1g60eecf
+run 0 "$M" convert --to uuid user_01fwhe4ydgfk1shh6w1g60eecf
+same "$out" 017f22e2-79b0-7cc3-98c4-dc0c0c07398f
+run 0 "$M" range typeid 1645557742000 --prefix user
+same "$out" "$(printf 'user_01fwhe4ydge008000000000000\nuser_01fwhe4ydgfzzvzzzzzzzzzzzz')"
+for p in User 9x _x x_ "$(printf 'a%.0s' {1..64})"; do
+    run 2 "$M" gen typeid --prefix "$p"
+    has_err "a typeid prefix is 1 to 63 of a-z and '_'"
+done
+run 2 "$M" gen uuidv7 --prefix user
+has_err "uuidv7 has no type prefix"
+run 2 "$M" gen typeid --prefix user --as uuid
+has_err "only the text form carries a prefix"
+run 1 "$M" inspect --format typeid User_01fwhe4ydgfk1shh6w1g60eecf
+run 0 "$M" inspect --format snowflake --epoch discord 175928847299117063
+case "$out" in *'"unix_ms":1462015105796,'*'"node":32,"datacenter":1,"worker":0,"sequence":7}') ;; *) fail "discord: $out" ;; esac
+run 2 "$M" gen snowflake --epoch discorde
+has_err "or one of twitter, discord"
+run 2 "$M" gen nanoflake --epoch discord
 run 1 "$M" inspect --format scru160 017c083c130732153679e83c4fc65664e6a964ag
 has_err "'g' at position 40 is not a scru160 digit (0123456789abcdef)"
 run 0 "$M" inspect --format caloriosa katjjMQN
@@ -140,11 +173,13 @@ has_err "unknown option '--bogus'"
 # Everything gen prints, inspect reads back, in every form the format has;
 # the forms it lacks are refused as usage errors, not skipped.
 declare -A forms_of=([uexky]="text int hex" [scru160]="text hex" [ulid-flake]="text int hex"
-    [ulid-flake-scalable]="text int hex" [caloriosa]="text int hex core" [nanoflake]="text int hex padded")
+    [ulid-flake-scalable]="text int hex" [caloriosa]="text int hex core" [nanoflake]="text int hex padded"
+    [uuidv7]="text hex" [ulid]="text hex uuid" [scru128]="text hex" [snowflake]="text int hex"
+    [sonyflake]="text int hex" [ksuid]="text hex" [typeid]="text hex uuid")
 for f in $formats; do
     run 0 "$M" formats --format "$f"
     same "$(sed -n 's/^  text forms: //p' "$tmp/out")" "${forms_of[$f]}"
-    for form in text int hex padded core; do
+    for form in text int hex padded core uuid; do
         case " ${forms_of[$f]} " in
         *" $form "*)
             run 0 "$M" gen "$f" --as "$form" -n 50
@@ -179,7 +214,7 @@ has_err "mintid: standard input line 2 is longer than 4096 bytes"
 # ---- convert --------------------------------------------------------------------------
 run 0 "$M" convert --format nanoflake --to text 175928847298985984
 same "$out" 1c49kkphl4ow
-run 0 "$M" convert --to padded 175928847298985984
+run 0 "$M" convert --format nanoflake --to padded 175928847298985984
 same "$out" 01c49kkphl4ow
 run 0 "$M" convert --to int 1c49kkphl4ow
 same "$out" 175928847298985984

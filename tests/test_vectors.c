@@ -287,16 +287,19 @@ static void check_range(void) {
     for (int i = 0; i < MINTID_FORMAT_COUNT; i++) {
         const mintid_format *fmt = mintid_format_get((mintid_format_id)i);
         mintid_id lo, hi, prev_lo, prev_hi, next_lo, next_hi;
+        /* Every millisecond of a timestamp unit (ksuid's second, sonyflake's
+         * 10 ms) has the unit's range; the units before and after are apart. */
+        const int64_t unit = fmt->ts_unit_ms, start = t / unit * unit;
         CHECK_INT(mintid_range(fmt, t, MINTID_EPOCH_DEFAULT, &lo, &hi), MINTID_OK);
-        CHECK_INT(mintid_range(fmt, t - 1, MINTID_EPOCH_DEFAULT, &prev_lo, &prev_hi), MINTID_OK);
-        CHECK_INT(mintid_range(fmt, t + 1, MINTID_EPOCH_DEFAULT, &next_lo, &next_hi), MINTID_OK);
+        CHECK_INT(mintid_range(fmt, start - 1, MINTID_EPOCH_DEFAULT, &prev_lo, &prev_hi), MINTID_OK);
+        CHECK_INT(mintid_range(fmt, start + unit, MINTID_EPOCH_DEFAULT, &next_lo, &next_hi), MINTID_OK);
         CHECK(mintid_id_compare(fmt, &lo, &hi) < 0);
         CHECK(mintid_id_compare(fmt, &prev_hi, &lo) < 0);
         CHECK(mintid_id_compare(fmt, &hi, &next_lo) < 0);
         CHECK_INT(mintid_id_check(fmt, &lo), MINTID_OK);
         CHECK_INT(mintid_id_check(fmt, &hi), MINTID_OK);
-        CHECK_INT(mintid_id_unix_ms(fmt, &lo, fmt->epoch_ms), t);
-        CHECK_INT(mintid_id_unix_ms(fmt, &hi, fmt->epoch_ms), t);
+        CHECK_INT(mintid_id_unix_ms(fmt, &lo, fmt->epoch_ms), start);
+        CHECK_INT(mintid_id_unix_ms(fmt, &hi, fmt->epoch_ms), start);
         int64_t now = t;
         mintid_config cfg;
         mintid_config_init(&cfg, fmt);

@@ -15,12 +15,9 @@ static const mintid_epoch_name epochs[] = {
 };
 
 static const mintid_field fields[] = {
-    {"sign", 0, 1, MINTID_ROLE_CONSTANT, 0, 0},
-    {"timestamp", 1, 41, MINTID_ROLE_TIMESTAMP, 0, 0},
-    {"node", 42, 10, MINTID_ROLE_NODE, 0, 0},
-    {"datacenter", 42, 5, MINTID_ROLE_VIEW, 0, 0},
-    {"worker", 47, 5, MINTID_ROLE_VIEW, 0, 0},
-    {"sequence", 52, 12, MINTID_ROLE_SEQUENCE, 0, 0},
+    {"sign", 0, 1, MINTID_ROLE_CONSTANT, 0, 0}, {"timestamp", 1, 41, MINTID_ROLE_TIMESTAMP, 0, 0},
+    {"node", 42, 10, MINTID_ROLE_NODE, 0, 0},   {"datacenter", 42, 5, MINTID_ROLE_VIEW, 0, 0},
+    {"worker", 47, 5, MINTID_ROLE_VIEW, 0, 0},  {"sequence", 52, 12, MINTID_ROLE_SEQUENCE, 0, 0},
 };
 
 const mintid__format_impl mintid__snowflake = {
@@ -38,8 +35,8 @@ const mintid__format_impl mintid__snowflake = {
             .node_bits = 10,
             .capacity_per_ms = 4096,
             .capacity_note = "",
-            .forms = MINTID_FORM_BIT(MINTID_FORM_TEXT) | MINTID_FORM_BIT(MINTID_FORM_INT) |
-                     MINTID_FORM_BIT(MINTID_FORM_HEX),
+            .forms =
+                MINTID_FORM_BIT(MINTID_FORM_TEXT) | MINTID_FORM_BIT(MINTID_FORM_INT) | MINTID_FORM_BIT(MINTID_FORM_HEX),
             .text_min_len = 1,
             .text_max_len = 19,
             .value_max = INT64_MAX,

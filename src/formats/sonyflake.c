@@ -28,9 +28,9 @@ const mintid__format_impl mintid__sonyflake = {
             .epoch_settable = 1,
             .node_bits = 16,
             .capacity_per_ms = 25,
-            .capacity_note = "on average (256 per 10 ms unit)",
-            .forms = MINTID_FORM_BIT(MINTID_FORM_TEXT) | MINTID_FORM_BIT(MINTID_FORM_INT) |
-                     MINTID_FORM_BIT(MINTID_FORM_HEX),
+            .capacity_note = "on average: 256 per 10 ms unit",
+            .forms =
+                MINTID_FORM_BIT(MINTID_FORM_TEXT) | MINTID_FORM_BIT(MINTID_FORM_INT) | MINTID_FORM_BIT(MINTID_FORM_HEX),
             .text_min_len = 1,
             .text_max_len = 19,
             .value_max = INT64_MAX,
