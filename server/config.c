@@ -8,13 +8,14 @@
 #include "mintid.h"
 
 #include <ctype.h>
+#include <inttypes.h>
 #include <errno.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-typedef enum setting_type { SET_STR, SET_UINT, SET_TIME } setting_type;
+typedef enum setting_type { SET_STR, SET_UINT, SET_EPOCH } setting_type;
 
 typedef struct setting {
     const char *name; /* --name, `name = value` in the file, MINTID_NAME in the environment */
@@ -28,13 +29,11 @@ typedef struct setting {
 #define STR(field) SET_STR, offsetof(config, field), 0, 0
 #define UINT(field, lo, hi) SET_UINT, offsetof(config, field), lo, hi
 
-static const setting settings[] = {
+static const setting base_settings[] = {
     {"http", STR(http), "127.0.0.1:8080", "HTTP listen address HOST:PORT; empty to serve no HTTP"},
     {"resp", STR(resp), "127.0.0.1:6380", "Redis-protocol listen address HOST:PORT; empty to serve no RESP"},
     {"node", UINT(node, 0, 1023), "0",
      "node id: nanoflake's generator id, and ulid-flake-scalable's when below 32 (else that format is not served)"},
-    {"nanoflake-epoch", SET_TIME, offsetof(config, nanoflake_epoch), 0, 0, "1288834974657",
-     "nanoflake epoch, Unix ms or RFC 3339; every server of an application must use the same"},
     {"state-dir", STR(state_dir), "mintid-state", "directory for the lock and the timestamp high-water mark"},
     {"max-count", UINT(max_count, 1, 1000000), "100000", "most IDs one request may ask for"},
     {"max-request-size", UINT(max_request, 256, 1048576), "8192", "most bytes one request may take"},
@@ -67,7 +66,44 @@ static const setting settings[] = {
     {"log-level", STR(log_level), "info", "error, warn, info or debug"},
 };
 
-#define NSETTINGS (sizeof settings / sizeof settings[0])
+#define NBASE (sizeof base_settings / sizeof base_settings[0])
+#define NSETTINGS nsettings
+
+/*
+ * The table: the settings above, with one `<format>-epoch` after "node" for
+ * every format whose epoch is settable, from the format table, so that a
+ * format added there gets its setting here without a change.
+ */
+static setting settings[NBASE + MINTID_FORMAT_COUNT];
+static size_t nsettings;
+
+static void settings_init(void) {
+    static char names[MINTID_FORMAT_COUNT][64], defs[MINTID_FORMAT_COUNT][24], helps[MINTID_FORMAT_COUNT][200];
+    if (nsettings != 0)
+        return;
+    for (size_t i = 0; i < NBASE; i++) {
+        settings[nsettings++] = base_settings[i];
+        if (strcmp(base_settings[i].name, "node") != 0)
+            continue;
+        for (int f = 0; f < MINTID_FORMAT_COUNT; f++) {
+            const mintid_format *fmt = mintid_format_get((mintid_format_id)f);
+            if (!fmt->epoch_settable)
+                continue;
+            size_t n = 0;
+            snprintf(names[f], sizeof names[f], "%s-epoch", fmt->name);
+            snprintf(defs[f], sizeof defs[f], "%" PRId64, fmt->epoch_ms);
+            n = (size_t)snprintf(helps[f], sizeof helps[f], "%s epoch, Unix ms or RFC 3339", fmt->name);
+            for (const mintid_epoch_name *e = fmt->epoch_names; e != NULL && e->name != NULL && n < sizeof helps[f];
+                 e++)
+                n += (size_t)snprintf(helps[f] + n, sizeof helps[f] - n, "%s%s", e == fmt->epoch_names ? " or " : ", ",
+                                      e->name);
+            if (n < sizeof helps[f])
+                snprintf(helps[f] + n, sizeof helps[f] - n, "; every server of an application must use the same");
+            settings[nsettings++] = (setting){
+                names[f], SET_EPOCH, offsetof(config, epoch) + (size_t)f * sizeof(int64_t), 0, 0, defs[f], helps[f]};
+        }
+    }
+}
 
 static const setting *find_setting(const char *name, size_t len) {
     for (size_t i = 0; i < NSETTINGS; i++)
@@ -100,10 +136,13 @@ static bool set_value(config *cfg, const setting *s, const char *value, char *er
         memcpy(field, &u, sizeof u);
         return true;
     }
-    case SET_TIME: {
+    case SET_EPOCH: {
+        /* "<format>-epoch": the format's named epochs are known too. */
+        char fname[64];
+        snprintf(fname, sizeof fname, "%.*s", (int)(strlen(s->name) - strlen("-epoch")), s->name);
         int64_t ms;
-        if (mintid_parse_time(value, &ms) != MINTID_OK) {
-            snprintf(err, errcap, "%s: '%s' is not Unix ms or an RFC 3339 time", s->name, value);
+        if (mintid_parse_epoch(mintid_format_find(fname), value, &ms) != MINTID_OK) {
+            snprintf(err, errcap, "%s: '%s' is not Unix ms, an RFC 3339 time or a named epoch", s->name, value);
             return false;
         }
         memcpy(field, &ms, sizeof ms);
@@ -127,11 +166,12 @@ bool config_parse_decimal(const char *s, size_t len, uint64_t max, uint64_t *out
 }
 
 int64_t config_epoch(const config *cfg, const mintid_format *fmt) {
-    return fmt->epoch_settable ? cfg->nanoflake_epoch : fmt->epoch_ms;
+    return fmt->epoch_settable ? cfg->epoch[fmt->id] : fmt->epoch_ms;
 }
 
 void config_defaults(config *cfg) {
     char err[256];
+    settings_init();
     memset(cfg, 0, sizeof *cfg);
     for (size_t i = 0; i < NSETTINGS; i++)
         set_value(cfg, &settings[i], settings[i].def, err, sizeof err);
@@ -242,6 +282,7 @@ static bool stdout_written(void) {
 }
 
 void config_usage(FILE *out) {
+    settings_init();
     fputs("usage: mintidd [--config FILE] [--SETTING VALUE]...\n\n"
           "Serves unique IDs over HTTP and the Redis protocol. Every setting can also\n"
           "be given in the config file (`setting = value`, # comments) and as an\n"

@@ -26,9 +26,9 @@ typedef struct config {
     uint64_t lease_margin;           /* ms before a possible expiry at which minting stops */
     uint64_t lease_start_wait;       /* seconds to retry an unreachable etcd at start; 0: fail at once */
     uint64_t node;
-    int64_t nanoflake_epoch; /* Unix ms */
-    uint64_t max_count;      /* IDs per request */
-    uint64_t max_request;    /* bytes per request */
+    int64_t epoch[MINTID_FORMAT_COUNT]; /* Unix ms, by format id, for formats whose epoch is settable */
+    uint64_t max_count;                 /* IDs per request */
+    uint64_t max_request;               /* bytes per request */
     uint64_t max_connections;
     uint64_t idle_timeout;     /* seconds; 0: never */
     uint64_t max_output;       /* bytes queued for one client before it is throttled */

@@ -231,12 +231,13 @@ job_state conn_job_step(conn *c, size_t *budget, uint64_t *retry_ns) {
     return JOB_DONE;
 }
 
-void conn_start_mint(conn *c, const mintid_format *fmt, int form, uint64_t count,
+void conn_start_mint(conn *c, const mintid_format *fmt, int form, const char *prefix, uint64_t count,
                      void (*encode)(conn *c, const mintid_id *ids, size_t n),
                      void (*finish)(conn *c, int status, const char *why)) {
     mint_job *j = &c->job;
     j->fmt = fmt;
     j->form = form;
+    snprintf(j->prefix, sizeof j->prefix, "%s", prefix != NULL ? prefix : "");
     j->count = count;
     j->encode = encode;
     j->finish = finish;

@@ -165,6 +165,26 @@ static int param_form(conn *c, const http_request *req, struct evbuffer *out, co
     return -1;
 }
 
+/* ?prefix=: true with prefix set (left empty when not given), or false after a 400. */
+static bool param_prefix(conn *c, const http_request *req, struct evbuffer *out, const mintid_format *fmt, int form,
+                         const param *p, char prefix[MINTID_PREFIX_MAX + 1]) {
+    char decoded[256], shown[MINTID_ESCAPED_MAX];
+    size_t len;
+    const char *why;
+    if (!p->seen)
+        return true;
+    if (!percent_decode(p->value, p->len, decoded, sizeof decoded, &len)) {
+        send_error(c, req, out, 400, "malformed percent-encoding in prefix");
+        return false;
+    }
+    if (!service_parse_prefix(fmt, form, decoded, len, prefix, &why)) {
+        mintid_escape(decoded, len, shown, sizeof shown);
+        send_error(c, req, out, 400, "%s: prefix '%s': %s", fmt->name, shown, why);
+        return false;
+    }
+    return true;
+}
+
 /* One line per ID, or JSON strings in an array. */
 static void http_encode(conn *c, const mintid_id *ids, size_t n) {
     mint_job *j = &c->job;
@@ -176,7 +196,7 @@ static void http_encode(conn *c, const mintid_id *ids, size_t n) {
                 line[off++] = ',';
             line[off++] = '"';
         }
-        int len = mintid_encode(j->fmt, (mintid_form)j->form, &ids[i], line + off, MINTID_TEXT_MAX);
+        int len = mintid_encode_prefixed(j->fmt, (mintid_form)j->form, &ids[i], j->prefix, line + off, MINTID_TEXT_MAX);
         if (len < 0) {
             j->error = len;
             return;
@@ -206,8 +226,8 @@ static void http_finish(conn *c, int status, const char *why) {
 static void route_mint(conn *c, const http_request *req, struct evbuffer *out, const mintid_format *fmt, const char *q,
                        size_t qlen) {
     server *srv = c->srv;
-    param params[] = {{"count", NULL, 0, false}, {"as", NULL, 0, false}};
-    if (!parse_query(c, req, out, q, qlen, params, 2))
+    param params[] = {{"count", NULL, 0, false}, {"as", NULL, 0, false}, {"prefix", NULL, 0, false}};
+    if (!parse_query(c, req, out, q, qlen, params, 3))
         return;
     uint64_t count = 1;
     if (params[0].seen && !service_parse_count(params[0].value, params[0].len, srv->cfg->max_count, &count)) {
@@ -217,6 +237,9 @@ static void route_mint(conn *c, const http_request *req, struct evbuffer *out, c
     int form = MINTID_FORM_TEXT;
     if (params[1].seen && (form = param_form(c, req, out, fmt, &params[1])) < 0)
         return;
+    char prefix[MINTID_PREFIX_MAX + 1] = "";
+    if (!param_prefix(c, req, out, fmt, form, &params[2], prefix))
+        return;
     mint_job *j = &c->job;
     j->http_method = req->method;
     j->http_minor = req->minor_version;
@@ -224,7 +247,7 @@ static void route_mint(conn *c, const http_request *req, struct evbuffer *out, c
     j->http_json = req->accept_json;
     if (j->http_json)
         evbuffer_add(j->body, "{\"ids\":[", 8);
-    conn_start_mint(c, fmt, form, count, http_encode, http_finish);
+    conn_start_mint(c, fmt, form, prefix, count, http_encode, http_finish);
 }
 
 static void route_inspect(conn *c, const http_request *req, struct evbuffer *out, const mintid_format *fmt,
@@ -242,7 +265,8 @@ static void route_inspect(conn *c, const http_request *req, struct evbuffer *out
     if (params[0].seen && (form = param_form(c, req, out, fmt, &params[0])) < 0)
         return;
     mintid_id id;
-    int rc = mintid_decode(fmt, (mintid_form)form, decoded, len, &id, NULL);
+    char prefix[MINTID_PREFIX_MAX + 1];
+    int rc = mintid_decode_prefixed(fmt, (mintid_form)form, decoded, len, &id, NULL, prefix);
     if (rc != MINTID_OK) {
         char msg[512];
         mintid_explain(fmt, form, decoded, len, rc, msg, sizeof msg);
@@ -250,7 +274,7 @@ static void route_inspect(conn *c, const http_request *req, struct evbuffer *out
         return;
     }
     char json[MINTID_JSON_MAX];
-    int n = mintid_id_to_json(fmt, &id, config_epoch(c->srv->cfg, fmt), json, sizeof json);
+    int n = mintid_id_to_json_prefixed(fmt, &id, prefix, config_epoch(c->srv->cfg, fmt), json, sizeof json);
     if (n < 0) {
         send_error(c, req, out, 500, "%s: %s", fmt->name, mintid_strerror(n));
         return;
@@ -284,8 +308,9 @@ static void route_range(conn *c, const http_request *req, struct evbuffer *out, 
     const mintid_format *fmt = route_format(c, req, out, name, len);
     if (fmt == NULL)
         return;
-    param params[] = {{"from", NULL, 0, false}, {"to", NULL, 0, false}, {"as", NULL, 0, false}};
-    if (!parse_query(c, req, out, q, qlen, params, 3))
+    param params[] = {
+        {"from", NULL, 0, false}, {"to", NULL, 0, false}, {"as", NULL, 0, false}, {"prefix", NULL, 0, false}};
+    if (!parse_query(c, req, out, q, qlen, params, 4))
         return;
     if (!params[0].seen) {
         send_error(c, req, out, 400, "range needs from=TIME (Unix ms or RFC 3339)");
@@ -293,6 +318,9 @@ static void route_range(conn *c, const http_request *req, struct evbuffer *out, 
     }
     int form = MINTID_FORM_TEXT;
     if (params[2].seen && (form = param_form(c, req, out, fmt, &params[2])) < 0)
+        return;
+    char prefix[MINTID_PREFIX_MAX + 1] = "";
+    if (!param_prefix(c, req, out, fmt, form, &params[3], prefix))
         return;
     const param *to = params[1].seen ? &params[1] : &params[0];
     mintid_id lo, hi;
@@ -303,8 +331,8 @@ static void route_range(conn *c, const http_request *req, struct evbuffer *out, 
         return;
     }
     char lo_text[MINTID_TEXT_MAX], hi_text[MINTID_TEXT_MAX];
-    if (mintid_encode(fmt, (mintid_form)form, &lo, lo_text, sizeof lo_text) < 0 ||
-        mintid_encode(fmt, (mintid_form)form, &hi, hi_text, sizeof hi_text) < 0) {
+    if (mintid_encode_prefixed(fmt, (mintid_form)form, &lo, prefix, lo_text, sizeof lo_text) < 0 ||
+        mintid_encode_prefixed(fmt, (mintid_form)form, &hi, prefix, hi_text, sizeof hi_text) < 0) {
         send_error(c, req, out, 500, "%s: the range cannot be encoded", fmt->name);
         return;
     }

@@ -67,7 +67,7 @@ static void resp_encode(conn *c, const mintid_id *ids, size_t n) {
     char line[8 + MINTID_TEXT_MAX + 2];
     memcpy(line + 6, "\r\n", 2);
     for (size_t i = 0; i < n; i++) {
-        int len = mintid_encode(j->fmt, MINTID_FORM_TEXT, &ids[i], line + 8, MINTID_TEXT_MAX);
+        int len = mintid_encode_prefixed(j->fmt, MINTID_FORM_TEXT, &ids[i], j->prefix, line + 8, MINTID_TEXT_MAX);
         if (len < 0) {
             j->error = len;
             return;
@@ -93,19 +93,49 @@ static void resp_finish(conn *c, int status, const char *why) {
     evbuffer_add_buffer(c->out, j->body);
 }
 
-/* MINT format [count]: one ID as a bulk string, or an array of count. */
+/*
+ * A trailing `PREFIX prefix` at argv[at] (typeid): true with prefix set,
+ * and *argc_out the arguments before it; false after an error reply.
+ */
+static bool arg_prefix(conn *c, const resp_command *cmd, int at, const mintid_format *fmt, struct evbuffer *out,
+                       char prefix[MINTID_PREFIX_MAX + 1], int *argc_out) {
+    prefix[0] = '\0';
+    *argc_out = cmd->argc;
+    if (cmd->argc < at + 2 || cmd->argv[cmd->argc - 2].len != 6 ||
+        strncasecmp(cmd->argv[cmd->argc - 2].ptr, "PREFIX", 6) != 0)
+        return true;
+    const resp_arg *a = &cmd->argv[cmd->argc - 1];
+    const char *why;
+    if (!service_parse_prefix(fmt, MINTID_FORM_TEXT, a->ptr, a->len, prefix, &why)) {
+        char shown[MINTID_ESCAPED_MAX];
+        reply_error(c, out, "%s: prefix '%s': %s", fmt->name, arg_text(a, shown, sizeof shown), why);
+        return false;
+    }
+    *argc_out = cmd->argc - 2;
+    return true;
+}
+
+/* MINT format [count] [PREFIX prefix]: one ID as a bulk string, or an array of count. */
 static void cmd_mint(conn *c, const resp_command *cmd, struct evbuffer *out) {
     server *srv = c->srv;
     const mintid_format *fmt = arg_format(c, &cmd->argv[1], out);
     if (fmt == NULL)
         return;
+    char prefix[MINTID_PREFIX_MAX + 1];
+    int argc;
+    if (!arg_prefix(c, cmd, 2, fmt, out, prefix, &argc))
+        return;
+    if (argc > 3) {
+        reply_error(c, out, "MINT takes format [count] [PREFIX prefix]");
+        return;
+    }
     uint64_t count = 1;
-    if (cmd->argc == 3 && !service_parse_count(cmd->argv[2].ptr, cmd->argv[2].len, srv->cfg->max_count, &count)) {
+    if (argc == 3 && !service_parse_count(cmd->argv[2].ptr, cmd->argv[2].len, srv->cfg->max_count, &count)) {
         reply_error(c, out, "count must be 1..%" PRIu64, srv->cfg->max_count);
         return;
     }
-    c->job.resp_array = cmd->argc == 3;
-    conn_start_mint(c, fmt, MINTID_FORM_TEXT, count, resp_encode, resp_finish);
+    c->job.resp_array = argc == 3;
+    conn_start_mint(c, fmt, MINTID_FORM_TEXT, prefix, count, resp_encode, resp_finish);
 }
 
 /* INSPECT format id */
@@ -114,8 +144,9 @@ static void cmd_inspect(conn *c, const resp_command *cmd, struct evbuffer *out) 
     if (fmt == NULL)
         return;
     mintid_id id;
+    char prefix[MINTID_PREFIX_MAX + 1];
     const resp_arg *a = &cmd->argv[2];
-    int rc = mintid_decode(fmt, MINTID_FORM_ANY, a->ptr, a->len, &id, NULL);
+    int rc = mintid_decode_prefixed(fmt, MINTID_FORM_ANY, a->ptr, a->len, &id, NULL, prefix);
     if (rc != MINTID_OK) {
         char msg[512];
         mintid_explain(fmt, MINTID_FORM_ANY, a->ptr, a->len, rc, msg, sizeof msg);
@@ -123,7 +154,7 @@ static void cmd_inspect(conn *c, const resp_command *cmd, struct evbuffer *out) 
         return;
     }
     char json[MINTID_JSON_MAX];
-    int n = mintid_id_to_json(fmt, &id, config_epoch(c->srv->cfg, fmt), json, sizeof json);
+    int n = mintid_id_to_json_prefixed(fmt, &id, prefix, config_epoch(c->srv->cfg, fmt), json, sizeof json);
     if (n < 0) {
         reply_error(c, out, "%s: %s", fmt->name, mintid_strerror(n));
         return;
@@ -131,12 +162,20 @@ static void cmd_inspect(conn *c, const resp_command *cmd, struct evbuffer *out) 
     reply_bulk(out, json, (size_t)n);
 }
 
-/* RANGE format from [to]: the smallest and the largest ID of that time window. */
+/* RANGE format from [to] [PREFIX prefix]: the smallest and the largest ID of that time window. */
 static void cmd_range(conn *c, const resp_command *cmd, struct evbuffer *out) {
     const mintid_format *fmt = arg_format(c, &cmd->argv[1], out);
     if (fmt == NULL)
         return;
-    const resp_arg *from = &cmd->argv[2], *to = cmd->argc == 4 ? &cmd->argv[3] : from;
+    char prefix[MINTID_PREFIX_MAX + 1];
+    int argc;
+    if (!arg_prefix(c, cmd, 3, fmt, out, prefix, &argc))
+        return;
+    if (argc > 4) {
+        reply_error(c, out, "RANGE takes format from [to] [PREFIX prefix]");
+        return;
+    }
+    const resp_arg *from = &cmd->argv[2], *to = argc == 4 ? &cmd->argv[3] : from;
     mintid_id lo, hi;
     const char *why;
     if (service_range(c->srv->svc, fmt, from->ptr, from->len, to->ptr, to->len, &lo, &hi, &why) != MINTID_OK) {
@@ -144,8 +183,8 @@ static void cmd_range(conn *c, const resp_command *cmd, struct evbuffer *out) {
         return;
     }
     char lo_text[MINTID_TEXT_MAX], hi_text[MINTID_TEXT_MAX];
-    int nlo = mintid_encode(fmt, MINTID_FORM_TEXT, &lo, lo_text, sizeof lo_text);
-    int nhi = mintid_encode(fmt, MINTID_FORM_TEXT, &hi, hi_text, sizeof hi_text);
+    int nlo = mintid_encode_prefixed(fmt, MINTID_FORM_TEXT, &lo, prefix, lo_text, sizeof lo_text);
+    int nhi = mintid_encode_prefixed(fmt, MINTID_FORM_TEXT, &hi, prefix, hi_text, sizeof hi_text);
     if (nlo < 0 || nhi < 0) {
         reply_error(c, out, "%s: the range cannot be encoded", fmt->name);
         return;
@@ -226,9 +265,9 @@ static const struct resp_cmd {
     bool binary;
     void (*run)(conn *c, const resp_command *cmd, struct evbuffer *out);
 } commands[] = {
-    {"MINT", 2, 3, false, cmd_mint},      {"INSPECT", 3, 3, false, cmd_inspect}, {"PING", 1, 2, true, cmd_ping},
+    {"MINT", 2, 5, false, cmd_mint},      {"INSPECT", 3, 3, false, cmd_inspect}, {"PING", 1, 2, true, cmd_ping},
     {"INFO", 1, 2, false, cmd_info},      {"QUIT", 1, 1, false, cmd_quit},       {"COMMAND", 1, -1, false, cmd_empty},
-    {"CONFIG", 2, -1, false, cmd_config}, {"SELECT", 2, 2, false, cmd_select},   {"RANGE", 3, 4, false, cmd_range},
+    {"CONFIG", 2, -1, false, cmd_config}, {"SELECT", 2, 2, false, cmd_select},   {"RANGE", 3, 6, false, cmd_range},
 };
 
 /* The command's name as Redis shows it in errors, in lower case; buf holds 16 bytes. */

@@ -206,7 +206,8 @@ int main(int argc, char **argv) {
     event_add(a.sig_term, NULL);
     event_add(a.sig_int, NULL);
     log_msg(LOG_INFO, "mintidd %s ready: node %" PRId64 "%s, state in %s, nanoflake epoch %" PRId64,
-            MINTID_VERSION_STRING, svc.node, l != NULL ? " (leased)" : "", cfg.state_dir, cfg.nanoflake_epoch);
+            MINTID_VERSION_STRING, svc.node, l != NULL ? " (leased)" : "", cfg.state_dir,
+            config_epoch(&cfg, mintid_format_get(MINTID_NANOFLAKE)));
 
     event_base_dispatch(srv->base);
     status = 0;

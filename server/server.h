@@ -26,7 +26,8 @@ typedef struct mint_job {
     bool active;
     bool parked; /* waiting on c->timer for the clock */
     const mintid_format *fmt;
-    int form; /* mintid_form of the text */
+    int form;                           /* mintid_form of the text */
+    char prefix[MINTID_PREFIX_MAX + 1]; /* typeid's type prefix; "" for none */
     uint64_t count, done;
     uint64_t deadline_ns;  /* CLOCK_MONOTONIC: a parked request fails after this; 0 before it parks */
     int error;             /* set by encode when an ID cannot be encoded */
@@ -85,7 +86,7 @@ struct conn {
  * The connection layer mints it after the handler returns. No other
  * request of the connection is handled until it is done.
  */
-void conn_start_mint(conn *c, const mintid_format *fmt, int form, uint64_t count,
+void conn_start_mint(conn *c, const mintid_format *fmt, int form, const char *prefix, uint64_t count,
                      void (*encode)(conn *c, const mintid_id *ids, size_t n),
                      void (*finish)(conn *c, int status, const char *why));
 

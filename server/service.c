@@ -151,6 +151,16 @@ void service_free(service *svc) {
 }
 
 /*
+ * The last Unix ms of the timestamp unit that holds `ms`: an ID of a format
+ * whose unit is longer than a millisecond (sonyflake's 10 ms, ksuid's
+ * second) carries the whole unit, so a floor is passed only after it.
+ */
+static int64_t unit_end(const mintid_format *fmt, int64_t ms) {
+    int64_t u = fmt->ts_unit_ms;
+    return u == 1 || ms < 0 ? ms : (ms / u + 1) * u - 1;
+}
+
+/*
  * May an ID carry time `now`? MINTID_OK; or 0 with *wait_for (the Unix ms
  * to wait for) and *why; or a negative status with *why.
  */
@@ -162,7 +172,7 @@ static int admit(service *svc, const mintid_format *fmt, int64_t now, int64_t *w
             *why = "node lease lost: not minting until it is held again";
             return MINTID_ECLOCK;
         }
-        int64_t floor = atomic_load(&l->floor_ms);
+        int64_t floor = unit_end(fmt, atomic_load(&l->floor_ms));
         if (now <= floor) {
             *why = "node lease: waiting for the previous holder's last timestamp to pass";
             *wait_for = floor + 1;
@@ -176,10 +186,10 @@ static int admit(service *svc, const mintid_format *fmt, int64_t now, int64_t *w
     }
     /* Checked on every mint, not only at start: a clock stepped back later
      * must not reach timestamps an earlier run may have issued. */
-    int64_t floor =
-        svc->st->start_mark > state_floor(svc->st, fmt->id) ? svc->st->start_mark : state_floor(svc->st, fmt->id);
+    int64_t floor = unit_end(fmt, svc->st->start_mark > state_floor(svc->st, fmt->id) ? svc->st->start_mark
+                                                                                      : state_floor(svc->st, fmt->id));
     if (now <= floor) {
-        *why = now <= svc->st->start_mark
+        *why = now <= unit_end(fmt, svc->st->start_mark)
                    ? "the clock is behind the state's mark: not minting until it has passed it"
                    : "the format's epoch was changed: not minting until its earlier IDs' timestamps have passed";
         *wait_for = floor + 1;
@@ -236,7 +246,8 @@ long service_mint(service *svc, const mintid_format *fmt, size_t want, mintid_id
         mintid_gen_get_stats(gen, &s);
         *why = s.last_unix_ms > now ? "the clock went back: waiting for it to reach the last ID's time"
                                     : "the millisecond's sequence is used up: waiting for the next";
-        *retry_ns = until_ms(now, ns, s.last_unix_ms > now ? s.last_unix_ms : now + 1);
+        int64_t next_unit = s.last_unix_ms + fmt->ts_unit_ms;
+        *retry_ns = until_ms(now, ns, s.last_unix_ms > now ? s.last_unix_ms : next_unit > now ? next_unit : now + 1);
         return 0;
     }
     *why = mintid_strerror((int)n);
@@ -299,6 +310,25 @@ int service_range(service *svc, const mintid_format *fmt, const char *from_text,
 }
 
 /* A count as requests give it: decimal, no sign, no leading zero, 1..max. */
+bool service_parse_prefix(const mintid_format *fmt, int form, const char *s, size_t len,
+                          char out[MINTID_PREFIX_MAX + 1], const char **why) {
+    if (fmt->prefix_max == 0) {
+        *why = "this format has no type prefix";
+        return false;
+    }
+    if (form != MINTID_FORM_TEXT) {
+        *why = "only the text form carries a type prefix";
+        return false;
+    }
+    if (len > MINTID_PREFIX_MAX || memchr(s, '\0', len) != NULL || mintid_prefix_check(fmt, s, len) != MINTID_OK) {
+        *why = "a type prefix is 1 to 63 of a-z and '_', starting and ending with a letter";
+        return false;
+    }
+    memcpy(out, s, len);
+    out[len] = '\0';
+    return true;
+}
+
 bool service_parse_count(const char *s, size_t len, uint64_t max, uint64_t *out) {
     uint64_t v;
     if (!config_parse_decimal(s, len, max, &v) || v == 0)
@@ -416,12 +446,15 @@ void service_metrics(service *svc, emit_fn emit, void *ctx) {
 }
 
 void service_info(service *svc, emit_fn emit, void *ctx) {
-    emitf(emit, ctx,
-          "# Server\r\nmintid_version:%s\r\nuptime_in_seconds:%" PRIu64 "\r\nnode_id:%" PRId64
-          "\r\nnanoflake_epoch:%" PRId64 "\r\nstate_mark_ms:%" PRId64 "\r\n",
+    emitf(emit, ctx, "# Server\r\nmintid_version:%s\r\nuptime_in_seconds:%" PRIu64 "\r\nnode_id:%" PRId64 "\r\n",
           MINTID_VERSION_STRING, (monotonic_ns() - svc->start_ns) / 1000000000u,
-          svc->lease != NULL ? atomic_load(&svc->lease->node) : svc->node, svc->cfg->nanoflake_epoch,
-          atomic_load(&svc->st->mark));
+          svc->lease != NULL ? atomic_load(&svc->lease->node) : svc->node);
+    for (int f = 0; f < MINTID_FORMAT_COUNT; f++) {
+        const mintid_format *fmt = mintid_format_get((mintid_format_id)f);
+        if (fmt->epoch_settable)
+            emitf(emit, ctx, "%s_epoch:%" PRId64 "\r\n", fmt->name, config_epoch(svc->cfg, fmt));
+    }
+    emitf(emit, ctx, "state_mark_ms:%" PRId64 "\r\n", atomic_load(&svc->st->mark));
     if (svc->lease != NULL) {
         lease_status ls;
         service_lease_status(svc, &ls);

@@ -75,6 +75,14 @@ int service_range(service *svc, const mintid_format *fmt, const char *from_text,
 /* The decimal count in s[0..len), 1..max; false for anything else. */
 bool service_parse_count(const char *s, size_t len, uint64_t max, uint64_t *out);
 
+/*
+ * A type prefix for fmt's IDs in `form` (typeid's ?prefix= and PREFIX):
+ * copies it NUL-terminated to out and returns true, or returns false with
+ * *why for the client.
+ */
+bool service_parse_prefix(const mintid_format *fmt, int form, const char *s, size_t len,
+                          char out[MINTID_PREFIX_MAX + 1], const char **why);
+
 /* Asks the state writer to keep the reservation ahead of the clock; called from a timer. */
 void service_reserve(service *svc);
 

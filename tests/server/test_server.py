@@ -24,7 +24,7 @@ from resp_client import Resp, RespError  # noqa: E402
 
 MINTIDD = MINTID = None
 NO_FAKETIME = False
-FORMATS = ["uexky", "scru160", "ulid-flake", "ulid-flake-scalable", "caloriosa", "nanoflake"]
+FORMATS = []  # every format, as `mintid formats` lists them from the table
 
 
 def get(port, path, headers=None, method="GET"):
@@ -146,7 +146,7 @@ class Http(SharedServer):
 
     def test_errors(self):
         cases = [
-            ("/v1/snowflake", 404, "unknown format 'snowflake'"),
+            ("/v1/moonflake", 404, "unknown format 'moonflake'"),
             ("/v1/nanoflake?count=0", 400, "count must be 1..1000"),
             ("/v1/nanoflake?count=1001", 400, "count must be 1..1000"),
             ("/v1/nanoflake?count=abc", 400, "count must be 1..1000"),
@@ -163,7 +163,7 @@ class Http(SharedServer):
             status, _, body = get(self.port, path)
             self.assertEqual(status, code, path)
             self.assertIn(text, body, path)
-        status, _, body = get(self.port, "/v1/snowflake", {"Accept": "application/json"})
+        status, _, body = get(self.port, "/v1/moonflake", {"Accept": "application/json"})
         self.assertIn("unknown format", json.loads(body)["error"])
         status, h, _ = get(self.port, "/v1/nanoflake", method="POST")
         self.assertEqual(status, 405)
@@ -210,6 +210,42 @@ class Http(SharedServer):
 def range_cli(fmt, *args):
     return subprocess.run([MINTID, "range", fmt] + [str(a) for a in args], capture_output=True, text=True,
                           check=True).stdout.split()
+
+
+class Prefix(SharedServer):
+    """typeid's type prefix: ?prefix= over HTTP, PREFIX over RESP; kept by inspect and range."""
+
+    def test_prefix_everywhere(self):
+        r = Resp(self.srv.resp_port)
+        status, _, body = get(self.port, "/v1/typeid?count=3&prefix=user")
+        self.assertEqual(status, 200, body)
+        ids = body.split()
+        ids += r.call("MINT", "typeid", "2", "PREFIX", "user")
+        ids.append(r.call("MINT", "typeid", "prefix", "user"))
+        self.assertEqual(len(ids), 6)
+        for ident in ids:
+            self.assertRegex(ident, r"^user_[0-7][0-9a-hjkmnp-tv-z]{25}$")
+        self.assertEqual(sorted(ids), ids)
+        self.assertEqual(len(set(ids)), len(ids))
+        status, _, body = get(self.port, f"/v1/typeid/{ids[0]}")
+        self.assertEqual(status, 200, body)
+        self.assertEqual(json.loads(body), inspect_cli("typeid", ids[0]))
+        self.assertEqual(json.loads(r.call("INSPECT", "typeid", ids[1]))["prefix"], "user")
+        want = range_cli("typeid", "1645557742000", "--prefix", "user")
+        self.assertEqual(want, ["user_01fwhe4ydge008000000000000", "user_01fwhe4ydgfzzvzzzzzzzzzzzz"])
+        status, _, body = get(self.port, "/v1/range/typeid?from=1645557742000&prefix=user")
+        self.assertEqual(body.split(), want)
+        self.assertEqual(r.call("RANGE", "typeid", "1645557742000", "PREFIX", "user"), want)
+        for path, text in [("/v1/typeid?prefix=User", "a type prefix is 1 to 63"),
+                           ("/v1/typeid?prefix=user_", "a type prefix is 1 to 63"),
+                           ("/v1/typeid?prefix=us%00er", "a type prefix is 1 to 63"),
+                           ("/v1/typeid?prefix=user&as=uuid", "only the text form carries a type prefix"),
+                           ("/v1/uuidv7?prefix=user", "this format has no type prefix"),
+                           ("/v1/range/typeid?from=1&prefix=9", "a type prefix is 1 to 63")]:
+            status, _, body = get(self.port, path)
+            self.assertEqual(status, 400, path)
+            self.assertIn(text, body, path)
+        r.close()
 
 
 class Range(SharedServer):
@@ -283,8 +319,11 @@ class RespProtocol(SharedServer):
         cases = [
             (("FOO", "bar"), "ERR unknown command 'FOO', with args beginning with: 'bar'"),
             (("MINT",), "ERR wrong number of arguments for 'mint' command"),
-            (("MINT", "a", "b", "c"), "ERR wrong number of arguments for 'mint' command"),
-            (("MINT", "snowflake"), "ERR unknown format 'snowflake'"),
+            (("MINT", "a", "b", "c", "d", "e"), "ERR wrong number of arguments for 'mint' command"),
+            (("MINT", "nanoflake", "1", "x"), "ERR MINT takes format [count] [PREFIX prefix]"),
+            (("MINT", "nanoflake", "PREFIX", "user"), "ERR nanoflake: prefix 'user': this format has no type prefix"),
+            (("MINT", "typeid", "PREFIX", "Us"), "ERR typeid: prefix 'Us': a type prefix is 1 to 63"),
+            (("MINT", "moonflake"), "ERR unknown format 'moonflake'"),
             (("MINT", "nanoflake", "0"), "ERR count must be 1..1000"),
             (("MINT", "nanoflake", "1001"), "ERR count must be 1..1000"),
             (("INSPECT", "ulid-flake", "8000000000000"), "ERR ulid-flake: '8000000000000' exceeds"),
@@ -586,7 +625,7 @@ class Lifecycle(unittest.TestCase):
 
 
 def main():
-    global MINTIDD, MINTID, NO_FAKETIME
+    global MINTIDD, MINTID, NO_FAKETIME, FORMATS
     ap = argparse.ArgumentParser()
     ap.add_argument("--no-faketime", action="store_true", help="skip the tests that need libfaketime")
     ap.add_argument("--mintidd", required=True)
@@ -594,6 +633,8 @@ def main():
     ap.add_argument("-k", action="append", default=None)
     args, rest = ap.parse_known_args()
     MINTIDD, MINTID = os.path.abspath(args.mintidd), os.path.abspath(args.mintid)
+    listing = subprocess.run([MINTID, "formats"], capture_output=True, text=True, check=True).stdout
+    FORMATS[:] = [line for line in listing.splitlines() if line[:1].isalpha()]
     NO_FAKETIME = args.no_faketime
     argv = [sys.argv[0], "-v"] + rest
     if args.k:
