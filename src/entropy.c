@@ -10,6 +10,8 @@
 #include "internal.h"
 
 #include <errno.h>
+#include <limits.h>
+#include <openssl/rand.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <string.h>
@@ -24,6 +26,18 @@ int mintid__getrandom(void *buf, size_t len) {
                 continue;
             return MINTID_EENTROPY;
         }
+        p += n;
+        len -= (size_t)n;
+    }
+    return MINTID_OK;
+}
+
+int mintid__random_bytes(void *buf, size_t len) {
+    uint8_t *p = buf;
+    while (len > 0) {
+        int n = len > INT_MAX ? INT_MAX : (int)len;
+        if (RAND_bytes(p, n) != 1)
+            return MINTID_EENTROPY;
         p += n;
         len -= (size_t)n;
     }

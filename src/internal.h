@@ -276,6 +276,12 @@ void mintid__sleep_until_ms(int64_t unix_ms, uint64_t max_ns);
 /* Fills buf straight from getrandom(), retrying on EINTR and short reads. */
 int mintid__getrandom(void *buf, size_t len);
 /*
+ * Fills buf from libcrypto's CTR-DRBG (seeded from the kernel, reseeded by
+ * libcrypto after fork), for the generators' pools: in blocks of 4 KiB it
+ * costs a third of getrandom() per byte (bench/README.md).
+ */
+int mintid__random_bytes(void *buf, size_t len);
+/*
  * A counter bumped in every child process after fork(). An object records it
  * when created; a different value later means it was inherited by a child.
  */

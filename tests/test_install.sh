@@ -39,12 +39,13 @@ cc -std=c11 -Wall -Werror "$tmp/app.c" $(pkg-config --cflags --libs mintid) -o "
 LD_LIBRARY_PATH=$libdir "$tmp/app_shared" >/dev/null
 # static, through pkg-config --static
 cc -std=c11 -Wall -Werror "$tmp/app.c" $(pkg-config --cflags mintid) "$libdir/libmintid.a" \
-    $(pkg-config --static --libs-only-other mintid) -o "$tmp/app_static"
+    $(pkg-config --static --libs mintid | sed 's/-lmintid//') -o "$tmp/app_static"
 "$tmp/app_static" >/dev/null
 # the header as C++
 if command -v c++ >/dev/null; then
     cp "$tmp/app.c" "$tmp/app.cpp"
-    c++ -Wall -Werror "$tmp/app.cpp" $(pkg-config --cflags mintid) "$libdir/libmintid.a" -pthread -o "$tmp/app_cxx"
+    c++ -Wall -Werror "$tmp/app.cpp" $(pkg-config --cflags mintid) "$libdir/libmintid.a" \
+        $(pkg-config --static --libs mintid | sed 's/-lmintid//') -o "$tmp/app_cxx"
     "$tmp/app_cxx" >/dev/null
 fi
 # CMake's find_package
