@@ -14,9 +14,12 @@ BUILD   := build
 ASAN    := build-asan
 TSAN    := build-tsan
 
-# Debian packages the build and the tests need.
+# Debian packages the build and the tests need. (npm too, but from Debian
+# only when the command is missing: a Node.js that ships its own npm, as
+# NodeSource's does, conflicts with Debian's npm package.)
 PACKAGES := build-essential cmake pkg-config clang libclang-rt-14-dev python3 faketime clang-format \
-            libevent-dev libcurl4-openssl-dev libjansson-dev curl redis-tools redis-server etcd-server wrk
+            libevent-dev libcurl4-openssl-dev libjansson-dev curl redis-tools redis-server etcd-server wrk \
+            nodejs
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -29,10 +32,18 @@ deps:
 	for p in $(PACKAGES); do \
 	  dpkg-query -W -f='$${Status}' "$$p" 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
 	done; \
+	command -v npm >/dev/null 2>&1 || missing="$$missing npm"; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing:$$missing"; \
 	  $(SUDO) apt-get update -qq && \
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+	@# The npm reference implementations of tests/xcheck, at the versions its
+	@# package-lock.json pins; again whenever the lockfile is newer.
+	@if [ ! -f tests/xcheck/node_modules/.package-lock.json ] || \
+	    [ tests/xcheck/package-lock.json -nt tests/xcheck/node_modules/.package-lock.json ]; then \
+	  echo "installing the npm packages of tests/xcheck"; \
+	  npm ci --prefix tests/xcheck --no-audit --no-fund --loglevel=error >/dev/null; \
 	fi
 
 $(BUILD)/Makefile:
