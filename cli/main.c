@@ -181,6 +181,10 @@ static int epoch_option(const mintid_format *fmt, const char *s, int64_t *epoch)
     if (fmt != NULL && !fmt->epoch_settable)
         return usage_error("--epoch: %s has a fixed epoch", fmt->name);
     int rc = mintid_parse_epoch(fmt, s, epoch);
+    /* Not yet knowing the format (formats, inspect): any format's named epoch. */
+    for (int i = 0; rc != MINTID_OK && fmt == NULL && i < MINTID_FORMAT_COUNT; i++)
+        if (mintid_format_get((mintid_format_id)i)->epoch_names != NULL)
+            rc = mintid_parse_epoch(mintid_format_get((mintid_format_id)i), s, epoch);
     if (rc != MINTID_OK) {
         char safe[MINTID_ESCAPED_MAX];
         fprintf(stderr,

@@ -193,15 +193,28 @@ static mintid__alphabet hex = MINTID__ALPHABET("0123456789abcdef", true);
 
 MINTID__BUILD_ALPHABETS(&decimal, &hex)
 
+/* The two hex digits of every byte, built from the alphabet: one copy per byte when encoding. */
+static char hex_pairs[256][2];
+
+__attribute__((constructor)) static void build_hex_pairs(void) {
+    static const char digits[] = "0123456789abcdef";
+    for (unsigned v = 0; v < 256; v++) {
+        hex_pairs[v][0] = digits[v >> 4];
+        hex_pairs[v][1] = digits[v & 15];
+    }
+}
+
+static inline char *put_hex(char *p, const uint8_t *b, size_t n) {
+    for (size_t i = 0; i < n; i++, p += 2)
+        memcpy(p, hex_pairs[b[i]], 2);
+    return p;
+}
+
 static int hex_encode(const mintid_format *fmt, const mintid_id *id, char *buf, size_t cap) {
     size_t nbytes = fmt->bits / 8u;
     if (cap < nbytes * 2 + 1)
         return MINTID_EBUFSIZE;
-    for (size_t i = 0; i < nbytes; i++) {
-        buf[2 * i] = hex.digits[id->bytes[i] >> 4];
-        buf[2 * i + 1] = hex.digits[id->bytes[i] & 15];
-    }
-    buf[nbytes * 2] = '\0';
+    *put_hex(buf, id->bytes, nbytes) = '\0';
     return (int)(nbytes * 2);
 }
 
@@ -231,13 +244,16 @@ static int uuid_encode(const mintid_format *fmt, const mintid_id *id, char *buf,
     (void)fmt;
     if (cap < 37)
         return MINTID_EBUFSIZE;
-    char *p = buf;
-    for (int i = 0; i < 16; i++) {
-        if (i == 4 || i == 6 || i == 8 || i == 10)
-            *p++ = '-';
-        *p++ = hex.digits[id->bytes[i] >> 4];
-        *p++ = hex.digits[id->bytes[i] & 15];
-    }
+    const uint8_t *b = id->bytes;
+    char *p = put_hex(buf, b, 4);
+    *p++ = '-';
+    p = put_hex(p, b + 4, 2);
+    *p++ = '-';
+    p = put_hex(p, b + 6, 2);
+    *p++ = '-';
+    p = put_hex(p, b + 8, 2);
+    *p++ = '-';
+    p = put_hex(p, b + 10, 6);
     *p = '\0';
     return 36;
 }

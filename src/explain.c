@@ -10,6 +10,11 @@
 #include <stdio.h>
 #include <string.h>
 
+/* Whether `form` of fmt is read by `codec` (the shared decimal and UUID forms). */
+static bool form_is(const mintid_format *fmt, int form, const mintid__codec *codec) {
+    return form >= 0 && form < MINTID_FORM_COUNT && mintid__impl(fmt)->codecs[form] == codec;
+}
+
 /* Describes the lengths `fmt` accepts in `from`, for a length error. */
 static void describe_lengths(const mintid_format *fmt, int from, char *buf, size_t cap) {
     unsigned forms = from == MINTID_FORM_ANY ? mintid_decode_any_forms(fmt) : MINTID_FORM_BIT(from);
@@ -19,15 +24,23 @@ static void describe_lengths(const mintid_format *fmt, int from, char *buf, size
     for (int f = 0; f < MINTID_FORM_COUNT && n < cap; f++) {
         if (!(forms & MINTID_FORM_BIT(f)))
             continue;
-        if (f == MINTID_FORM_TEXT && fmt->text_min_len == fmt->text_max_len)
+        if (form_is(fmt, f, &mintid__codec_uuid))
+            n += (size_t)snprintf(buf + n, cap - n,
+                                  "%sa UUID is 36 characters (8-4-4-4-12), or 32 hex digits, 38 in braces or 45 "
+                                  "after urn:uuid:",
+                                  sep);
+        else if (form_is(fmt, f, &mintid__codec_int))
+            n += (size_t)snprintf(buf + n, cap - n, "%sa decimal integer is 1 to 20 digits", sep);
+        else if (f == MINTID_FORM_TEXT && fmt->prefix_max > 0)
+            n +=
+                (size_t)snprintf(buf + n, cap - n, "%sa %s suffix is %u characters", sep, fmt->name, fmt->text_min_len);
+        else if (f == MINTID_FORM_TEXT && fmt->text_min_len == fmt->text_max_len)
             n += (size_t)snprintf(buf + n, cap - n, "%sa %s text is %u characters", sep, fmt->name, fmt->text_max_len);
         else if (f == MINTID_FORM_TEXT)
             n += (size_t)snprintf(buf + n, cap - n, "%sa %s text is %u to %u characters", sep, fmt->name,
                                   fmt->text_min_len, fmt->text_max_len);
         else if (f == MINTID_FORM_HEX)
             n += (size_t)snprintf(buf + n, cap - n, "%s%s hex is %u digits", sep, fmt->name, fmt->bits / 4u);
-        else if (f == MINTID_FORM_INT)
-            n += (size_t)snprintf(buf + n, cap - n, "%sa decimal integer is 1 to 20 digits", sep);
         else if (f == MINTID_FORM_PADDED)
             n += (size_t)snprintf(buf + n, cap - n, "%sthe padded form is 13 characters", sep);
         else
@@ -46,14 +59,59 @@ static void describe_max(uint64_t max, char *buf, size_t cap) {
     }
 }
 
+/*
+ * The first character of a UUID string that is out of place, given the
+ * spelling its length says (32 digits, 8-4-4-4-12, in braces, after
+ * urn:uuid:); len if none is.
+ */
+static size_t uuid_bad_char(const char *s, size_t len) {
+    size_t start = 0;
+    if (len == 38) {
+        if (s[0] != '{')
+            return 0;
+        if (s[37] != '}')
+            return 37;
+        start = 1;
+    } else if (len == 45) {
+        static const char urn[] = "urn:uuid:";
+        for (size_t i = 0; i < 9; i++)
+            if ((s[i] | 0x20) != urn[i] && s[i] != urn[i])
+                return i;
+        start = 9;
+    }
+    bool hyphens = len != 32;
+    for (size_t i = 0, k = start; k < len && (len != 38 || k < 37); i++, k++) {
+        bool dash = hyphens && (i == 8 || i == 13 || i == 18 || i == 23);
+        char c = s[k];
+        bool hex = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+        if (dash ? c != '-' : !hex)
+            return k;
+    }
+    return len;
+}
+
 int mintid_explain(const mintid_format *fmt, int from, const char *s, size_t len, int rc, char *buf, size_t cap) {
-    char shown[MINTID_ESCAPED_MAX], what[200];
+    char shown[MINTID_ESCAPED_MAX], what[240];
     mintid_escape(s, len, shown, sizeof shown);
+    /* A prefixed text (typeid) is judged by its suffix, positions counted in the whole. */
+    size_t off = 0;
+    if (fmt->prefix_max > 0 && (from == MINTID_FORM_TEXT || from == MINTID_FORM_ANY) && rc != MINTID_EPREFIX) {
+        const char *sep = memrchr(s, mintid__impl(fmt)->prefix_sep, len);
+        if (sep != NULL) {
+            off = (size_t)(sep - s) + 1;
+            from = MINTID_FORM_TEXT;
+        }
+    }
+    const char *t = s + off;
+    size_t tlen = len - off;
     int n;
     switch (rc) {
     case MINTID_ELENGTH:
         describe_lengths(fmt, from, what, sizeof what);
-        n = snprintf(buf, cap, "%s: '%s' has the wrong length (%zu); %s", fmt->name, shown, len, what);
+        if (off > 0)
+            n = snprintf(buf, cap, "%s: '%s': its suffix has the wrong length (%zu); %s", fmt->name, shown, tlen, what);
+        else
+            n = snprintf(buf, cap, "%s: '%s' has the wrong length (%zu); %s", fmt->name, shown, len, what);
         break;
     case MINTID_ECHAR: {
         /* Point at the first character the form's alphabet lacks; text of
@@ -61,9 +119,24 @@ int mintid_explain(const mintid_format *fmt, int from, const char *s, size_t len
         if (from == MINTID_FORM_ANY && (mintid_decode_any_forms(fmt) & MINTID_FORM_BIT(MINTID_FORM_HEX)) &&
             len == fmt->bits / 4u && (len < fmt->text_min_len || len > fmt->text_max_len))
             from = MINTID_FORM_HEX;
+        /* And text of a UUID's lengths, as a UUID. */
+        int uuid_form = form_is(fmt, MINTID_FORM_TEXT, &mintid__codec_uuid) ? MINTID_FORM_TEXT : MINTID_FORM_UUID;
+        if (from == MINTID_FORM_ANY && (mintid_decode_any_forms(fmt) & MINTID_FORM_BIT(uuid_form)) &&
+            (len == 36 || len == 38 || len == 45))
+            from = uuid_form;
+        if (form_is(fmt, from, &mintid__codec_uuid)) {
+            size_t i = uuid_bad_char(s, len);
+            char c1[MINTID_ESCAPED_MAX];
+            mintid_escape(s + (i < len ? i : 0), 1, c1, sizeof c1);
+            n = snprintf(buf, cap,
+                         "%s: '%s': '%s' at position %zu is out of place: a UUID is 8-4-4-4-12 hex digits, or 32 "
+                         "of them, in braces or after urn:uuid:",
+                         fmt->name, shown, c1, i + 1);
+            break;
+        }
         const char *alphabet = fmt->alphabet;
-        bool nocase = fmt->text_nocase;
-        if (from == MINTID_FORM_INT) {
+        bool nocase = fmt->text_nocase, decimal = form_is(fmt, from, &mintid__codec_int);
+        if (decimal) {
             alphabet = "0123456789";
         } else if (from == MINTID_FORM_HEX) {
             alphabet = "0123456789abcdef";
@@ -72,8 +145,8 @@ int mintid_explain(const mintid_format *fmt, int from, const char *s, size_t len
             alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
         }
         size_t i;
-        for (i = 0; i < len; i++) {
-            char ch = s[i];
+        for (i = 0; i < tlen; i++) {
+            char ch = t[i];
             if (nocase && ch >= 'a' && ch <= 'z' && strchr(alphabet, ch) == NULL)
                 ch = (char)(ch - 32);
             else if (nocase && ch >= 'A' && ch <= 'Z' && strchr(alphabet, ch) == NULL)
@@ -81,12 +154,12 @@ int mintid_explain(const mintid_format *fmt, int from, const char *s, size_t len
             if (ch == '\0' || strchr(alphabet, ch) == NULL)
                 break;
         }
-        if (i < len) {
+        if (i < tlen) {
             char c1[MINTID_ESCAPED_MAX];
-            mintid_escape(s + i, 1, c1, sizeof c1);
-            n = snprintf(buf, cap, "%s: '%s': '%s' at position %zu is not a %s digit (%s)", fmt->name, shown, c1, i + 1,
-                         fmt->name, alphabet);
-        } else if (from == MINTID_FORM_INT && len > 0 && s[0] == '0') {
+            mintid_escape(t + i, 1, c1, sizeof c1);
+            n = snprintf(buf, cap, "%s: '%s': '%s' at position %zu is not a %s digit (%s)", fmt->name, shown, c1,
+                         off + i + 1, fmt->name, alphabet);
+        } else if ((decimal || from == MINTID_FORM_ANY) && tlen > 1 && t[0] == '0' && strspn(t, "0123456789") >= tlen) {
             n = snprintf(buf, cap, "%s: '%s': a decimal integer has no leading zero", fmt->name, shown);
         } else {
             n = snprintf(buf, cap, "%s: '%s' has a character outside its form's alphabet", fmt->name, shown);
@@ -97,12 +170,18 @@ int mintid_explain(const mintid_format *fmt, int from, const char *s, size_t len
         /* Say the limit in the form the input was read in. */
         char max_text[MINTID_TEXT_MAX], max_desc[32];
         mintid_id max;
-        mintid_id_from_u64(&max, fmt->value_max);
-        describe_max(fmt->value_max, max_desc, sizeof max_desc);
+        if (fmt->bits == 64) {
+            mintid_id_from_u64(&max, fmt->value_max);
+            describe_max(fmt->value_max, max_desc, sizeof max_desc);
+        } else {
+            memset(&max, 0, sizeof max);
+            memset(max.bytes, 0xff, fmt->bits / 8u);
+            snprintf(max_desc, sizeof max_desc, "2^%u-1", fmt->bits);
+        }
         bool as_text = from == MINTID_FORM_TEXT ||
                        (from == MINTID_FORM_ANY && len >= fmt->text_min_len && len <= fmt->text_max_len);
         int f = as_text ? MINTID_FORM_TEXT : from;
-        if (f != MINTID_FORM_ANY && f != MINTID_FORM_INT &&
+        if (f != MINTID_FORM_ANY && !form_is(fmt, f, &mintid__codec_int) &&
             mintid_encode(fmt, (mintid_form)f, &max, max_text, sizeof max_text) > 0)
             n = snprintf(buf, cap, "%s: '%s' exceeds %s (%s)", fmt->name, shown, max_text, max_desc);
         else
@@ -112,6 +191,12 @@ int mintid_explain(const mintid_format *fmt, int from, const char *s, size_t len
     case MINTID_EINVALID:
         n = snprintf(buf, cap, "%s: '%s' decodes, but is not a valid %s (%s)", fmt->name, shown, fmt->name,
                      fmt->invalid_why != NULL ? fmt->invalid_why : "it fails the format's own check");
+        break;
+    case MINTID_EPREFIX:
+        n = snprintf(buf, cap,
+                     "%s: '%s': its type prefix is not 1 to %u of a-z and '_' starting and ending with a letter, "
+                     "followed by '%c'",
+                     fmt->name, shown, fmt->prefix_max, mintid__impl(fmt)->prefix_sep);
         break;
     default:
         n = snprintf(buf, cap, "%s: '%s': %s", fmt->name, shown, mintid_strerror(rc));

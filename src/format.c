@@ -336,6 +336,8 @@ int mintid_encode_prefixed(const mintid_format *fmt, mintid_form form, const min
 
 static int decode_bare(const mintid_format *fmt, mintid_form form, const char *text, size_t len, mintid_id *out,
                        mintid_form *form_out);
+static int decode_forms(const mintid_format *fmt, mintid_form form, const char *text, size_t len, mintid_id *out,
+                        mintid_form *form_out);
 
 int mintid_decode_prefixed(const mintid_format *fmt, mintid_form form, const char *text, size_t len, mintid_id *out,
                            mintid_form *form_out, char prefix_out[MINTID_PREFIX_MAX + 1]) {
@@ -368,6 +370,26 @@ int mintid_decode(const mintid_format *fmt, mintid_form form, const char *text, 
 
 static int decode_bare(const mintid_format *fmt, mintid_form form, const char *text, size_t len, mintid_id *out,
                        mintid_form *form_out) {
+    const mintid__format_impl *impl = mintid__impl(fmt);
+    if (impl->decode_checks) {
+        mintid_id id;
+        mintid_form got;
+        int rc = decode_forms(fmt, form, text, len, &id, &got);
+        if (rc == MINTID_OK && mintid_id_check(fmt, &id) != MINTID_OK)
+            rc = MINTID_EINVALID;
+        if (rc == MINTID_OK) {
+            *out = id;
+            if (form_out != NULL)
+                *form_out = got;
+        }
+        return rc;
+    }
+    return decode_forms(fmt, form, text, len, out, form_out);
+}
+
+/* Decodes in one form, or in the first that fits. */
+static int decode_forms(const mintid_format *fmt, mintid_form form, const char *text, size_t len, mintid_id *out,
+                        mintid_form *form_out) {
     const mintid__format_impl *impl = mintid__impl(fmt);
     if (form != MINTID_FORM_ANY) {
         if ((unsigned)form >= MINTID_FORM_COUNT || impl->codecs[form] == NULL)

@@ -17,21 +17,15 @@
 #include <string.h>
 
 /*
- * Random bytes per refill of a generator's pool. Per byte, on the 2-core
- * benchmark machine: getrandom() ~14 ns in 256-byte blocks, ~6 in 1024,
- * ~4.5 from 4096 up; libcrypto's RAND_bytes() ~22 ns at 256 (a per-call
- * cost), ~1.5 at 4096, ~0.8 at 16384. 4096 keeps a generator small.
+ * Random bytes per refill of a generator's pool (MINTID__RNG_BLOCK). Per
+ * byte, on the 2-core benchmark machine: getrandom() ~14 ns in 256-byte
+ * blocks, ~6 in 1024, ~4.5 from 4096 up; libcrypto's RAND_bytes() ~22 ns at
+ * 256 (a per-call cost), ~1.5 at 4096, ~0.8 at 16384. 4096 keeps a
+ * generator small.
  */
-#define RNG_BLOCK 4096
+#define RNG_BLOCK MINTID__RNG_BLOCK
 
 static int64_t floor_div(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
-
-struct mintid__gen_rng {
-    mintid_random_fn fn; /* NULL: getrandom() straight into buf */
-    void *ctx;
-    size_t pos; /* bytes of buf used; RNG_BLOCK means empty */
-    uint8_t buf[RNG_BLOCK];
-};
 
 struct mintid_gen {
     pthread_mutex_t lock;
@@ -45,11 +39,12 @@ struct mintid_gen {
     struct mintid__gen_rng rng;
 };
 
-int mintid__gen_random(struct mintid__gen_rng *rng, void *buf, size_t len) {
+int mintid__gen_random_refill(struct mintid__gen_rng *rng, void *buf, size_t len) {
     uint8_t *out = buf;
     while (len > 0) {
         if (rng->pos == RNG_BLOCK) {
-            int rc = rng->fn != NULL ? rng->fn(rng->ctx, rng->buf, RNG_BLOCK) : mintid__random_bytes(rng->buf, RNG_BLOCK);
+            int rc =
+                rng->fn != NULL ? rng->fn(rng->ctx, rng->buf, RNG_BLOCK) : mintid__random_bytes(rng->buf, RNG_BLOCK);
             if (rc != MINTID_OK)
                 return rc < 0 ? rc : MINTID_EENTROPY;
             rng->pos = 0;

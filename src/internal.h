@@ -124,8 +124,33 @@ struct mintid__core;
 typedef int (*mintid__seq_fn)(const struct mintid__format_impl *f, const mintid_config *cfg,
                               struct mintid__gen_rng *rng, mintid__seq_state *st);
 
-/* Draws len random bytes from the generator's pool. */
-int mintid__gen_random(struct mintid__gen_rng *rng, void *buf, size_t len);
+/*
+ * The generator's view of its random source: a pool of bytes, refilled in
+ * blocks from the caller's random function or libcrypto.
+ */
+#define MINTID__RNG_BLOCK 4096
+struct mintid__gen_rng {
+    mintid_random_fn fn; /* NULL: mintid__random_bytes() */
+    void *ctx;
+    size_t pos; /* bytes of buf used; MINTID__RNG_BLOCK means empty */
+    uint8_t buf[MINTID__RNG_BLOCK];
+};
+
+/* Refills the pool and draws from it: the slow path of mintid__gen_random(). */
+int mintid__gen_random_refill(struct mintid__gen_rng *rng, void *buf, size_t len);
+
+/*
+ * Draws len random bytes from the generator's pool. Inline, so that the
+ * formats' small constant draws (4 or 10 bytes) are a few moves.
+ */
+static inline int mintid__gen_random(struct mintid__gen_rng *rng, void *buf, size_t len) {
+    if (__builtin_expect(MINTID__RNG_BLOCK - rng->pos >= len, 1)) {
+        __builtin_memcpy(buf, rng->buf + rng->pos, len);
+        rng->pos += len;
+        return MINTID_OK;
+    }
+    return mintid__gen_random_refill(rng, buf, len);
+}
 /* A uniformly random value of `bits` bits (bits <= 64). */
 int mintid__gen_random_bits(struct mintid__gen_rng *rng, unsigned bits, uint64_t *out);
 
@@ -158,6 +183,9 @@ typedef struct mintid__format_impl {
     /* 1 if decoders accept any value of the constant fields (typeid decodes
      * every UUID; its generator still writes the constants). */
     uint8_t constants_advisory;
+    /* 1 if decoders refuse what mintid_id_check() refuses (MINTID_EINVALID):
+     * a UUID of another version is no uuidv7 at all. */
+    uint8_t decode_checks;
     /* Type prefixes (pub.prefix_max > 0): the separator before the suffix,
      * and the check of a prefix of 1..prefix_max bytes. */
     char prefix_sep;

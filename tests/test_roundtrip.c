@@ -224,6 +224,23 @@ static void check_id(const mintid_format *fmt, const mintid_id *id) {
     bool valid = mintid_id_check(fmt, id) == MINTID_OK;
     unsigned any_forms = mintid_decode_any_forms(fmt);
 
+    /* A format whose decoders refuse invalid IDs (uuidv7: another UUID
+     * version) refuses them in every form, and says so. */
+    if (!valid && mintid_encode(fmt, MINTID_FORM_TEXT, id, text, sizeof text) > 0 &&
+        mintid_decode(fmt, MINTID_FORM_TEXT, text, strlen(text), &(mintid_id){{0}}, NULL) == MINTID_EINVALID) {
+        for (int g = 0; g < MINTID_FORM_COUNT; g++) {
+            int n = has_form(fmt, g) ? mintid_encode(fmt, (mintid_form)g, id, text, sizeof text) : 0;
+            if (n > 0) {
+                mintid_id back = *id;
+                PROP(mintid_decode(fmt, (mintid_form)g, text, (size_t)n, &back, NULL) == MINTID_EINVALID &&
+                         mintid_decode(fmt, MINTID_FORM_ANY, text, (size_t)n, &back, NULL) == MINTID_EINVALID &&
+                         same_id(&back, id),
+                     fmt, (mintid_form)g, id, text);
+            }
+        }
+        return;
+    }
+
     for (int g = 0; g < MINTID_FORM_COUNT; g++) {
         mintid_form form = (mintid_form)g;
         mintid_id back;

@@ -103,4 +103,5 @@ const mintid__format_impl mintid__uuidv7 = {
     .any_order = {MINTID_FORM_TEXT, MINTID_FORM_HEX, MINTID_FORM_ANY},
     .guess_forms = MINTID_FORM_BIT(MINTID_FORM_TEXT) | MINTID_FORM_BIT(MINTID_FORM_HEX),
     .next = mintid__uuidv7_next,
+    .decode_checks = 1,
 };
