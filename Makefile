@@ -17,7 +17,7 @@ TSAN    := build-tsan
 # Debian packages the build and the tests need. (npm too, but from Debian
 # only when the command is missing: a Node.js that ships its own npm, as
 # NodeSource's does, conflicts with Debian's npm package.)
-PACKAGES := build-essential cmake pkg-config clang libclang-rt-14-dev python3 faketime clang-format \
+PACKAGES := build-essential cmake pkg-config clang libssl-dev libclang-rt-14-dev python3 faketime clang-format \
             libevent-dev libcurl4-openssl-dev libjansson-dev curl redis-tools redis-server etcd-server wrk \
             nodejs
 
