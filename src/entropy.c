@@ -46,13 +46,18 @@ int mintid__random_bytes(void *buf, size_t len) {
 
 static atomic_uint_fast64_t fork_generation = 1;
 static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
+static atomic_bool atfork_registered; /* the hot path's test, so pthread_once() runs only at first */
 
 static void on_fork_child(void) { atomic_fetch_add_explicit(&fork_generation, 1, memory_order_relaxed); }
 
-static void register_atfork(void) { pthread_atfork(NULL, NULL, on_fork_child); }
+static void register_atfork(void) {
+    pthread_atfork(NULL, NULL, on_fork_child);
+    atomic_store_explicit(&atfork_registered, true, memory_order_release);
+}
 
 uint64_t mintid__fork_generation(void) {
-    pthread_once(&atfork_once, register_atfork);
+    if (!atomic_load_explicit(&atfork_registered, memory_order_acquire))
+        pthread_once(&atfork_once, register_atfork);
     return atomic_load_explicit(&fork_generation, memory_order_relaxed);
 }
 

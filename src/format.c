@@ -226,14 +226,43 @@ int mintid_range(const mintid_format *fmt, int64_t unix_ms, int64_t epoch_ms, mi
 /* Views repeat bits of another field; data bits are 0 when built from parts. */
 static bool packed(const mintid_field *f) { return f->role != MINTID_ROLE_VIEW && f->role != MINTID_ROLE_DATA; }
 
-uint64_t mintid__pack_u64(const mintid_format *fmt, const mintid_parts *p) {
-    uint64_t v = 0;
-    for (unsigned i = 0; i < fmt->nfields; i++) {
-        const mintid_field *f = &fmt->fields[i];
-        if (packed(f))
-            v |= (value_of(p, f) & field_mask(f)) << (64u - f->offset - f->width);
+mintid__plan mintid__plans[MINTID_FORMAT_COUNT];
+
+__attribute__((constructor)) static void build_plans(void) {
+    for (unsigned i = 0; i < MINTID_FORMAT_COUNT; i++) {
+        const mintid_format *fmt = &formats[i]->pub;
+        mintid__plan *pl = &mintid__plans[i];
+        for (unsigned k = 0; k < fmt->nfields; k++) {
+            const mintid_field *f = &fmt->fields[k];
+            uint8_t shift = fmt->bits == 64 ? (uint8_t)(64u - f->offset - f->width) : 0;
+            switch ((mintid_role)f->role) {
+            case MINTID_ROLE_TIMESTAMP:
+                pl->ts_shift = shift;
+                break;
+            case MINTID_ROLE_SEQUENCE:
+                pl->seq_shift = shift;
+                break;
+            case MINTID_ROLE_NODE:
+                pl->node_shift = shift;
+                pl->has_node = true;
+                break;
+            case MINTID_ROLE_RANDOM:
+                pl->random_shift = shift;
+                pl->random_bits = f->width;
+                break;
+            case MINTID_ROLE_RANDOM80:
+                pl->has_random80 = true;
+                break;
+            case MINTID_ROLE_CONSTANT:
+                if (fmt->bits == 64)
+                    pl->base |= f->constant << shift;
+                break;
+            case MINTID_ROLE_DATA:
+            case MINTID_ROLE_VIEW:
+                break;
+            }
+        }
     }
-    return v;
 }
 
 void mintid__pack(const mintid_format *fmt, const mintid_parts *parts, mintid_id *out) {

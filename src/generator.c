@@ -212,24 +212,23 @@ void mintid__core_init(const mintid__format_impl *f, mintid__core *core) {
 /* The field rules: the next ID's parts. */
 static int core_next_parts(const mintid__format_impl *f, const mintid_config *cfg, mintid__core *core, int64_t rel,
                            struct mintid__gen_rng *rng, mintid_parts *p) {
-    memset(p, 0, sizeof *p);
+    const mintid__plan *pl = &mintid__plans[f->pub.id];
     /* The per-ID random fields first: a failing random source then leaves
      * the state as it was. */
     int rc = MINTID_OK;
-    for (unsigned i = 0; i < f->pub.nfields && rc == MINTID_OK; i++) {
-        const mintid_field *fld = &f->pub.fields[i];
-        if (fld->role == MINTID_ROLE_NODE) {
-            p->node = cfg->node >= 0 ? (uint64_t)cfg->node : 0;
-        } else if (fld->role == MINTID_ROLE_RANDOM) {
-            /* scru160's optional node id lives in random16. */
-            if (f->pub.node_optional && cfg->node >= 0)
-                p->random = (uint64_t)cfg->node;
-            else if (!f->random_per_ms)
-                rc = mintid__gen_random_bits(rng, fld->width, &p->random);
-        } else if (fld->role == MINTID_ROLE_RANDOM80) {
-            rc = mintid__gen_random(rng, p->random80, sizeof p->random80);
-        }
+    p->node = pl->has_node && cfg->node >= 0 ? (uint64_t)cfg->node : 0;
+    p->random = 0;
+    if (pl->random_bits != 0) {
+        /* scru160's optional node id lives in random16. */
+        if (f->pub.node_optional && cfg->node >= 0)
+            p->random = (uint64_t)cfg->node;
+        else if (!f->random_per_ms)
+            rc = mintid__gen_random_bits(rng, pl->random_bits, &p->random);
     }
+    if (pl->has_random80 && rc == MINTID_OK)
+        rc = mintid__gen_random(rng, p->random80, sizeof p->random80);
+    else
+        memset(p->random80, 0, sizeof p->random80);
     if (rc != MINTID_OK)
         return rc;
     mintid__seq_state st = core->st;
@@ -280,7 +279,7 @@ int mintid__core_next(const mintid__format_impl *f, const mintid_config *cfg, mi
  * One call never waits longer than max_wait_ms in all, measured on the
  * monotonic clock, even with a clock that stands still.
  */
-static int next_id(mintid_gen *g, mintid_id *out) {
+static int next_id(mintid_gen *g, mintid_id *out, uint64_t *value) {
     uint64_t deadline = 0;
     bool rollback_seen = false;
     for (;;) {
@@ -292,7 +291,17 @@ static int next_id(mintid_gen *g, mintid_id *out) {
             g->stats.rollbacks++;
             rollback_seen = true;
         }
-        rc = mintid__core_next(g->impl, &g->cfg, &g->core, rel, &g->rng, out);
+        if (value != NULL && g->impl->next == NULL) {
+            /* A 64-bit value straight from the parts, never through bytes. */
+            mintid_parts p;
+            rc = core_next_parts(g->impl, &g->cfg, &g->core, rel, &g->rng, &p);
+            if (rc == MINTID_OK)
+                *value = mintid__pack_u64(&g->impl->pub, &p);
+        } else {
+            rc = mintid__core_next(g->impl, &g->cfg, &g->core, rel, &g->rng, out);
+            if (rc == MINTID_OK && value != NULL)
+                *value = mintid_id_to_u64(out);
+        }
         if (rc == MINTID_OK) {
             g->stats.issued++;
             return MINTID_OK;
@@ -332,11 +341,9 @@ static long next_many(mintid_gen *gen, mintid_id *ids, uint64_t *values, size_t 
     size_t i;
     for (i = 0; i < n; i++) {
         mintid_id id;
-        rc = next_id(gen, ids != NULL ? &ids[i] : &id);
+        rc = ids != NULL ? next_id(gen, &ids[i], NULL) : next_id(gen, &id, &values[i]);
         if (rc != MINTID_OK)
             break;
-        if (ids == NULL)
-            values[i] = mintid_id_to_u64(&id);
     }
     pthread_mutex_unlock(&gen->lock);
     return i > 0 ? (long)i : rc;

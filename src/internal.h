@@ -278,8 +278,29 @@ uint64_t mintid__get_bits(const uint8_t *b, unsigned off, unsigned width);
 /* Any field, right-aligned into nbytes big-endian bytes (nbytes * 8 >= width). */
 void mintid__get_wide(const uint8_t *b, unsigned off, unsigned width, uint8_t *out, size_t nbytes);
 
+/*
+ * A format's layout as the generator's hot path needs it, worked out from
+ * its field table once, when the library is loaded: where each part goes
+ * in a 64-bit value, the constant bits, and which per-ID parts it has.
+ */
+typedef struct mintid__plan {
+    uint64_t base;    /* the constant fields, in place (64-bit formats) */
+    uint8_t ts_shift; /* shifts of the parts in a 64-bit value (0 where absent: the part is 0) */
+    uint8_t seq_shift;
+    uint8_t node_shift;
+    uint8_t random_shift;
+    uint8_t random_bits; /* width of the per-ID random field; 0: none */
+    bool has_node;
+    bool has_random80;
+} mintid__plan;
+extern mintid__plan mintid__plans[MINTID_FORMAT_COUNT];
+
 /* Fast packing from parts whose fields are known to fit (the generator's). */
-uint64_t mintid__pack_u64(const mintid_format *fmt, const mintid_parts *p);
+static inline uint64_t mintid__pack_u64(const mintid_format *fmt, const mintid_parts *p) {
+    const mintid__plan *pl = &mintid__plans[fmt->id];
+    return pl->base | p->timestamp << pl->ts_shift | p->sequence << pl->seq_shift | p->node << pl->node_shift |
+           p->random << pl->random_shift;
+}
 void mintid__pack(const mintid_format *fmt, const mintid_parts *p, mintid_id *out);
 
 /* Shared sequence rules (format.c). */
