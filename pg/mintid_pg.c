@@ -1,0 +1,802 @@
+/*
+ * mintid_pg.c - the PostgreSQL extension: every format of libmintid's table
+ * as a native type, and its generator minted in shared memory.
+ *
+ * No code here names a format. Each operation (text input, comparison,
+ * generation, ...) is one generic function taking the format's index in the
+ * table; STAMP() below turns it into one C entry point per table slot
+ * (mintid_in_5, mintid_cmp_5, ...), and the SQL script that binds those
+ * entry points to types, operators and classes is written from the same
+ * table at build time by gen_sql.c.
+ *
+ * Generation (with shared_preload_libraries = 'mintid'): one generator core
+ * per format for the whole cluster lives in shared memory under one LWLock,
+ * driven through libmintid's pure core mintid__core_next(). The durable
+ * high-water mark ("no ID was ever issued with a timestamp at or past
+ * mark_ms") is raised a window ahead of need and made durable - a custom WAL
+ * record, XLogFlush'ed, plus a file in the data directory, fsynced - before
+ * any ID under it is returned. After a restart the generators start at that
+ * mark whatever the clock says; see docs/postgresql.md.
+ */
+#include "postgres.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "access/hash.h"
+#include "access/xlog.h"
+#include "access/xlog_internal.h"
+#include "access/xloginsert.h"
+#include "access/xlogreader.h"
+#include "fmgr.h"
+#include "lib/stringinfo.h"
+#include "libpq/pqformat.h"
+#include "miscadmin.h"
+#include "storage/fd.h"
+#include "storage/ipc.h"
+#include "storage/lwlock.h"
+#include "storage/shmem.h"
+#include "utils/builtins.h"
+#include "utils/guc.h"
+#include "utils/jsonb.h"
+#include "utils/memutils.h"
+#include "utils/sortsupport.h"
+#include "utils/timestamp.h"
+#include "utils/uuid.h"
+
+/* The library's internal header is C11 with declarations after statements. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeclaration-after-statement"
+#include "internal.h"
+#include "mintid.h"
+#pragma GCC diagnostic pop
+
+PG_MODULE_MAGIC;
+
+void _PG_init(void);
+
+/* The table slots the entry points are stamped for; STAMP() covers 16. */
+StaticAssertDecl(MINTID_FORMAT_COUNT <= 16, "stamp more entry points in mintid_pg.c");
+
+/*
+ * The custom WAL resource manager of the mark. 128 is PostgreSQL's
+ * RM_EXPERIMENTAL_ID; an extension meant for wide use registers its own id
+ * on the wiki page RegisterCustomRmgr() points to. Changeable here only.
+ */
+#define MINTID_RMGR_ID 128
+#define XLOG_MINTID_MARK 0x00
+
+/* How far ahead of the IDs being issued the durable mark is raised. */
+#define MINTID_MARK_WINDOW_MS 2000
+
+/* The mark file, relative to the data directory (the server's cwd). */
+#define MINTID_MARK_FILE "mintid.mark"
+#define MINTID_MARK_TMP "mintid.mark.tmp"
+
+/* Unix ms of PostgreSQL's epoch, 2000-01-01. */
+#define PG_EPOCH_UNIX_MS ((int64)(POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * SECS_PER_DAY * 1000)
+
+typedef struct mintid_mark_record {
+    int64 mark_ms;
+} mintid_mark_record;
+
+/* One format's generator. */
+typedef struct mintid_pg_gen {
+    mintid__core core;
+} mintid_pg_gen;
+
+/* Everything in shared memory (or, without preload, per backend). */
+typedef struct mintid_pg_state {
+    LWLock *lock;   /* NULL in the per-backend state */
+    bool durable;   /* false: the per-backend state, no mark */
+    int64 mark_ms;  /* no ID was issued at or past this Unix ms */
+    int64 floor_ms; /* a mark from before this server's IDs (file, redo): start there */
+    mintid_pg_gen gen[MINTID_FORMAT_COUNT];
+} mintid_pg_state;
+
+static mintid_pg_state *shared_state;
+static mintid_pg_state local_state;
+static bool local_state_ready;
+
+static shmem_request_hook_type prev_shmem_request_hook;
+static shmem_startup_hook_type prev_shmem_startup_hook;
+
+/* Settings. */
+static int guc_node;
+static char *guc_epoch[MINTID_FORMAT_COUNT]; /* checked by epoch_check() */
+
+/*
+ * The random pool of this backend. Not in shared memory, and reset when
+ * the process id changes: a pool copied from the postmaster by fork()
+ * would hand every backend the same bytes.
+ */
+static struct mintid__gen_rng rng;
+static int rng_pid;
+
+/* ---- errors --------------------------------------------------------------------------- */
+
+/* One place turns a library status into an ERROR (pgcrypto's px_THROW_ERROR). */
+static void throw_status(const mintid_format *f, int status, const char *what) pg_attribute_noreturn();
+static void throw_status(const mintid_format *f, int status, const char *what) {
+    int code = ERRCODE_INTERNAL_ERROR;
+    switch (status) {
+    case MINTID_ETIME:
+        code = ERRCODE_DATETIME_VALUE_OUT_OF_RANGE;
+        break;
+    case MINTID_EINVAL:
+        code = ERRCODE_INVALID_PARAMETER_VALUE;
+        break;
+    case MINTID_EPREFIX:
+    case MINTID_EINVALID:
+    case MINTID_ELENGTH:
+    case MINTID_ECHAR:
+    case MINTID_EOVERFLOW:
+        code = ERRCODE_INVALID_TEXT_REPRESENTATION;
+        break;
+    default:
+        break;
+    }
+    ereport(ERROR, (errcode(code), errmsg("%s: %s: %s", f->name, what, mintid_strerror(status))));
+}
+
+static const mintid_format *format_at(int idx) {
+    const mintid_format *f = idx < MINTID_FORMAT_COUNT ? mintid_format_get((mintid_format_id)idx) : NULL;
+    if (f == NULL)
+        elog(ERROR, "mintid: no format in table slot %d", idx);
+    return f;
+}
+
+/* The epoch IDs of f are read and minted against: mintid.<format>_epoch, or the format's. */
+static int64 format_epoch(const mintid_format *f) {
+    int64 ms;
+    if (!f->epoch_settable || guc_epoch[f->id] == NULL || guc_epoch[f->id][0] == '\0')
+        return f->epoch_ms;
+    if (mintid_parse_epoch(f, guc_epoch[f->id], &ms) != MINTID_OK || ms < 0)
+        ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+                        errmsg("%s: the epoch setting \"%s\" is no epoch", f->name, guc_epoch[f->id])));
+    return ms;
+}
+
+/* ---- IDs and datums ------------------------------------------------------------------ */
+
+static Size id_size(const mintid_format *f) { return f->bits / 8; }
+
+static void id_from_datum(const mintid_format *f, Datum d, mintid_id *id) {
+    memset(id, 0, sizeof *id);
+    if (f->bits == 64)
+        mintid_id_from_u64(id, DatumGetUInt64(d));
+    else
+        memcpy(id->bytes, DatumGetPointer(d), id_size(f));
+}
+
+static Datum id_to_datum(const mintid_format *f, const mintid_id *id) {
+    void *p;
+    if (f->bits == 64)
+        return UInt64GetDatum(mintid_id_to_u64(id));
+    p = palloc(id_size(f));
+    memcpy(p, id->bytes, id_size(f));
+    return PointerGetDatum(p);
+}
+
+/*
+ * Checks bytes that did not come through a text decoder (binary input,
+ * casts): what mintid_decode() would refuse in them, this refuses too.
+ */
+static void id_check(const mintid_format *f, const mintid_id *id) {
+    if (f->bits == 64 && f->value_max != 0 && mintid_id_to_u64(id) > f->value_max)
+        ereport(ERROR, (errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+                        errmsg("%s: value %llu exceeds the format's largest, %llu", f->name,
+                               (unsigned long long)mintid_id_to_u64(id), (unsigned long long)f->value_max)));
+    if (mintid_id_check(f, id) != MINTID_OK)
+        ereport(ERROR, (errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+                        errmsg("%s: not a valid ID: %s", f->name, f->invalid_why != NULL ? f->invalid_why : "")));
+}
+
+/* Decodes any text form; bad input is 22P02 with mintid_explain()'s sentence. */
+static void id_from_text(const mintid_format *f, const char *s, size_t len, mintid_id *id, char *prefix) {
+    int rc = mintid_decode_prefixed(f, MINTID_FORM_ANY, s, len, id, NULL, prefix);
+    if (rc != MINTID_OK) {
+        char why[512];
+        if (mintid_explain(f, MINTID_FORM_ANY, s, len, rc, why, sizeof why) < 0)
+            strlcpy(why, mintid_strerror(rc), sizeof why);
+        ereport(ERROR, (errcode(ERRCODE_INVALID_TEXT_REPRESENTATION), errmsg("%s", why)));
+    }
+}
+
+static int cmp_datums(const mintid_format *f, Datum a, Datum b) {
+    if (f->bits == 64) {
+        uint64 x = DatumGetUInt64(a), y = DatumGetUInt64(b);
+        return x < y ? -1 : x > y;
+    }
+    return memcmp(DatumGetPointer(a), DatumGetPointer(b), id_size(f));
+}
+
+static int64 unix_ms_from_timestamptz(TimestampTz t) {
+    if (TIMESTAMP_NOT_FINITE(t))
+        ereport(ERROR, (errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE), errmsg("timestamp out of range")));
+    /* Floor to the millisecond, also before 2000. */
+    return (t >= 0 ? t / 1000 : -((-t + 999) / 1000)) + PG_EPOCH_UNIX_MS;
+}
+
+/* ---- the generic operations ---------------------------------------------------------- */
+
+static Datum in_impl(FunctionCallInfo fcinfo, int idx) {
+    const mintid_format *f = format_at(idx);
+    const char *s = PG_GETARG_CSTRING(0);
+    mintid_id id;
+    id_from_text(f, s, strlen(s), &id, NULL);
+    return id_to_datum(f, &id);
+}
+
+static Datum out_impl(FunctionCallInfo fcinfo, int idx) {
+    const mintid_format *f = format_at(idx);
+    mintid_id id;
+    char buf[MINTID_TEXT_MAX];
+    int n;
+    id_from_datum(f, PG_GETARG_DATUM(0), &id);
+    n = mintid_encode(f, MINTID_FORM_TEXT, &id, buf, sizeof buf);
+    if (n < 0)
+        throw_status(f, n, "cannot encode");
+    PG_RETURN_CSTRING(pstrdup(buf));
+}
+
+static Datum recv_impl(FunctionCallInfo fcinfo, int idx) {
+    const mintid_format *f = format_at(idx);
+    StringInfo msg = (StringInfo)PG_GETARG_POINTER(0);
+    mintid_id id;
+    memset(&id, 0, sizeof id);
+    memcpy(id.bytes, pq_getmsgbytes(msg, (int)id_size(f)), id_size(f));
+    id_check(f, &id);
+    return id_to_datum(f, &id);
+}
+
+static Datum send_impl(FunctionCallInfo fcinfo, int idx) {
+    const mintid_format *f = format_at(idx);
+    mintid_id id;
+    StringInfoData buf;
+    id_from_datum(f, PG_GETARG_DATUM(0), &id);
+    pq_begintypsend(&buf);
+    pq_sendbytes(&buf, (const char *)id.bytes, (int)id_size(f));
+    PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
+}
+
+#define CMP_IMPL(name, expr)                                                                                           \
+    static Datum name##_impl(FunctionCallInfo fcinfo, int idx) {                                                       \
+        int c = cmp_datums(format_at(idx), PG_GETARG_DATUM(0), PG_GETARG_DATUM(1));                                    \
+        PG_RETURN_BOOL(expr);                                                                                          \
+    }
+CMP_IMPL(eq, c == 0)
+CMP_IMPL(ne, c != 0)
+CMP_IMPL(lt, c < 0)
+CMP_IMPL(le, c <= 0)
+CMP_IMPL(gt, c > 0)
+CMP_IMPL(ge, c >= 0)
+
+static Datum cmp_impl(FunctionCallInfo fcinfo, int idx) {
+    int c = cmp_datums(format_at(idx), PG_GETARG_DATUM(0), PG_GETARG_DATUM(1));
+    PG_RETURN_INT32(c < 0 ? -1 : c > 0);
+}
+
+static int cmp_bytes_ssup(Datum a, Datum b, SortSupport ssup) {
+    return memcmp(DatumGetPointer(a), DatumGetPointer(b), (size_t)(uintptr_t)ssup->ssup_extra);
+}
+
+static Datum sortsupport_impl(FunctionCallInfo fcinfo, int idx) {
+    const mintid_format *f = format_at(idx);
+    SortSupport ssup = (SortSupport)PG_GETARG_POINTER(0);
+    if (f->bits == 64) {
+        ssup->comparator = ssup_datum_unsigned_cmp;
+    } else {
+        ssup->comparator = cmp_bytes_ssup;
+        ssup->ssup_extra = (void *)(uintptr_t)id_size(f);
+    }
+    PG_RETURN_VOID();
+}
+
+static Datum hash_impl(FunctionCallInfo fcinfo, int idx) {
+    const mintid_format *f = format_at(idx);
+    mintid_id id;
+    id_from_datum(f, PG_GETARG_DATUM(0), &id);
+    return hash_any(id.bytes, (int)id_size(f));
+}
+
+static Datum hash_ext_impl(FunctionCallInfo fcinfo, int idx) {
+    const mintid_format *f = format_at(idx);
+    mintid_id id;
+    id_from_datum(f, PG_GETARG_DATUM(0), &id);
+    return hash_any_extended(id.bytes, (int)id_size(f), PG_GETARG_INT64(1));
+}
+
+/* bigint holds a 64-bit ID's bits as they are: two's complement past 2^63 - 1. */
+static Datum to_int8_impl(FunctionCallInfo fcinfo, int idx) {
+    (void)format_at(idx);
+    PG_RETURN_INT64((int64)DatumGetUInt64(PG_GETARG_DATUM(0)));
+}
+
+static Datum from_int8_impl(FunctionCallInfo fcinfo, int idx) {
+    const mintid_format *f = format_at(idx);
+    mintid_id id;
+    mintid_id_from_u64(&id, (uint64)PG_GETARG_INT64(0));
+    id_check(f, &id);
+    return id_to_datum(f, &id);
+}
+
+static Datum to_bytea_impl(FunctionCallInfo fcinfo, int idx) {
+    const mintid_format *f = format_at(idx);
+    mintid_id id;
+    bytea *b = palloc(VARHDRSZ + id_size(f));
+    id_from_datum(f, PG_GETARG_DATUM(0), &id);
+    SET_VARSIZE(b, VARHDRSZ + id_size(f));
+    memcpy(VARDATA(b), id.bytes, id_size(f));
+    PG_RETURN_BYTEA_P(b);
+}
+
+static Datum from_bytea_impl(FunctionCallInfo fcinfo, int idx) {
+    const mintid_format *f = format_at(idx);
+    bytea *b = PG_GETARG_BYTEA_PP(0);
+    mintid_id id;
+    if (VARSIZE_ANY_EXHDR(b) != id_size(f))
+        ereport(ERROR, (errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+                        errmsg("%s: a bytea of %zu bytes is no ID, which has %zu", f->name,
+                               (size_t)VARSIZE_ANY_EXHDR(b), (size_t)id_size(f))));
+    memset(&id, 0, sizeof id);
+    memcpy(id.bytes, VARDATA_ANY(b), id_size(f));
+    id_check(f, &id);
+    return id_to_datum(f, &id);
+}
+
+/* uuid and a 128-bit ID are the same 16 bytes. */
+static Datum to_uuid_impl(FunctionCallInfo fcinfo, int idx) {
+    const mintid_format *f = format_at(idx);
+    pg_uuid_t *u = palloc(sizeof *u);
+    mintid_id id;
+    id_from_datum(f, PG_GETARG_DATUM(0), &id);
+    memcpy(u->data, id.bytes, UUID_LEN);
+    PG_RETURN_UUID_P(u);
+}
+
+static Datum from_uuid_impl(FunctionCallInfo fcinfo, int idx) {
+    const mintid_format *f = format_at(idx);
+    mintid_id id;
+    memset(&id, 0, sizeof id);
+    memcpy(id.bytes, PG_GETARG_UUID_P(0)->data, UUID_LEN);
+    id_check(f, &id);
+    return id_to_datum(f, &id);
+}
+
+static Datum timestamp_impl(FunctionCallInfo fcinfo, int idx) {
+    const mintid_format *f = format_at(idx);
+    mintid_id id;
+    int64 ms;
+    id_from_datum(f, PG_GETARG_DATUM(0), &id);
+    if (mintid_id_check(f, &id) != MINTID_OK)
+        ereport(ERROR, (errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+                        errmsg("%s: not a valid ID: %s", f->name, f->invalid_why != NULL ? f->invalid_why : "")));
+    ms = mintid_id_unix_ms(f, &id, format_epoch(f));
+    PG_RETURN_TIMESTAMPTZ((ms - PG_EPOCH_UNIX_MS) * 1000);
+}
+
+static Datum inspect_impl(FunctionCallInfo fcinfo, int idx) {
+    const mintid_format *f = format_at(idx);
+    mintid_id id;
+    char buf[MINTID_JSON_MAX];
+    int n;
+    id_from_datum(f, PG_GETARG_DATUM(0), &id);
+    n = mintid_id_to_json(f, &id, format_epoch(f), buf, sizeof buf);
+    if (n < 0)
+        throw_status(f, n, "cannot describe");
+    return DirectFunctionCall1(jsonb_in, CStringGetDatum(buf));
+}
+
+static void range_of(FunctionCallInfo fcinfo, int idx, mintid_id *min, mintid_id *max) {
+    const mintid_format *f = format_at(idx);
+    int64 ms = unix_ms_from_timestamptz(PG_GETARG_TIMESTAMPTZ(0));
+    int rc = mintid_range(f, ms, format_epoch(f), min, max);
+    if (rc != MINTID_OK)
+        throw_status(f, rc, "no ID carries that time");
+}
+
+static Datum min_impl(FunctionCallInfo fcinfo, int idx) {
+    mintid_id lo, hi;
+    range_of(fcinfo, idx, &lo, &hi);
+    return id_to_datum(format_at(idx), &lo);
+}
+
+static Datum max_impl(FunctionCallInfo fcinfo, int idx) {
+    mintid_id lo, hi;
+    range_of(fcinfo, idx, &lo, &hi);
+    return id_to_datum(format_at(idx), &hi);
+}
+
+/* ---- the durable mark ------------------------------------------------------------------ */
+
+/* Reads the mark file; 0 if there is none. A file that does not parse stops the caller. */
+static int64 mark_file_read(void) {
+    char buf[64];
+    int fd = OpenTransientFile(MINTID_MARK_FILE, O_RDONLY | PG_BINARY);
+    ssize_t n;
+    char *end;
+    long long v;
+    if (fd < 0) {
+        if (errno == ENOENT)
+            return 0;
+        ereport(FATAL, (errcode_for_file_access(), errmsg("could not open \"%s\": %m", MINTID_MARK_FILE)));
+    }
+    n = read(fd, buf, sizeof buf - 1);
+    CloseTransientFile(fd);
+    if (n < 0)
+        ereport(FATAL, (errcode_for_file_access(), errmsg("could not read \"%s\": %m", MINTID_MARK_FILE)));
+    buf[n] = '\0';
+    errno = 0;
+    v = strtoll(buf, &end, 10);
+    if (errno != 0 || end == buf || (*end != '\n' && *end != '\0') || v < 0)
+        ereport(FATAL, (errcode(ERRCODE_DATA_CORRUPTED),
+                        errmsg("\"%s\" holds no mark (Unix ms): \"%s\"", MINTID_MARK_FILE, buf)));
+    return (int64)v;
+}
+
+/* Writes the mark file durably: a temporary file, fsync, rename, fsync of the directory. */
+static void mark_file_write(int64 mark) {
+    char buf[32];
+    int len = snprintf(buf, sizeof buf, INT64_FORMAT "\n", mark);
+    int fd = OpenTransientFile(MINTID_MARK_TMP, O_WRONLY | O_CREAT | O_TRUNC | PG_BINARY);
+    if (fd < 0)
+        ereport(ERROR, (errcode_for_file_access(), errmsg("could not create \"%s\": %m", MINTID_MARK_TMP)));
+    if (write(fd, buf, len) != len || pg_fsync(fd) != 0) {
+        int save = errno;
+        CloseTransientFile(fd);
+        errno = save == 0 ? ENOSPC : save;
+        ereport(ERROR, (errcode_for_file_access(), errmsg("could not write \"%s\": %m", MINTID_MARK_TMP)));
+    }
+    if (CloseTransientFile(fd) != 0)
+        ereport(ERROR, (errcode_for_file_access(), errmsg("could not close \"%s\": %m", MINTID_MARK_TMP)));
+    durable_rename(MINTID_MARK_TMP, MINTID_MARK_FILE, ERROR);
+}
+
+/*
+ * Raises the mark to new_mark: a WAL record, flushed (replicas replay it,
+ * and crash recovery after the last checkpoint), and the file, fsynced
+ * (which no checkpoint makes obsolete). Called with the lock held, before
+ * any ID under the new mark is returned.
+ */
+static void mark_raise(mintid_pg_state *st, int64 new_mark) {
+    mintid_mark_record rec;
+    XLogRecPtr lsn;
+    rec.mark_ms = new_mark;
+    XLogBeginInsert();
+    XLogRegisterData((char *)&rec, sizeof rec);
+    lsn = XLogInsert(MINTID_RMGR_ID, XLOG_MINTID_MARK);
+    XLogFlush(lsn);
+    mark_file_write(new_mark);
+    st->mark_ms = new_mark;
+}
+
+static void mintid_redo(XLogReaderState *record) {
+    mintid_mark_record rec;
+    uint8 info = XLogRecGetInfo(record) & ~XLR_INFO_MASK;
+    if (info != XLOG_MINTID_MARK)
+        elog(PANIC, "mintid_redo: unknown op code %u", info);
+    memcpy(&rec, XLogRecGetData(record), sizeof rec);
+    if (shared_state == NULL)
+        return;
+    LWLockAcquire(shared_state->lock, LW_EXCLUSIVE);
+    if (rec.mark_ms > shared_state->floor_ms) {
+        shared_state->floor_ms = rec.mark_ms;
+        if (rec.mark_ms > shared_state->mark_ms)
+            shared_state->mark_ms = rec.mark_ms;
+        /* A standby keeps it across its own restarts, whose restart
+         * points may lie past this record. */
+        mark_file_write(rec.mark_ms);
+    }
+    LWLockRelease(shared_state->lock);
+}
+
+static void mintid_desc(StringInfo buf, XLogReaderState *record) {
+    mintid_mark_record rec;
+    memcpy(&rec, XLogRecGetData(record), sizeof rec);
+    appendStringInfo(buf, "mark " INT64_FORMAT, rec.mark_ms);
+}
+
+static const char *mintid_identify(uint8 info) { return (info & ~XLR_INFO_MASK) == XLOG_MINTID_MARK ? "MARK" : NULL; }
+
+static RmgrData mintid_rmgr = {
+    .rm_name = "mintid",
+    .rm_redo = mintid_redo,
+    .rm_desc = mintid_desc,
+    .rm_identify = mintid_identify,
+};
+
+/* ---- shared memory ------------------------------------------------------------------ */
+
+static void mintid_shmem_request(void) {
+    if (prev_shmem_request_hook)
+        prev_shmem_request_hook();
+    RequestAddinShmemSpace(MAXALIGN(sizeof(mintid_pg_state)));
+    RequestNamedLWLockTranche("mintid", 1);
+}
+
+static void state_init(mintid_pg_state *st) {
+    int i;
+    for (i = 0; i < MINTID_FORMAT_COUNT; i++)
+        mintid__core_init(mintid__impl(mintid_format_get((mintid_format_id)i)), &st->gen[i].core);
+}
+
+static void mintid_shmem_startup(void) {
+    bool found;
+    if (prev_shmem_startup_hook)
+        prev_shmem_startup_hook();
+    LWLockAcquire(AddinShmemInitLock, LW_EXCLUSIVE);
+    shared_state = ShmemInitStruct("mintid", sizeof(mintid_pg_state), &found);
+    if (!found) {
+        memset(shared_state, 0, sizeof *shared_state);
+        shared_state->lock = &(GetNamedLWLockTranche("mintid"))->lock;
+        shared_state->durable = true;
+        /* At start and after a crash: everything before the mark is spoken for. */
+        shared_state->floor_ms = shared_state->mark_ms = mark_file_read();
+        state_init(shared_state);
+    }
+    LWLockRelease(AddinShmemInitLock);
+}
+
+/* ---- generation ------------------------------------------------------------------------ */
+
+static int64 floor_div64(int64 a, int64 b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
+
+static int64 ceil_div64(int64 a, int64 b) { return -floor_div64(-a, b); }
+
+/* The state to mint from: shared, or (formats that need no node) this backend's. */
+static mintid_pg_state *state_for(const mintid_format *f) {
+    if (shared_state != NULL)
+        return shared_state;
+    if (f->node_bits > 0 && !f->node_optional)
+        ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+                        errmsg("gen_%s() needs the mintid library preloaded", f->name),
+                        errhint("Add mintid to shared_preload_libraries in postgresql.conf and restart the "
+                                "server: %s IDs carry mintid.node and must come from one generator per cluster.",
+                                f->name)));
+    if (!local_state_ready) {
+        memset(&local_state, 0, sizeof local_state);
+        state_init(&local_state);
+        local_state_ready = true;
+    }
+    return &local_state;
+}
+
+/* The configuration of f's generator: its epoch and (node-bound formats) mintid.node. */
+static void gen_config(const mintid_format *f, mintid_config *cfg) {
+    mintid_config_init(cfg, f);
+    cfg->epoch_ms = format_epoch(f);
+    if (f->node_bits > 0 && !f->node_optional) {
+        if ((uint64)guc_node >> f->node_bits != 0)
+            ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+                            errmsg("mintid.node = %d does not fit %s's %u-bit node field", guc_node, f->name,
+                                   (unsigned)f->node_bits)));
+        cfg->node = guc_node;
+    }
+}
+
+/*
+ * Mints the next ID of f. Never waits: when the clock is behind the last ID
+ * (or the mark of a previous run), the generator carries on from there, and
+ * a used-up millisecond moves it to the next one, ahead of the clock.
+ */
+static void generate(const mintid_format *f, mintid_id *out) {
+    const mintid__format_impl *impl = mintid__impl(f);
+    mintid_pg_state *st = state_for(f);
+    mintid_pg_gen *g = &st->gen[f->id];
+    mintid_config cfg;
+    int64 unit = f->ts_unit_ms, epoch_units, now, rel;
+    int rc, tries;
+
+    if (RecoveryInProgress())
+        ereport(ERROR, (errcode(ERRCODE_READ_ONLY_SQL_TRANSACTION),
+                        errmsg("cannot mint %s IDs on a server in recovery", f->name),
+                        errhint("IDs are minted on the primary; a hot standby only reads them.")));
+    gen_config(f, &cfg);
+    epoch_units = floor_div64(cfg.epoch_ms, unit);
+    if (rng_pid != MyProcPid) {
+        memset(&rng, 0, sizeof rng);
+        rng.pos = MINTID__RNG_BLOCK;
+        rng_pid = MyProcPid;
+    }
+    rc = mintid_clock_system(NULL, &now);
+    if (rc != MINTID_OK)
+        throw_status(f, rc, "cannot read the clock");
+
+    if (st->lock != NULL)
+        LWLockAcquire(st->lock, LW_EXCLUSIVE);
+    rel = floor_div64(now, unit);
+    if (st->durable && ceil_div64(st->floor_ms, unit) > rel)
+        rel = ceil_div64(st->floor_ms, unit);
+    rel -= epoch_units;
+    if (g->core.started && rel < (int64)g->core.last_ts)
+        rel = (int64)g->core.last_ts;
+    for (tries = 0;; tries++) {
+        int64 start_ms = (epoch_units + rel) * unit;
+        if (st->durable && start_ms >= st->mark_ms)
+            mark_raise(st, Max(start_ms + unit, now) + MINTID_MARK_WINDOW_MS);
+        rc = mintid__core_next(impl, &cfg, &g->core, rel, &rng, out);
+        if (rc != MINTID_EEXHAUSTED || tries >= 2)
+            break;
+        rel = (int64)g->core.last_ts + 1;
+    }
+    if (st->lock != NULL)
+        LWLockRelease(st->lock);
+    if (rc != MINTID_OK)
+        throw_status(f, rc, "cannot mint");
+}
+
+static Datum gen_impl(FunctionCallInfo fcinfo, int idx) {
+    const mintid_format *f = format_at(idx);
+    mintid_id id;
+    generate(f, &id);
+    return id_to_datum(f, &id);
+}
+
+/* ---- formats whose text carries a type prefix (typeid): text in SQL, a uuid inside ---- */
+
+static void prefix_arg(FunctionCallInfo fcinfo, int argno, const mintid_format *f, char *prefix) {
+    text *t;
+    size_t len;
+    int rc;
+    prefix[0] = '\0';
+    if (PG_NARGS() <= argno || PG_ARGISNULL(argno))
+        return;
+    t = PG_GETARG_TEXT_PP(argno);
+    len = VARSIZE_ANY_EXHDR(t);
+    if (len == 0)
+        return;
+    rc = len > MINTID_PREFIX_MAX ? MINTID_EPREFIX : mintid_prefix_check(f, VARDATA_ANY(t), len);
+    if (rc != MINTID_OK) {
+        char esc[MINTID_ESCAPED_MAX];
+        mintid_escape(VARDATA_ANY(t), len, esc, sizeof esc);
+        ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+                        errmsg("%s: '%s' is no valid type prefix (lower-case letters and underscores, at most %d, "
+                               "starting and ending with a letter)",
+                               f->name, esc, (int)f->prefix_max)));
+    }
+    memcpy(prefix, VARDATA_ANY(t), len);
+    prefix[len] = '\0';
+}
+
+static text *prefixed_text(const mintid_format *f, const mintid_id *id, const char *prefix) {
+    char buf[MINTID_TEXT_MAX];
+    int n = mintid_encode_prefixed(f, MINTID_FORM_TEXT, id, prefix, buf, sizeof buf);
+    if (n < 0)
+        throw_status(f, n, "cannot encode");
+    return cstring_to_text_with_len(buf, n);
+}
+
+static Datum gen_prefixed_impl(FunctionCallInfo fcinfo, int idx) {
+    const mintid_format *f = format_at(idx);
+    char prefix[MINTID_PREFIX_MAX + 1];
+    mintid_id id;
+    prefix_arg(fcinfo, 0, f, prefix);
+    generate(f, &id);
+    PG_RETURN_TEXT_P(prefixed_text(f, &id, prefix));
+}
+
+static Datum prefixed_to_uuid_impl(FunctionCallInfo fcinfo, int idx) {
+    const mintid_format *f = format_at(idx);
+    text *t = PG_GETARG_TEXT_PP(0);
+    pg_uuid_t *u = palloc(sizeof *u);
+    mintid_id id;
+    char prefix[MINTID_PREFIX_MAX + 1];
+    id_from_text(f, VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t), &id, prefix);
+    memcpy(u->data, id.bytes, UUID_LEN);
+    PG_RETURN_UUID_P(u);
+}
+
+static Datum uuid_to_prefixed_impl(FunctionCallInfo fcinfo, int idx) {
+    const mintid_format *f = format_at(idx);
+    char prefix[MINTID_PREFIX_MAX + 1];
+    mintid_id id;
+    memset(&id, 0, sizeof id);
+    memcpy(id.bytes, PG_GETARG_UUID_P(0)->data, UUID_LEN);
+    prefix_arg(fcinfo, 1, f, prefix);
+    PG_RETURN_TEXT_P(prefixed_text(f, &id, prefix));
+}
+
+/* ---- one entry point per operation and table slot ------------------------------------ */
+
+#define STAMP_ONE(op, i)                                                                                               \
+    PG_FUNCTION_INFO_V1(mintid_##op##_##i);                                                                            \
+    Datum mintid_##op##_##i(PG_FUNCTION_ARGS) { return op##_impl(fcinfo, i); }
+#define STAMP(op)                                                                                                      \
+    STAMP_ONE(op, 0)                                                                                                   \
+    STAMP_ONE(op, 1)                                                                                                   \
+    STAMP_ONE(op, 2)                                                                                                   \
+    STAMP_ONE(op, 3)                                                                                                   \
+    STAMP_ONE(op, 4)                                                                                                   \
+    STAMP_ONE(op, 5)                                                                                                   \
+    STAMP_ONE(op, 6)                                                                                                   \
+    STAMP_ONE(op, 7)                                                                                                   \
+    STAMP_ONE(op, 8)                                                                                                   \
+    STAMP_ONE(op, 9)                                                                                                   \
+    STAMP_ONE(op, 10)                                                                                                  \
+    STAMP_ONE(op, 11)                                                                                                  \
+    STAMP_ONE(op, 12)                                                                                                  \
+    STAMP_ONE(op, 13)                                                                                                  \
+    STAMP_ONE(op, 14)                                                                                                  \
+    STAMP_ONE(op, 15)
+
+/* The operations; gen_sql.c binds mintid_<op>_<slot> by these names. */
+#define MINTID_PG_OPS(X)                                                                                               \
+    X(in)                                                                                                              \
+    X(out)                                                                                                             \
+    X(recv)                                                                                                            \
+    X(send)                                                                                                            \
+    X(eq)                                                                                                              \
+    X(ne)                                                                                                              \
+    X(lt)                                                                                                              \
+    X(le)                                                                                                              \
+    X(gt)                                                                                                              \
+    X(ge)                                                                                                              \
+    X(cmp)                                                                                                             \
+    X(sortsupport)                                                                                                     \
+    X(hash)                                                                                                            \
+    X(hash_ext)                                                                                                        \
+    X(to_int8)                                                                                                         \
+    X(from_int8)                                                                                                       \
+    X(to_bytea)                                                                                                        \
+    X(from_bytea)                                                                                                      \
+    X(to_uuid)                                                                                                         \
+    X(from_uuid)                                                                                                       \
+    X(gen)                                                                                                             \
+    X(timestamp)                                                                                                       \
+    X(inspect)                                                                                                         \
+    X(min)                                                                                                             \
+    X(max)                                                                                                             \
+    X(gen_prefixed)                                                                                                    \
+    X(prefixed_to_uuid)                                                                                                \
+    X(uuid_to_prefixed)
+
+MINTID_PG_OPS(STAMP)
+
+/* ---- settings and start ------------------------------------------------------------------- */
+
+/* The check hook of mintid.<format>_epoch: the format is found from the setting's name. */
+static bool epoch_check(char **newval, void **extra, GucSource source) {
+    (void)extra;
+    (void)source;
+    if (*newval == NULL || (*newval)[0] == '\0')
+        return true;
+    for (int i = 0; i < MINTID_FORMAT_COUNT; i++) {
+        const mintid_format *f = mintid_format_get((mintid_format_id)i);
+        int64 ms;
+        if (f->epoch_settable && mintid_parse_epoch(f, *newval, &ms) == MINTID_OK && ms >= 0)
+            return true;
+    }
+    GUC_check_errdetail("An epoch is a name such as twitter or discord, Unix ms, or an RFC 3339 time.");
+    return false;
+}
+
+void _PG_init(void) {
+    int ctx = process_shared_preload_libraries_in_progress ? PGC_POSTMASTER : PGC_SIGHUP;
+    int i;
+    DefineCustomIntVariable("mintid.node", "Node id of the generators of node-bound formats.",
+                            "Every server minting IDs of one ID space needs its own node.", &guc_node, 0, 0, 65535,
+                            ctx, 0, NULL, NULL, NULL);
+    for (i = 0; i < MINTID_FORMAT_COUNT; i++) {
+        const mintid_format *f = mintid_format_get((mintid_format_id)i);
+        char name[96], *p;
+        if (!f->epoch_settable)
+            continue;
+        snprintf(name, sizeof name, "mintid.%s_epoch", f->name);
+        for (p = name; *p; p++)
+            if (*p == '-')
+                *p = '_';
+        DefineCustomStringVariable(MemoryContextStrdup(TopMemoryContext, name),
+                                   "Epoch of the format: a name, Unix ms or an RFC 3339 time; empty: its default.",
+                                   NULL, &guc_epoch[i], "", ctx, 0, epoch_check, NULL, NULL);
+    }
+    MarkGUCPrefixReserved("mintid");
+
+    if (!process_shared_preload_libraries_in_progress)
+        return;
+    RegisterCustomRmgr(MINTID_RMGR_ID, &mintid_rmgr);
+    prev_shmem_request_hook = shmem_request_hook;
+    shmem_request_hook = mintid_shmem_request;
+    prev_shmem_startup_hook = shmem_startup_hook;
+    shmem_startup_hook = mintid_shmem_startup;
+}
