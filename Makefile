@@ -6,7 +6,7 @@
 #                plain build, AddressSanitizer + UndefinedBehaviorSanitizer
 #                with the fuzzers, and ThreadSanitizer for the thread tests
 #
-# Other targets: deps, build, demo, bench, soak, install (PREFIX=...), format, clean.
+# Other targets: deps, build, pg, check-pg, demo, bench, soak, install (PREFIX=...), format, clean.
 
 JOBS    ?= 2
 PREFIX  ?= /usr/local
@@ -19,11 +19,11 @@ TSAN    := build-tsan
 # NodeSource's does, conflicts with Debian's npm package.)
 PACKAGES := build-essential cmake pkg-config clang libssl-dev libclang-rt-14-dev python3 faketime clang-format \
             libevent-dev libcurl4-openssl-dev libjansson-dev curl redis-tools redis-server etcd-server wrk \
-            nodejs
+            nodejs postgresql-15 postgresql-server-dev-15
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build run demo check check-plain check-asan check-tsan bench soak install format clean
+.PHONY: all deps build run demo check check-plain check-asan check-tsan check-pg pg bench soak install format clean
 
 all: build
 
@@ -71,7 +71,7 @@ demo: build
 	  $(BUILD)/mintid gen $$f -n 3 | tee /dev/stderr | $(BUILD)/mintid inspect --format $$f; \
 	done 2>&1
 
-check: check-plain check-asan check-tsan
+check: check-plain check-asan check-tsan check-pg
 	@echo "make check: all test suites passed"
 
 check-plain: build
@@ -91,6 +91,18 @@ check-tsan: deps
 	  -DMINTID_SANITIZE=thread -DMINTID_BENCH=OFF
 	cmake --build $(TSAN) -j$(JOBS)
 	cd $(TSAN) && ctest --output-on-failure -L threads
+
+# The PostgreSQL extension (pg/, PGXS against pg_config), built and installed
+# into the server's directories; it compiles the library's sources itself.
+pg: deps
+	$(MAKE) -C pg
+	$(SUDO) $(MAKE) -C pg install
+
+# The extension against a throwaway cluster of its own on a spare loopback
+# port (tests/pg/test_pg.py): pg_regress, pgbench, COPY binary, pg_dump and
+# pg_restore, kill -9 and a restart with the clock set back; about 30 s.
+check-pg: pg
+	$(SUDO) python3 -W ignore tests/pg/test_pg.py
 
 bench: build
 	cmake --build $(BUILD) --target bench_gen -j$(JOBS)
@@ -115,3 +127,4 @@ format:
 
 clean:
 	rm -rf $(BUILD) $(ASAN) $(TSAN)
+	$(MAKE) -C pg clean

@@ -17,20 +17,28 @@
 
 enum kind { KIND_TYPE, KIND_UUID, KIND_PREFIXED };
 
+/* Whether text is a UUID string: 8-4-4-4-12 lower-case hex digits. */
+static int is_uuid_text(const char *s) {
+    if (strlen(s) != 36)
+        return 0;
+    for (int i = 0; i < 36; i++) {
+        int dash = i == 8 || i == 13 || i == 18 || i == 23;
+        if (dash ? s[i] != '-' : strchr("0123456789abcdef", s[i]) == NULL || s[i] == '\0')
+            return 0;
+    }
+    return 1;
+}
+
 static enum kind kind_of(const mintid_format *f) {
-    mintid_id id;
-    char text[MINTID_TEXT_MAX], uuid[MINTID_TEXT_MAX];
+    mintid_id id, max;
+    char text[MINTID_TEXT_MAX];
     if (f->prefix_max > 0)
         return KIND_PREFIXED;
-    if (f->bits != 128 || !(f->forms & MINTID_FORM_BIT(MINTID_FORM_UUID)))
-        return KIND_TYPE;
-    memset(&id, 0, sizeof id);
-    for (int i = 0; i < 16; i++)
-        id.bytes[i] = (uint8_t)(0x11 * (i % 8) + 1);
-    if (mintid_encode(f, MINTID_FORM_TEXT, &id, text, sizeof text) < 0 ||
-        mintid_encode(f, MINTID_FORM_UUID, &id, uuid, sizeof uuid) < 0)
-        return KIND_TYPE;
-    return strcmp(text, uuid) == 0 ? KIND_UUID : KIND_TYPE;
+    /* A valid ID of the format (the smallest of a recent millisecond): is its text a UUID? */
+    if (f->bits == 128 && mintid_range(f, 1700000000123, MINTID_EPOCH_DEFAULT, &id, &max) == MINTID_OK &&
+        mintid_encode(f, MINTID_FORM_TEXT, &id, text, sizeof text) > 0 && is_uuid_text(text))
+        return KIND_UUID;
+    return KIND_TYPE;
 }
 
 /* The SQL name of a format: its name with '-' as '_'. */
@@ -86,6 +94,8 @@ static void type_sql(const mintid_format *f, const char *t, int i) {
                " LEAKPROOF;\n",
                t, ops[k].fn, t, t, ops[k].fn, i);
     printf("CREATE FUNCTION %s_cmp(%s, %s) RETURNS int4\n  " C_FN("cmp") " " DECODING " LEAKPROOF;\n", t, t, t, i);
+    printf("CREATE FUNCTION %s_smaller(%s, %s) RETURNS %s\n  " C_FN("smaller") " " DECODING ";\n", t, t, t, t, i);
+    printf("CREATE FUNCTION %s_larger(%s, %s) RETURNS %s\n  " C_FN("larger") " " DECODING ";\n", t, t, t, t, i);
     printf("CREATE FUNCTION %s_sortsupport(internal) RETURNS void\n  " C_FN("sortsupport") " " DECODING ";\n", t, i);
     printf("CREATE FUNCTION %s_hash(%s) RETURNS int4\n  " C_FN("hash") " " DECODING " LEAKPROOF;\n", t, t, i);
     printf("CREATE FUNCTION %s_hash_extended(%s, int8) RETURNS int8\n  " C_FN("hash_ext") " " DECODING
@@ -97,6 +107,12 @@ static void type_sql(const mintid_format *f, const char *t, int i) {
                ops[k].op, t, t, t, ops[k].fn, ops[k].com, ops[k].neg, ops[k].rest, ops[k].join,
                strcmp(ops[k].op, "=") == 0 ? ", HASHES, MERGES" : "");
 
+    printf("CREATE AGGREGATE min(%s) (SFUNC = %s_smaller, STYPE = %s, SORTOP = <, COMBINEFUNC = %s_smaller, "
+           "PARALLEL = SAFE);\n",
+           t, t, t, t);
+    printf("CREATE AGGREGATE max(%s) (SFUNC = %s_larger, STYPE = %s, SORTOP = >, COMBINEFUNC = %s_larger, "
+           "PARALLEL = SAFE);\n",
+           t, t, t, t);
     printf("CREATE OPERATOR CLASS %s_ops DEFAULT FOR TYPE %s USING btree AS\n"
            "  OPERATOR 1 <, OPERATOR 2 <=, OPERATOR 3 =, OPERATOR 4 >=, OPERATOR 5 >,\n"
            "  FUNCTION 1 %s_cmp(%s, %s), FUNCTION 2 %s_sortsupport(internal);\n",

@@ -277,6 +277,17 @@ static Datum cmp_impl(FunctionCallInfo fcinfo, int idx) {
     PG_RETURN_INT32(c < 0 ? -1 : c > 0);
 }
 
+/* The aggregates min() and max(): the smaller or larger argument, as it is. */
+static Datum smaller_impl(FunctionCallInfo fcinfo, int idx) {
+    Datum a = PG_GETARG_DATUM(0), b = PG_GETARG_DATUM(1);
+    return cmp_datums(format_at(idx), a, b) <= 0 ? a : b;
+}
+
+static Datum larger_impl(FunctionCallInfo fcinfo, int idx) {
+    Datum a = PG_GETARG_DATUM(0), b = PG_GETARG_DATUM(1);
+    return cmp_datums(format_at(idx), a, b) >= 0 ? a : b;
+}
+
 static int cmp_bytes_ssup(Datum a, Datum b, SortSupport ssup) {
     return memcmp(DatumGetPointer(a), DatumGetPointer(b), (size_t)(uintptr_t)ssup->ssup_extra);
 }
@@ -733,6 +744,8 @@ static Datum uuid_to_prefixed_impl(FunctionCallInfo fcinfo, int idx) {
     X(gt)                                                                                                              \
     X(ge)                                                                                                              \
     X(cmp)                                                                                                             \
+    X(smaller)                                                                                                         \
+    X(larger)                                                                                                          \
     X(sortsupport)                                                                                                     \
     X(hash)                                                                                                            \
     X(hash_ext)                                                                                                        \

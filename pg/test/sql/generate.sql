@@ -1,0 +1,23 @@
+-- Generators as column defaults; a parallel query calling one per row.
+CREATE TABLE t (id nanoflake PRIMARY KEY DEFAULT gen_nanoflake(), k scru160 DEFAULT gen_scru160() UNIQUE, n int);
+INSERT INTO t (n) SELECT i FROM generate_series(1, 5000) i;
+SELECT count(*), count(DISTINCT id), count(DISTINCT k) FROM t;
+SELECT bool_and(id = (SELECT id FROM t t2 WHERE t2.n = t.n)) FROM t WHERE n < 10;
+
+-- Parallel workers draw from the same shared generator.
+CREATE TABLE p AS SELECT i FROM generate_series(1, 200000) i;
+ANALYZE p;
+SET max_parallel_workers_per_gather = 2;
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+EXPLAIN (COSTS OFF) SELECT count(DISTINCT g) FROM (SELECT gen_nanoflake() AS g FROM p) s;
+SELECT count(*) = count(DISTINCT g) AS unique, count(*) FROM (SELECT gen_nanoflake() AS g FROM p) s;
+CREATE TEMP TABLE w AS SELECT g FROM (SELECT gen_ulid() AS g FROM p) s;
+SELECT count(*) = count(DISTINCT g) AS unique FROM w;
+RESET ALL;
+
+-- Settings.
+SHOW mintid.node;
+SHOW mintid.nanoflake_epoch;
+SET mintid.node = 3;

@@ -1,0 +1,338 @@
+#!/usr/bin/env python3
+"""The PostgreSQL extension against a throwaway cluster of its own.
+
+Starts a cluster as the postgres user on a spare loopback port, with
+shared_preload_libraries = 'mintid', and runs, in order:
+
+  regress      pg_regress with pg/test's expected output (every type)
+  pgbench      8 clients INSERT ... DEFAULT gen_<type>() into a primary key
+  binary       COPY ... (FORMAT binary) out and back in (send/recv)
+  dump         pg_dump -Fc and pg_restore of a table of every type
+  crash        kill -9 of the postmaster (and its children) mid-load, then a
+               restart with the clock an hour back (libfaketime): every ID
+               minted after it is greater than every ID a client received
+
+The extension must be installed (make -C pg install). The cluster is
+stopped by its postmaster's pid; nothing else is touched. Exit status 0
+only if every step passed.
+
+  --only STEP[,STEP]   run these steps only
+  --sabotage           crash step: remove the mark file and its WAL (by a
+                       checkpoint) before the restart; the step must FAIL,
+                       which shows that it can
+  --keep               leave the cluster's directory behind
+"""
+import argparse
+import os
+import pwd
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+PG_BIN = subprocess.run(["pg_config", "--bindir"], capture_output=True, text=True, check=True).stdout.strip()
+PG_PKGLIB = subprocess.run(["pg_config", "--pkglibdir"], capture_output=True, text=True, check=True).stdout.strip()
+PG_REGRESS = os.path.join(PG_PKGLIB, "pgxs/src/test/regress/pg_regress")
+FAKETIME_LIBS = ["/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1", "/usr/lib/faketime/libfaketime.so.1"]
+HERE = os.path.dirname(os.path.abspath(__file__))
+PG_DIR = os.path.normpath(os.path.join(HERE, "..", "..", "pg"))
+
+# Formats minted in the load tests: a 64-bit node-bound one, a 160-bit one,
+# a 128-bit one, and uuidv7 on PostgreSQL's uuid.
+LOAD_TYPES = [("nanoflake", "nanoflake"), ("scru160", "scru160"), ("ulid", "ulid"), ("uuidv7", "uuid")]
+
+
+class Failure(Exception):
+    pass
+
+
+def spare_port():
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Cluster:
+    def __init__(self, root):
+        self.root = root
+        self.data = os.path.join(root, "data")
+        self.log = os.path.join(root, "postgres.log")
+        self.port = spare_port()
+        self.pid = None
+        pw = pwd.getpwnam("postgres")
+        os.chown(root, pw.pw_uid, pw.pw_gid)
+        self.as_postgres = [] if os.getuid() == pw.pw_uid else ["runuser", "-u", "postgres", "--"]
+
+    def env(self):
+        env = dict(os.environ, PGHOST=self.root, PGPORT=str(self.port), PGUSER="postgres")
+        env.pop("PGDATABASE", None)
+        return env
+
+    def initdb(self):
+        run(self.as_postgres + [os.path.join(PG_BIN, "initdb"), "-D", self.data, "--auth=trust", "-U", "postgres",
+                                "--no-sync"], quiet=True)
+        with open(os.path.join(self.data, "postgresql.conf"), "a") as f:
+            f.write(f"""
+port = {self.port}
+listen_addresses = '127.0.0.1'
+unix_socket_directories = '{self.root}'
+shared_preload_libraries = 'mintid'
+max_connections = 40
+fsync = on
+synchronous_commit = off
+""")
+
+    def start(self, faketime=None):
+        env = self.env()
+        if faketime is not None:
+            lib = next((p for p in FAKETIME_LIBS if os.path.exists(p)), None)
+            if lib is None:
+                raise Failure("libfaketime not found (Debian package faketime)")
+            env.update(LD_PRELOAD=lib, FAKETIME=faketime, DONT_FAKE_MONOTONIC="1", FAKETIME_NO_CACHE="1")
+        run(self.as_postgres + [os.path.join(PG_BIN, "pg_ctl"), "-D", self.data, "-l", self.log, "-w", "-t", "60",
+                                "start"], env=env, quiet=True)
+        with open(os.path.join(self.data, "postmaster.pid")) as f:
+            self.pid = int(f.readline())
+
+    def children(self):
+        out = subprocess.run(["ps", "-o", "pid=", "--ppid", str(self.pid)], capture_output=True, text=True).stdout
+        return [int(p) for p in out.split()]
+
+    def stop(self):
+        """SIGINT (fast shutdown) to our postmaster, by pid; waits up to 60 s."""
+        if self.pid is None:
+            return
+        try:
+            os.kill(self.pid, signal.SIGINT)
+        except ProcessLookupError:
+            self.pid = None
+            return
+        wait_gone([self.pid], 60)
+        self.pid = None
+
+    def crash(self):
+        """kill -9 of the postmaster and of every child it had, as a power cut would."""
+        kids = self.children()
+        os.kill(self.pid, signal.SIGKILL)
+        for k in kids:
+            try:
+                os.kill(k, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        wait_gone([self.pid] + kids, 30)
+        self.pid = None
+
+    def psql(self, db, sql, *extra, check=True):
+        p = subprocess.run(["psql", "-X", "-At", "-v", "ON_ERROR_STOP=1", "-d", db, *extra, "-c", sql],
+                           capture_output=True, text=True, env=self.env())
+        if check and p.returncode != 0:
+            raise Failure(f"psql {sql!r}: {p.stderr.strip()}")
+        return p.stdout.strip()
+
+
+def wait_gone(pids, timeout):
+    deadline = time.monotonic() + timeout
+    for pid in pids:
+        while True:
+            try:
+                os.kill(pid, 0)
+            except ProcessLookupError:
+                break
+            try:  # reap it if it is our child (pg_ctl's postmaster is not)
+                os.waitpid(pid, os.WNOHANG)
+            except ChildProcessError:
+                pass
+            if time.monotonic() > deadline:
+                raise Failure(f"process {pid} still alive after {timeout} s")
+            time.sleep(0.05)
+
+
+def run(cmd, env=None, quiet=False, cwd=None):
+    p = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=cwd)
+    if p.returncode != 0:
+        raise Failure(f"{' '.join(cmd)} exited {p.returncode}:\n{p.stdout[-3000:]}{p.stderr[-3000:]}")
+    return p.stdout
+
+
+def expect(cond, what):
+    if not cond:
+        raise Failure(what)
+    print(f"  ok: {what}")
+
+
+# ---- the steps ------------------------------------------------------------------
+
+def step_regress(c, args):
+    out = os.path.join(c.root, "regress")
+    os.makedirs(out)
+    p = subprocess.run([PG_REGRESS, f"--inputdir={os.path.join(PG_DIR, 'test')}", f"--outputdir={out}",
+                        f"--bindir={PG_BIN}", "--dbname=mintid_regress", "types", "formats", "generate"],
+                       capture_output=True, text=True, env=c.env())
+    print(p.stdout)
+    if p.returncode != 0:
+        diffs = os.path.join(out, "regression.diffs")
+        if os.path.exists(diffs):
+            with open(diffs) as f:
+                print(f.read()[-8000:])
+        raise Failure("pg_regress failed")
+
+
+def step_pgbench(c, args):
+    c.psql("postgres", "CREATE DATABASE bench")
+    c.psql("bench", "CREATE EXTENSION mintid")
+    clients, per_client = 8, 400
+    for fmt, sqltype in LOAD_TYPES:
+        c.psql("bench", f"CREATE TABLE load_{fmt} (id {sqltype} PRIMARY KEY DEFAULT gen_{fmt}(), n int)")
+        script = os.path.join(c.root, f"insert_{fmt}.sql")
+        with open(script, "w") as f:
+            f.write(f"INSERT INTO load_{fmt} (n) VALUES (:client_id);\n")
+        p = subprocess.run(["pgbench", "-n", "-c", str(clients), "-j", str(clients), "-t", str(per_client),
+                            "-f", script, "bench"], capture_output=True, text=True, env=c.env())
+        if p.returncode != 0:
+            raise Failure(f"pgbench {fmt}: exit {p.returncode}\n{p.stdout[-2000:]}{p.stderr[-2000:]}")
+        n = int(c.psql("bench", f"SELECT count(DISTINCT id) FROM load_{fmt}"))
+        expect(n == clients * per_client, f"pgbench {fmt}: {clients} clients, {n} distinct primary keys, no error")
+
+
+def step_binary(c, args):
+    c.psql("postgres", "CREATE DATABASE bin")
+    c.psql("bin", "CREATE EXTENSION mintid")
+    cols = ", ".join(f"{f} {t} DEFAULT gen_{f}()" for f, t in all_types_db(c, "bin"))
+    c.psql("bin", f"CREATE TABLE a ({cols}); CREATE TABLE b (LIKE a)")
+    c.psql("bin", "INSERT INTO a SELECT FROM generate_series(1, 500)")
+    path = os.path.join(c.root, "a.bin")
+    c.psql("bin", f"\\copy a TO '{path}' (FORMAT binary)")
+    c.psql("bin", f"\\copy b FROM '{path}' (FORMAT binary)")
+    diff = c.psql("bin", "SELECT count(*) FROM ((TABLE a EXCEPT TABLE b) UNION ALL (TABLE b EXCEPT TABLE a)) s")
+    expect(diff == "0" and c.psql("bin", "SELECT count(*) FROM b") == "500",
+           "COPY binary out and in: 500 rows of every type unchanged")
+    # A binary value of the wrong size or out of range is refused, not crashed on.
+    with open(path, "rb") as f:
+        data = bytearray(f.read())
+    # After the header (19 bytes) and the first row's field count (2): the first field's length, 8 -> 9.
+    bad = data[:19 + 2] + (9).to_bytes(4, "big") + data[19 + 2 + 4:]
+    with open(path + ".bad", "wb") as f:
+        f.write(bad)
+    err = subprocess.run(["psql", "-X", "-d", "bin", "-c", f"\\copy b FROM '{path}.bad' (FORMAT binary)"],
+                         capture_output=True, text=True, env=c.env()).stderr
+    expect("ERROR" in err and c.psql("bin", "SELECT 1") == "1", f"a corrupt binary field is an error: {err.strip()[:120]}")
+
+
+def step_dump(c, args):
+    c.psql("postgres", "CREATE DATABASE src")
+    c.psql("src", "CREATE EXTENSION mintid")
+    types = [(f, t) for f, t in all_types_db(c, "src")]
+    cols = ", ".join(f"{f} {t} DEFAULT gen_{f}()" for f, t in types)
+    c.psql("src", f"CREATE TABLE d (n int PRIMARY KEY, {cols}, tid text DEFAULT gen_typeid('user'))")
+    for f, t in types:
+        c.psql("src", f"CREATE INDEX ON d ({f})")
+    c.psql("src", "INSERT INTO d (n) SELECT i FROM generate_series(1, 1000) i")
+    dump = os.path.join(c.root, "src.dump")
+    run(["pg_dump", "-Fc", "-d", "src", "-f", dump], env=c.env())
+    c.psql("postgres", "CREATE DATABASE dst")
+    run(["pg_restore", "-d", "dst", "--exit-on-error", dump], env=c.env())
+    h1 = c.psql("src", "SELECT md5(string_agg(d::text, ',' ORDER BY n)) FROM d")
+    h2 = c.psql("dst", "SELECT md5(string_agg(d::text, ',' ORDER BY n)) FROM d")
+    expect(h1 == h2 and h1 != "", f"pg_dump -Fc / pg_restore: 1000 rows of {len(types)} ID types identical")
+    n = c.psql("dst", "SET enable_seqscan = off; SELECT count(*) FROM d WHERE nanoflake >= nanoflake_min(now() - interval '1 hour')")
+    expect(n.splitlines()[-1] == "1000", "restored indexes answer")
+
+
+def all_types_db(c, db):
+    rows = c.psql(db, "SELECT p.proname, format_type(p.prorettype, NULL) FROM pg_proc p "
+                      "JOIN pg_depend d ON d.objid = p.oid AND d.deptype = 'e' "
+                      "WHERE p.proname LIKE 'gen\\_%' AND p.pronargs = 0 ORDER BY p.oid")
+    return [(line.split("|")[0][4:], line.split("|")[1]) for line in rows.splitlines()]
+
+
+def step_crash(c, args):
+    db = "crash"
+    c.psql("postgres", f"CREATE DATABASE {db}")
+    c.psql(db, "CREATE EXTENSION mintid")
+    cols = ", ".join(f"{f} {t} NOT NULL DEFAULT gen_{f}()" for f, t in LOAD_TYPES)
+    c.psql(db, f"CREATE TABLE ids (n serial, {cols})")
+    names = ", ".join(f for f, _ in LOAD_TYPES)
+    load = os.path.join(c.root, "load.sql")
+    with open(load, "w") as f:
+        f.write("SET synchronous_commit = off;\n")
+        for _ in range(200000):
+            f.write(f"INSERT INTO ids DEFAULT VALUES RETURNING {names};\n")
+    seen = os.path.join(c.root, "seen.txt")
+    with open(seen, "w") as out:
+        client = subprocess.Popen(["psql", "-X", "-At", "-q", "-F", ",", "-d", db, "-f", load], stdout=out,
+                                  stderr=subprocess.DEVNULL, env=c.env())
+        time.sleep(2.5)
+        if args.sabotage:
+            c.psql(db, "CHECKPOINT")
+        c.crash()
+        client.wait(timeout=30)
+    with open(seen) as f:
+        old = [line.strip() for line in f if line.count(",") == len(LOAD_TYPES) - 1]
+    expect(len(old) > 100, f"the client received {len(old)} rows of IDs before the kill -9")
+    if args.sabotage:
+        os.unlink(os.path.join(c.data, "mintid.mark"))
+        print("  sabotage: the mark file removed, its WAL record behind a checkpoint")
+    c.start(faketime="-1h")
+    skew = float(c.psql(db, "SELECT extract(epoch FROM statement_timestamp())")) - time.time()
+    expect(skew < -3000, f"the restarted server's clock is {skew:.0f} s behind")
+    c.psql(db, f"CREATE TABLE old_all ({', '.join(f'{f} text' for f, _ in LOAD_TYPES)})")
+    c.psql(db, f"\\copy old_all FROM '{seen}' (FORMAT csv)")
+    c.psql(db, "INSERT INTO ids SELECT FROM generate_series(1, 2000)")
+    failed = []
+    for fmt, sqltype in LOAD_TYPES:
+        ok = c.psql(db, f"SELECT (SELECT {fmt} FROM ids WHERE n > (SELECT max(n) FROM ids) - 2000 ORDER BY 1 LIMIT 1) "
+                        f"> (SELECT {fmt}::{sqltype} FROM old_all ORDER BY 1 DESC LIMIT 1)")
+        if ok != "t":
+            failed.append(fmt)
+        print(f"  {'ok' if ok == 't' else 'FAIL'}: {fmt}: every ID minted after the restart > every ID received before")
+    if failed:
+        raise Failure(f"IDs after the crash not above the old ones: {', '.join(failed)}")
+
+
+STEPS = [("regress", step_regress), ("pgbench", step_pgbench), ("binary", step_binary), ("dump", step_dump),
+         ("crash", step_crash)]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--only", default="")
+    ap.add_argument("--sabotage", action="store_true")
+    ap.add_argument("--keep", action="store_true")
+    args = ap.parse_args()
+    only = set(filter(None, args.only.split(",")))
+    root = tempfile.mkdtemp(prefix="mintid-pg-")
+    os.chmod(root, 0o755)
+    c = Cluster(root)
+    status = 0
+    try:
+        c.initdb()
+        c.start()
+        print(f"cluster on 127.0.0.1:{c.port}, postmaster {c.pid}, in {root}")
+        for name, fn in STEPS:
+            if only and name not in only:
+                continue
+            print(f"== {name}")
+            t0 = time.monotonic()
+            fn(c, args)
+            print(f"   ({time.monotonic() - t0:.1f} s)")
+    except Failure as e:
+        print(f"FAIL: {e}")
+        try:
+            with open(c.log) as f:
+                print("---- server log (tail)\n" + "".join(f.readlines()[-30:]))
+        except OSError:
+            pass
+        status = 1
+    finally:
+        c.stop()
+        if not args.keep:
+            shutil.rmtree(root, ignore_errors=True)
+    print("test_pg: " + ("passed" if status == 0 else "FAILED"))
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
