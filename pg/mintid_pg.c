@@ -32,6 +32,7 @@
 #include "lib/stringinfo.h"
 #include "libpq/pqformat.h"
 #include "miscadmin.h"
+#include "replication/syncrep.h"
 #include "storage/fd.h"
 #include "storage/ipc.h"
 #include "storage/lwlock.h"
@@ -478,6 +479,9 @@ static void mark_raise(mintid_pg_state *st, int64 new_mark) {
     XLogRegisterData((char *)&rec, sizeof rec);
     lsn = XLogInsert(MINTID_RMGR_ID, XLOG_MINTID_MARK);
     XLogFlush(lsn);
+    /* Synchronous standbys get the mark before any ID under it, as they get
+     * a commit (under the session's synchronous_commit). */
+    SyncRepWaitForLSN(lsn, false);
     mark_file_write(new_mark);
     st->mark_ms = new_mark;
 }
