@@ -205,9 +205,15 @@ int main(int argc, char **argv) {
     event_add(a.reserve_timer, &tv);
     event_add(a.sig_term, NULL);
     event_add(a.sig_int, NULL);
-    log_msg(LOG_INFO, "mintidd %s ready: node %" PRId64 "%s, state in %s, nanoflake epoch %" PRId64,
-            MINTID_VERSION_STRING, svc.node, l != NULL ? " (leased)" : "", cfg.state_dir,
-            config_epoch(&cfg, mintid_format_get(MINTID_NANOFLAKE)));
+    char epochs[512] = "";
+    for (int f = 0, n = 0; f < MINTID_FORMAT_COUNT; f++) {
+        const mintid_format *fmt = mintid_format_get((mintid_format_id)f);
+        if (fmt->epoch_settable && n >= 0 && (size_t)n < sizeof epochs)
+            n += snprintf(epochs + n, sizeof epochs - (size_t)n, ", %s epoch %" PRId64, fmt->name,
+                          config_epoch(&cfg, fmt));
+    }
+    log_msg(LOG_INFO, "mintidd %s ready: node %" PRId64 "%s, state in %s%s", MINTID_VERSION_STRING, svc.node,
+            l != NULL ? " (leased)" : "", cfg.state_dir, epochs);
 
     event_base_dispatch(srv->base);
     status = 0;
