@@ -18,6 +18,12 @@ enum {
 
 /* Buffered standard output (output.c). */
 void out_write(const char *s, size_t n);
+/*
+ * Room for n bytes (n at most 4096) at the end of the buffer, to write in
+ * place; out_commit() then adds the bytes written.
+ */
+char *out_reserve(size_t n);
+void out_commit(size_t n);
 void out_str(const char *s);
 void out_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 bool out_flush(void);

@@ -359,7 +359,6 @@ static int cmd_gen(int argc, char **argv) {
 
     static mintid_id ids[GEN_BATCH];
     int status = EXIT_OK;
-    char line[MINTID_TEXT_MAX + 1];
     while (count > 0 && out_ok()) {
         size_t want = count < GEN_BATCH ? (size_t)count : GEN_BATCH;
         long got = mintid_gen_next_n(gen, ids, want);
@@ -369,14 +368,18 @@ static int cmd_gen(int argc, char **argv) {
             break;
         }
         for (long i = 0; i < got; i++) {
-            int n = mintid_encode_prefixed(fmt, (mintid_form)form, &ids[i], prefix_arg, line, sizeof line - 1);
+            /* Encoded in place, in the output buffer. */
+            char *line = out_reserve(MINTID_TEXT_MAX + 1);
+            int n = prefix_arg != NULL
+                        ? mintid_encode_prefixed(fmt, (mintid_form)form, &ids[i], prefix_arg, line, MINTID_TEXT_MAX)
+                        : mintid_encode(fmt, (mintid_form)form, &ids[i], line, MINTID_TEXT_MAX);
             if (n < 0) {
                 fprintf(stderr, "mintid: %s: %s\n", fmt->name, mintid_strerror(n));
                 status = EXIT_FAILURE_RT;
                 break;
             }
             line[n] = '\n';
-            out_write(line, (size_t)n + 1);
+            out_commit((size_t)n + 1);
         }
         if (status != EXIT_OK)
             break;

@@ -52,6 +52,14 @@ void out_write(const char *s, size_t n) {
     out_len += n;
 }
 
+char *out_reserve(size_t n) {
+    if (n > sizeof out_buf - out_len)
+        out_flush();
+    return out_buf + out_len;
+}
+
+void out_commit(size_t n) { out_len += n; }
+
 void out_str(const char *s) { out_write(s, strlen(s)); }
 
 void out_printf(const char *fmt, ...) {

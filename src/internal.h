@@ -139,7 +139,7 @@ typedef int (*mintid__seq_fn)(const struct mintid__format_impl *f, const mintid_
  * The generator's view of its random source: a pool of bytes, refilled in
  * blocks from the caller's random function or libcrypto.
  */
-#define MINTID__RNG_BLOCK 4096
+#define MINTID__RNG_BLOCK 16384
 struct mintid__gen_rng {
     mintid_random_fn fn; /* NULL: mintid__random_bytes() */
     void *ctx;

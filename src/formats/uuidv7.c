@@ -17,16 +17,15 @@
 
 /* Lays out a UUIDv7 from its timestamp, counter and random tail. */
 static inline void put_v7(mintid_id *out, uint64_t ts, uint64_t counter, const uint8_t tail[4]) {
-    uint8_t *b = out->bytes;
-    mintid__put_be(b, 6, ts);
-    b[6] = (uint8_t)(0x70 | counter >> 38);
-    b[7] = (uint8_t)(counter >> 30);
-    b[8] = (uint8_t)(0x80 | ((counter >> 24) & 0x3f));
-    b[9] = (uint8_t)(counter >> 16);
-    b[10] = (uint8_t)(counter >> 8);
-    b[11] = (uint8_t)counter;
-    memcpy(b + 12, tail, 4);
-    memset(b + 16, 0, MINTID_ID_MAX_BYTES - 16);
+    /* Two big-endian words: ts, version and rand_a; variant, the rest of the counter and the tail. */
+    uint64_t hi = ts << 16 | 0x7000 | ((counter >> 30) & 0x0fff);
+    uint64_t lo = (uint64_t)(0x80 | ((counter >> 24) & 0x3f)) << 56 | (counter & 0xffffff) << 32 |
+                  (uint64_t)tail[0] << 24 | (uint64_t)tail[1] << 16 | (uint64_t)tail[2] << 8 | tail[3];
+    hi = __builtin_bswap64(hi);
+    lo = __builtin_bswap64(lo);
+    memcpy(out->bytes, &hi, 8);
+    memcpy(out->bytes + 8, &lo, 8);
+    memset(out->bytes + 16, 0, MINTID_ID_MAX_BYTES - 16);
 }
 
 int mintid__uuidv7_next(const mintid__format_impl *f, const mintid_config *cfg, mintid__core *core, int64_t rel,
