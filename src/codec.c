@@ -9,6 +9,11 @@
 #include <strings.h>
 
 void mintid__alphabet_build(mintid__alphabet *a) {
+    size_t base = strlen(a->digits);
+    for (size_t v = 0; v < base * base && v < MINTID__PAIRS_MAX; v++) {
+        a->pairs[v][0] = a->digits[v / base];
+        a->pairs[v][1] = a->digits[v % base];
+    }
     memset(a->values, 0xff, sizeof a->values);
     for (unsigned v = 0; a->digits[v] != '\0'; v++) {
         unsigned char c = (unsigned char)a->digits[v];

@@ -35,15 +35,19 @@ extern const mintid__codec mintid__codec_uuid;
  * loaded. With nocase, a letter of the other case has the same value; an
  * alphabet that holds both cases of a letter cannot be nocase.
  */
+#define MINTID__PAIRS_MAX 4096 /* base^2 for bases up to 64 */
 typedef struct mintid__alphabet {
     const char *digits;
     bool nocase;
-    uint8_t values[256]; /* 0xff: not a digit */
+    uint8_t values[256];              /* 0xff: not a digit */
+    char pairs[MINTID__PAIRS_MAX][2]; /* the two digits of every value below base^2 */
 } mintid__alphabet;
 
 #define MINTID__ALPHABET(digits, nocase)                                                                               \
     {                                                                                                                  \
-        (digits), (nocase), { 0 }                                                                                      \
+        (digits), (nocase), {0}, {                                                                                     \
+            { 0 }                                                                                                      \
+        }                                                                                                              \
     }
 
 /* Fills a->values from a->digits. */
@@ -69,21 +73,31 @@ static inline int mintid__u64_to_base(uint64_t v, const mintid__alphabet *a, uns
                                       char *buf, size_t cap) {
     char tmp[64];
     unsigned n = 0;
-    /* Seven low digits apart from the rest: two short chains of divisions
-     * the processor runs side by side, not one long one. */
-    const uint64_t b7 = (uint64_t)base * base * base * base * base * base * base;
-    if (base <= 40 && v >= b7) {
-        uint64_t lo = v % b7;
-        v /= b7;
-        for (int i = 0; i < 7; i++) {
-            tmp[n++] = a->digits[lo % base];
-            lo /= base;
+    /*
+     * Two digits per division, from the alphabet's pair table; and the six
+     * low digits apart from the rest, so that two short chains of divisions
+     * run side by side rather than one long one.
+     */
+    const uint64_t b2 = (uint64_t)base * base, b6 = b2 * b2 * b2;
+    if (v >= b6) {
+        uint64_t lo = v % b6;
+        v /= b6;
+        for (int i = 0; i < 3; i++) {
+            const char *d = a->pairs[lo % b2];
+            lo /= b2;
+            tmp[n++] = d[1];
+            tmp[n++] = d[0];
         }
     }
-    do {
-        tmp[n++] = a->digits[v % base];
-        v /= base;
-    } while (v != 0);
+    while (v >= b2) {
+        const char *d = a->pairs[v % b2];
+        v /= b2;
+        tmp[n++] = d[1];
+        tmp[n++] = d[0];
+    }
+    tmp[n++] = a->digits[v % base];
+    if (v >= base)
+        tmp[n++] = a->digits[v / base];
     while (n < min_digits)
         tmp[n++] = a->digits[0];
     if (cap < (size_t)n + 1)
