@@ -63,6 +63,9 @@ static const setting base_settings[] = {
      "ms before the lease could expire at which minting stops (fencing); below a third of the TTL"},
     {"lease-start-wait", UINT(lease_start_wait, 0, 86400), "0",
      "seconds to keep trying an unreachable etcd at start; 0: exit at once with an error"},
+    {"auth-file", STR(auth_file), "",
+     "file of secrets, one per line: RESP clients must AUTH with one, HTTP requests carry one as "
+     "'Authorization: Bearer' (but GET /healthz); empty: no authentication"},
     {"log-level", STR(log_level), "info", "error, warn, info or debug"},
 };
 

@@ -22,6 +22,7 @@ typedef struct config {
     char rollback[CONFIG_STR_MAX];   /* "default", "wait", "reuse" or "fail" */
     char node_lease[CONFIG_STR_MAX]; /* etcd://HOST:PORT[,...]/PREFIX, or empty for a static node id */
     char node_range[CONFIG_STR_MAX]; /* LO-HI: node ids a lease may take */
+    char auth_file[CONFIG_STR_MAX];  /* secrets clients must give, one per line; empty: none asked */
     uint64_t lease_ttl;              /* seconds */
     uint64_t lease_margin;           /* ms before a possible expiry at which minting stops */
     uint64_t lease_start_wait;       /* seconds to retry an unreachable etcd at start; 0: fail at once */

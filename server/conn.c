@@ -21,6 +21,10 @@
 #include "log.h"
 
 #include <errno.h>
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <stdio.h>
+#include <sys/stat.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -55,7 +59,9 @@ static size_t queued(const conn *c) {
 }
 
 /* What a connection holds in memory that the total bound counts: replies and request buffer. */
-static size_t held(const conn *c) { return queued(c) + c->in_cap; }
+static size_t held(const conn *c) {
+    return queued(c) + c->in_cap + (c->resp.multi != NULL ? evbuffer_get_length(c->resp.multi) : 0);
+}
 
 /* Past max-output-total, counting replies and request buffers of every client? */
 static bool over_total(const server *srv) {
@@ -88,6 +94,8 @@ static void conn_free(conn *c) {
     }
     evbuffer_remove_cb(c->out, count_queued, srv->svc);
     evbuffer_free(c->out);
+    if (c->proto == PROTO_RESP)
+        resp_session_free(c);
     free(c->in);
     free(c);
 }
@@ -270,7 +278,9 @@ static int process(conn *c) {
                 break;
             }
         }
-        if (c->closing || off >= c->in_len)
+        /* The commands an EXEC queued come before the requests after it. */
+        bool exec = c->proto == PROTO_RESP && resp_exec_pending(c);
+        if (c->closing || (off >= c->in_len && !exec))
             break;
         /* A client that does not read its replies is not served more. */
         if (evbuffer_get_length(c->out) > srv->cfg->max_output) {
@@ -281,6 +291,11 @@ static int process(conn *c) {
         if (requests == 0 || budget == 0) {
             resume_next_turn(c);
             break;
+        }
+        if (exec) {
+            resp_exec_step(c, c->out);
+            requests--;
+            continue;
         }
         const char *data = c->in + off;
         size_t len = c->in_len - off;
@@ -480,6 +495,8 @@ static void on_accept(struct evconnlistener *lev, evutil_socket_t fd, struct soc
     c->in_cap = IN_INITIAL;
     svc->input_bytes += IN_INITIAL;
     c->refused = refuse;
+    if (p == PROTO_RESP)
+        resp_session_init(c);
     c->next = srv->conns;
     if (srv->conns != NULL)
         srv->conns->prev = c;
@@ -569,4 +586,107 @@ void server_close_all(server *srv) {
         event_free(srv->shed_ev);
         srv->shed_ev = NULL;
     }
+}
+
+/* ---- authentication: auth-file, and a secret offered by a client ---- */
+
+static bool digest(const char *s, size_t n, unsigned char out[AUTH_DIGEST_LEN]) {
+    unsigned int len = 0;
+    return EVP_Digest(s, n, out, &len, EVP_sha256(), NULL) == 1 && len == AUTH_DIGEST_LEN;
+}
+
+int auth_load(auth *a, const char *path) {
+    memset(a, 0, sizeof a[0]);
+    FILE *f = fopen(path, "rb");
+    if (f == NULL) {
+        log_msg(LOG_ERROR, "auth-file %s: %s", path, strerror(errno));
+        return -1;
+    }
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && (st.st_mode & 0077) != 0)
+        log_msg(LOG_WARN, "auth-file %s can be read by other users; chmod 600 it", path);
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t got;
+    int lineno = 0, rc = 0;
+    while (rc == 0 && (got = getline(&line, &cap, f)) >= 0) {
+        size_t n = (size_t)got;
+        lineno++;
+        if (n > 0 && line[n - 1] == '\n')
+            n--;
+        if (n > 0 && line[n - 1] == '\r')
+            n--;
+        /* The reasons name the line, never its bytes. */
+        if (memchr(line, '\0', n) != NULL) {
+            log_msg(LOG_ERROR, "auth-file %s: line %d has a NUL byte", path, lineno);
+            rc = -1;
+        } else if (n > AUTH_SECRET_MAX) {
+            log_msg(LOG_ERROR, "auth-file %s: line %d is longer than %d bytes", path, lineno, AUTH_SECRET_MAX);
+            rc = -1;
+        } else if (n > 0) {
+            unsigned char(*grown)[AUTH_DIGEST_LEN] = realloc(a->digest, (a->n + 1) * sizeof a->digest[0]);
+            if (grown != NULL)
+                a->digest = grown;
+            if (grown == NULL || !digest(line, n, a->digest[a->n])) {
+                log_msg(LOG_ERROR, "auth-file %s: out of memory", path);
+                rc = -1;
+            } else {
+                a->n++;
+            }
+        }
+        OPENSSL_cleanse(line, cap);
+    }
+    if (rc == 0 && ferror(f)) {
+        log_msg(LOG_ERROR, "auth-file %s: %s", path, strerror(errno));
+        rc = -1;
+    }
+    free(line);
+    fclose(f);
+    if (rc == 0 && a->n == 0) {
+        log_msg(LOG_ERROR, "auth-file %s holds no secret (one per line)", path);
+        rc = -1;
+    }
+    if (rc != 0)
+        auth_free(a);
+    return rc;
+}
+
+void auth_free(auth *a) {
+    free(a->digest);
+    a->digest = NULL;
+    a->n = 0;
+}
+
+auth_result auth_attempt(conn *c, const char *secret, size_t len, uint64_t *retry_ms) {
+    const auth *a = c->srv->auth;
+    uint64_t now = monotonic_ns() / 1000000u;
+    *retry_ms = 0;
+    if (c->auth_retry_ms > now) {
+        c->srv->svc->auth_failures[c->proto]++;
+        *retry_ms = c->auth_retry_ms - now;
+        return AUTH_TOO_SOON;
+    }
+    unsigned char d[AUTH_DIGEST_LEN];
+    int match = 0;
+    if (a != NULL && digest(secret, len, d)) {
+        /* Every secret is compared, whichever matches, so the time says nothing of which. */
+        for (size_t i = 0; i < a->n; i++)
+            match |= CRYPTO_memcmp(d, a->digest[i], AUTH_DIGEST_LEN) == 0;
+    }
+    if (match) {
+        c->auth_failures = 0;
+        return AUTH_OK;
+    }
+    c->srv->svc->auth_failures[c->proto]++;
+    c->auth_failures++;
+    if (c->auth_failures >= AUTH_MAX_FAILURES) {
+        log_msg(LOG_WARN, "%s client closed after %d wrong secrets", c->proto == PROTO_HTTP ? "HTTP" : "RESP",
+                AUTH_MAX_FAILURES);
+        c->closing = true;
+    } else if (c->auth_failures >= AUTH_FREE_FAILURES) {
+        unsigned shift = c->auth_failures - AUTH_FREE_FAILURES;
+        uint64_t pause = shift >= 5 ? AUTH_PAUSE_MAX_MS : (uint64_t)AUTH_PAUSE_MS << shift;
+        c->auth_retry_ms = now + (pause < AUTH_PAUSE_MAX_MS ? pause : AUTH_PAUSE_MAX_MS);
+    }
+    return AUTH_WRONG;
 }

@@ -32,9 +32,12 @@ static void send_body(conn *c, const http_request *req, struct evbuffer *out, co
     const char *connection = !req->keep_alive || c->closing ? "Connection: close\r\n"
                              : req->minor_version == 0      ? "Connection: keep-alive\r\n"
                                                             : "";
+    const char *extra = r->status == 405   ? "Allow: GET, HEAD\r\n"
+                        : r->status == 401 ? "WWW-Authenticate: Bearer realm=\"mintidd\"\r\n"
+                                           : "";
     evbuffer_add_printf(out, "HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\n%s%s%s\r\n", r->status,
-                        http_reason(r->status), r->type, len, r->no_store ? "Cache-Control: no-store\r\n" : "",
-                        r->status == 405 ? "Allow: GET, HEAD\r\n" : "", connection);
+                        http_reason(r->status), r->type, len, r->no_store ? "Cache-Control: no-store\r\n" : "", extra,
+                        connection);
     if (req->method == HTTP_HEAD)
         evbuffer_drain(body, len);
     else
@@ -346,6 +349,37 @@ static void route_range(conn *c, const http_request *req, struct evbuffer *out, 
     send_response(c, req, out, &r);
 }
 
+/*
+ * With auth-file set, every request but GET /healthz carries
+ * `Authorization: Bearer <secret>`. False after answering 401 (no or a
+ * wrong secret) or 429 (wrong ones came too fast on this connection).
+ */
+static bool authorized(conn *c, const http_request *req, struct evbuffer *out) {
+    const char *v = req->authorization;
+    size_t n = req->authorization_len;
+    if (v == NULL || n < 7 || strncasecmp(v, "Bearer ", 7) != 0) {
+        c->srv->svc->auth_failures[PROTO_HTTP]++;
+        send_error(c, req, out, 401, "this server needs 'Authorization: Bearer <secret>'");
+        return false;
+    }
+    v += 7, n -= 7;
+    while (n > 0 && *v == ' ')
+        v++, n--;
+    uint64_t retry_ms;
+    switch (auth_attempt(c, v, n, &retry_ms)) {
+    case AUTH_OK:
+        return true;
+    case AUTH_WRONG:
+        send_error(c, req, out, 401, "wrong secret");
+        return false;
+    case AUTH_TOO_SOON:
+        send_error(c, req, out, 429, "too many wrong secrets on this connection; try again in %" PRIu64 " ms",
+                   retry_ms);
+        return false;
+    }
+    return false;
+}
+
 static void route(conn *c, const http_request *req, struct evbuffer *out) {
     server *srv = c->srv;
     const char *t = req->target, *qm = memchr(t, '?', req->target_len);
@@ -358,7 +392,10 @@ static void route(conn *c, const http_request *req, struct evbuffer *out) {
         send_error(c, req, out, 405, "only GET and HEAD are served");
         return;
     }
-    if (plen == 8 && memcmp(t, "/healthz", 8) == 0) {
+    bool healthz = plen == 8 && memcmp(t, "/healthz", 8) == 0;
+    if (!healthz && srv->auth != NULL && !authorized(c, req, out))
+        return;
+    if (healthz) {
         service *svc = srv->svc;
         lease_status ls;
         service_lease_status(svc, &ls);

@@ -1,38 +1,92 @@
 /*
- * handle_resp.c - the Redis protocol: MINT, INSPECT and the few commands
- * Redis clients send on their own (PING, INFO, QUIT, COMMAND, CONFIG GET,
- * SELECT 0), from one command table.
+ * handle_resp.c - the Redis protocol: MINT, INSPECT and RANGE, and what
+ * Redis clients send on their own to connect and keep house (HELLO, AUTH,
+ * CLIENT, PING, ECHO, INFO, QUIT, RESET, COMMAND, CONFIG GET, SELECT 0,
+ * MULTI/EXEC/DISCARD), from one command table. Replies are RESP2, or RESP3
+ * after HELLO 3 where the two differ (maps, null).
  */
 #include "resp.h"
 #include "server.h"
 
+#include <arpa/inet.h>
 #include <inttypes.h>
+#include <netinet/in.h>
+#include <stdint.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/socket.h>
 
 const char resp_refusal[] = "-ERR max number of clients reached\r\n";
 
-static void reply_error(conn *c, struct evbuffer *out, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void reply_error(conn *c, struct evbuffer *out, const char *fmt, ...) {
+static void reply_errorv(conn *c, struct evbuffer *out, const char *code, const char *fmt, va_list ap) {
     char msg[600];
-    va_list ap;
-    va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
     /* An error line must not contain CR or LF. */
     for (char *p = msg; *p != '\0'; p++)
         if (*p == '\r' || *p == '\n')
             *p = ' ';
-    evbuffer_add_printf(out, "-ERR %s\r\n", msg);
+    evbuffer_add_printf(out, "-%s %s\r\n", code, msg);
     c->srv->svc->errors[PROTO_RESP]++;
 }
+
+/* An error with Redis's generic code, ERR. */
+static void reply_error(conn *c, struct evbuffer *out, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void reply_error(conn *c, struct evbuffer *out, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    reply_errorv(c, out, "ERR", fmt, ap);
+    va_end(ap);
+}
+
+/* An error with its own code, which clients act on: NOAUTH, WRONGPASS, NOPROTO, EXECABORT. */
+static void reply_coded(conn *c, struct evbuffer *out, const char *code, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void reply_coded(conn *c, struct evbuffer *out, const char *code, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    reply_errorv(c, out, code, fmt, ap);
+    va_end(ap);
+}
+
+static int proto_of(const conn *c) { return c->resp.proto == 3 ? 3 : 2; }
+
+static void reply_null(const conn *c, struct evbuffer *out) {
+    if (proto_of(c) == 3)
+        evbuffer_add(out, "_\r\n", 3);
+    else
+        evbuffer_add(out, "$-1\r\n", 5);
+}
+
+/* A map of n pairs: RESP3's map, RESP2's flat array of 2n. */
+static void reply_map(const conn *c, struct evbuffer *out, size_t n) {
+    if (proto_of(c) == 3)
+        evbuffer_add_printf(out, "%%%zu\r\n", n);
+    else
+        evbuffer_add_printf(out, "*%zu\r\n", 2 * n);
+}
+
+/* A set of n: RESP3's set, RESP2's array. */
+static void reply_set(const conn *c, struct evbuffer *out, size_t n) {
+    evbuffer_add_printf(out, "%c%zu\r\n", proto_of(c) == 3 ? '~' : '*', n);
+}
+
+static void reply_int(struct evbuffer *out, int64_t v) { evbuffer_add_printf(out, ":%" PRId64 "\r\n", v); }
+
+static void reply_ok(struct evbuffer *out) { evbuffer_add(out, "+OK\r\n", 5); }
 
 static void reply_bulk(struct evbuffer *out, const char *s, size_t n) {
     evbuffer_add_printf(out, "$%zu\r\n", n);
     evbuffer_add(out, s, n);
     evbuffer_add(out, "\r\n", 2);
+}
+
+static void reply_str(struct evbuffer *out, const char *s) { reply_bulk(out, s, strlen(s)); }
+
+/* Is argument a, case aside, the word w? */
+static bool arg_is(const resp_arg *a, const char *w) {
+    return a->len == strlen(w) && strncasecmp(a->ptr, w, a->len) == 0;
 }
 
 static const char *arg_text(const resp_arg *a, char *buf, size_t cap) {
@@ -202,12 +256,53 @@ static void cmd_ping(conn *c, const resp_command *cmd, struct evbuffer *out) {
         evbuffer_add(out, "+PONG\r\n", 7);
 }
 
+static void cmd_echo(conn *c, const resp_command *cmd, struct evbuffer *out) {
+    (void)c;
+    reply_bulk(out, cmd->argv[1].ptr, cmd->argv[1].len);
+}
+
 static void add_to_evbuffer(void *ctx, const char *s, size_t n) { evbuffer_add(ctx, s, n); }
 
+/* Is the INFO section headed by line[0..n) ("# Server") one of those asked for in argv[1..argc)? */
+static bool info_wanted(const resp_command *cmd, const char *line, size_t n) {
+    if (cmd->argc == 1)
+        return true;
+    for (int i = 1; i < cmd->argc; i++) {
+        const resp_arg *a = &cmd->argv[i];
+        if (arg_is(a, "all") || arg_is(a, "default") || arg_is(a, "everything") ||
+            (n == a->len + 2 && strncasecmp(line + 2, a->ptr, a->len) == 0))
+            return true;
+    }
+    return false;
+}
+
+/* INFO [section ...]: the sections asked for, by name in any case ("all": every one). */
 static void cmd_info(conn *c, const resp_command *cmd, struct evbuffer *out) {
-    (void)cmd;
-    struct evbuffer *body = c->srv->scratch;
-    service_info(c->srv->svc, add_to_evbuffer, body);
+    struct evbuffer *all = evbuffer_new(), *body = c->srv->scratch;
+    if (all == NULL) {
+        reply_error(c, out, "out of memory");
+        return;
+    }
+    service_info(c->srv->svc, add_to_evbuffer, all);
+    size_t len = evbuffer_get_length(all);
+    const char *text = (const char *)evbuffer_pullup(all, -1);
+    /* Sections are "# Name\r\n" and their lines, up to an empty line. */
+    bool keep = false, first = true;
+    for (size_t at = 0; at < len;) {
+        const char *eol = memchr(text + at, '\n', len - at);
+        size_t end = eol != NULL ? (size_t)(eol - text) + 1 : len, n = end - at;
+        size_t bare = n - (n >= 2 && text[end - 2] == '\r' ? 2 : n >= 1 && text[end - 1] == '\n' ? 1 : 0);
+        if (bare >= 2 && text[at] == '#' && text[at + 1] == ' ') {
+            keep = info_wanted(cmd, text + at, bare);
+            if (keep && !first)
+                evbuffer_add(body, "\r\n", 2);
+            first = first && !keep;
+        }
+        if (keep && bare > 0)
+            evbuffer_add(body, text + at, n);
+        at = end;
+    }
+    evbuffer_free(all);
     evbuffer_add_printf(out, "$%zu\r\n", evbuffer_get_length(body));
     evbuffer_add_buffer(out, body);
     evbuffer_add(out, "\r\n", 2);
@@ -215,15 +310,8 @@ static void cmd_info(conn *c, const resp_command *cmd, struct evbuffer *out) {
 
 static void cmd_quit(conn *c, const resp_command *cmd, struct evbuffer *out) {
     (void)cmd;
-    evbuffer_add(out, "+OK\r\n", 5);
+    reply_ok(out);
     c->closing = true;
-}
-
-/* redis-cli asks for command docs at start: an empty answer is a truthful
- * one and lets it start cleanly. */
-static void cmd_empty(conn *c, const resp_command *cmd, struct evbuffer *out) {
-    (void)c, (void)cmd;
-    evbuffer_add(out, "*0\r\n", 4);
 }
 
 /* CONFIG GET: the two settings redis-benchmark asks about, answered
@@ -231,87 +319,523 @@ static void cmd_empty(conn *c, const resp_command *cmd, struct evbuffer *out) {
  * Redis answers with an empty list. */
 static void cmd_config(conn *c, const resp_command *cmd, struct evbuffer *out) {
     static const char *const known[][2] = {{"save", ""}, {"appendonly", "no"}};
-    if (cmd->argv[1].len != 3 || strncasecmp(cmd->argv[1].ptr, "GET", 3) != 0 || cmd->argc != 3) {
+    if (!arg_is(&cmd->argv[1], "GET") || cmd->argc != 3) {
         reply_error(c, out, "CONFIG supports only GET with one parameter");
         return;
     }
     for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
-        if (cmd->argv[2].len == strlen(known[i][0]) &&
-            strncasecmp(cmd->argv[2].ptr, known[i][0], cmd->argv[2].len) == 0) {
-            evbuffer_add(out, "*2\r\n", 4);
-            reply_bulk(out, known[i][0], strlen(known[i][0]));
-            reply_bulk(out, known[i][1], strlen(known[i][1]));
+        if (arg_is(&cmd->argv[2], known[i][0])) {
+            reply_map(c, out, 1);
+            reply_str(out, known[i][0]);
+            reply_str(out, known[i][1]);
             return;
         }
     }
-    evbuffer_add(out, "*0\r\n", 4);
+    reply_map(c, out, 0);
 }
 
 static void cmd_select(conn *c, const resp_command *cmd, struct evbuffer *out) {
-    if (cmd->argv[1].len == 1 && cmd->argv[1].ptr[0] == '0')
-        evbuffer_add(out, "+OK\r\n", 5);
-    else
+    uint64_t db;
+    if (!config_parse_decimal(cmd->argv[1].ptr, cmd->argv[1].len, INT64_MAX, &db))
+        reply_error(c, out, "value is not an integer or out of range");
+    else if (db != 0)
         reply_error(c, out, "DB index is out of range");
+    else
+        reply_ok(out);
+}
+
+/* ---- connection housekeeping: HELLO, AUTH, CLIENT, RESET ---- */
+
+static const char noauth_hello[] =
+    "HELLO must be called with the client already authenticated, otherwise the HELLO <proto> AUTH <user> <pass> "
+    "option can be used to authenticate the client and select the RESP protocol version at the same time";
+
+/*
+ * Redis's name rule (CLIENT SETNAME, SETINFO): printable ASCII without
+ * spaces, and here at most RESP_NAME_MAX bytes. Copies a into dst when it
+ * passes; else replies why, with `what` ("Client names", "lib-name") as
+ * Redis words it.
+ */
+static bool set_name(conn *c, struct evbuffer *out, const resp_arg *a, const char *what, char *dst) {
+    for (size_t i = 0; i < a->len; i++) {
+        if (a->ptr[i] < '!' || a->ptr[i] > '~') {
+            reply_error(c, out, "%s cannot contain spaces, newlines or special characters.", what);
+            return false;
+        }
+    }
+    if (a->len > RESP_NAME_MAX) {
+        reply_error(c, out, "%s are at most %d bytes here", what, RESP_NAME_MAX);
+        return false;
+    }
+    memcpy(dst, a->ptr, a->len);
+    dst[a->len] = '\0';
+    return true;
 }
 
 /*
- * binary: the arguments are data handed back as they came, so any byte may
- * be in them. The others are names and IDs, which have no NUL byte, and
- * one with a NUL is refused rather than read up to it.
+ * A username and secret offered by AUTH or HELLO AUTH. "default" is the only
+ * user, as in a Redis without ACL users. Without auth-file every secret is
+ * accepted, as Redis's passwordless default user does. True when
+ * authenticated; else the error is replied.
  */
-static const struct resp_cmd {
-    const char *name;
-    int min_argc, max_argc; /* counting the name; -1: no limit */
-    bool binary;
-    void (*run)(conn *c, const resp_command *cmd, struct evbuffer *out);
-} commands[] = {
-    {"MINT", 2, 5, false, cmd_mint},      {"INSPECT", 3, 3, false, cmd_inspect}, {"PING", 1, 2, true, cmd_ping},
-    {"INFO", 1, 2, false, cmd_info},      {"QUIT", 1, 1, false, cmd_quit},       {"COMMAND", 1, -1, false, cmd_empty},
-    {"CONFIG", 2, -1, false, cmd_config}, {"SELECT", 2, 2, false, cmd_select},   {"RANGE", 3, 6, false, cmd_range},
+static bool authenticate(conn *c, struct evbuffer *out, const resp_arg *user, const resp_arg *secret) {
+    if (c->srv->auth == NULL && arg_is(user, "default")) {
+        c->resp.authed = true;
+        return true;
+    }
+    uint64_t retry_ms = 0;
+    auth_result r = c->srv->auth == NULL ? AUTH_WRONG : auth_attempt(c, secret->ptr, secret->len, &retry_ms);
+    if (r == AUTH_OK && !arg_is(user, "default")) {
+        /* The secret was right but the user is not one: still a refusal. */
+        c->srv->svc->auth_failures[PROTO_RESP]++;
+        r = AUTH_WRONG;
+    } else if (r == AUTH_WRONG && c->srv->auth == NULL) {
+        c->srv->svc->auth_failures[PROTO_RESP]++;
+    }
+    switch (r) {
+    case AUTH_OK:
+        c->resp.authed = true;
+        return true;
+    case AUTH_WRONG:
+        reply_coded(c, out, "WRONGPASS", "invalid username-password pair or user is disabled.");
+        return false;
+    case AUTH_TOO_SOON:
+        reply_error(c, out, "too many wrong secrets on this connection; try again in %" PRIu64 " ms", retry_ms);
+        return false;
+    }
+    return false;
+}
+
+static bool is_authed(const conn *c) { return c->srv->auth == NULL || c->resp.authed; }
+
+/* AUTH secret | AUTH username secret */
+static void cmd_auth(conn *c, const resp_command *cmd, struct evbuffer *out) {
+    static const resp_arg default_user = {"default", 7};
+    if (cmd->argc == 2 && c->srv->auth == NULL) {
+        reply_error(c, out,
+                    "AUTH <password> called without any password configured for the default user. Are you sure your "
+                    "configuration is correct?");
+        return;
+    }
+    const resp_arg *user = cmd->argc == 3 ? &cmd->argv[1] : &default_user;
+    if (authenticate(c, out, user, &cmd->argv[cmd->argc - 1]))
+        reply_ok(out);
+}
+
+/* HELLO [protover [AUTH username secret] [SETNAME name]] */
+static void cmd_hello(conn *c, const resp_command *cmd, struct evbuffer *out) {
+    uint64_t ver = 0;
+    if (cmd->argc >= 2) {
+        if (!config_parse_decimal(cmd->argv[1].ptr, cmd->argv[1].len, INT64_MAX, &ver)) {
+            reply_error(c, out, "Protocol version is not an integer or out of range");
+            return;
+        }
+        if (ver < 2 || ver > 3) {
+            reply_coded(c, out, "NOPROTO", "unsupported protocol version");
+            return;
+        }
+    }
+    const resp_arg *user = NULL, *secret = NULL, *name = NULL;
+    for (int i = 2; i < cmd->argc; i++) {
+        int more = cmd->argc - 1 - i;
+        if (arg_is(&cmd->argv[i], "AUTH") && more >= 2) {
+            user = &cmd->argv[i + 1];
+            secret = &cmd->argv[i + 2];
+            i += 2;
+        } else if (arg_is(&cmd->argv[i], "SETNAME") && more >= 1) {
+            name = &cmd->argv[++i];
+        } else {
+            char shown[MINTID_ESCAPED_MAX];
+            reply_error(c, out, "Syntax error in HELLO option '%s'", arg_text(&cmd->argv[i], shown, sizeof shown));
+            return;
+        }
+    }
+    /* Checked before anything changes, so a refused HELLO changes nothing. */
+    char new_name[RESP_NAME_MAX + 1];
+    if (name != NULL && !set_name(c, out, name, "Client names", new_name))
+        return;
+    if (user != NULL && !authenticate(c, out, user, secret))
+        return;
+    if (!is_authed(c)) {
+        reply_coded(c, out, "NOAUTH", "%s", noauth_hello);
+        return;
+    }
+    if (name != NULL)
+        memcpy(c->resp.name, new_name, sizeof new_name);
+    if (ver != 0)
+        c->resp.proto = (int)ver;
+    reply_map(c, out, 7);
+    reply_str(out, "server");
+    reply_str(out, "mintidd");
+    reply_str(out, "version");
+    reply_str(out, MINTID_VERSION_STRING);
+    reply_str(out, "proto");
+    reply_int(out, proto_of(c));
+    reply_str(out, "id");
+    reply_int(out, (int64_t)c->resp.id);
+    reply_str(out, "mode");
+    reply_str(out, "standalone");
+    reply_str(out, "role");
+    reply_str(out, "master");
+    reply_str(out, "modules");
+    evbuffer_add(out, "*0\r\n", 4);
+}
+
+/* One line of CLIENT INFO / CLIENT LIST, as Redis words it, for the fields that mean something here. */
+static void client_line(const conn *c, struct evbuffer *b) {
+    char addr[INET6_ADDRSTRLEN + 8] = "", laddr[INET6_ADDRSTRLEN + 8] = "";
+    struct sockaddr_storage ss;
+    for (int local = 0; local < 2; local++) {
+        socklen_t sl = sizeof ss;
+        char host[INET6_ADDRSTRLEN] = "?", *dst = local ? laddr : addr;
+        int rc =
+            local ? getsockname(c->fd, (struct sockaddr *)&ss, &sl) : getpeername(c->fd, (struct sockaddr *)&ss, &sl);
+        unsigned port = 0;
+        if (rc == 0 && ss.ss_family == AF_INET) {
+            const struct sockaddr_in *in = (const struct sockaddr_in *)&ss;
+            inet_ntop(AF_INET, &in->sin_addr, host, sizeof host);
+            port = ntohs(in->sin_port);
+        } else if (rc == 0 && ss.ss_family == AF_INET6) {
+            const struct sockaddr_in6 *in6 = (const struct sockaddr_in6 *)&ss;
+            inet_ntop(AF_INET6, &in6->sin6_addr, host, sizeof host);
+            port = ntohs(in6->sin6_port);
+        }
+        snprintf(dst, sizeof addr, "%s:%u", host, port);
+    }
+    evbuffer_add_printf(b,
+                        "id=%" PRIu64 " addr=%s laddr=%s fd=%d name=%s db=0 multi=%d resp=%d lib-name=%s lib-ver=%s\n",
+                        c->resp.id, addr, laddr, (int)c->fd, c->resp.name, c->resp.in_multi ? (int)c->resp.queued : -1,
+                        proto_of(c), c->resp.lib_name, c->resp.lib_ver);
+}
+
+/* CLIENT ID | GETNAME | SETNAME name | SETINFO LIB-NAME|LIB-VER value | INFO | LIST | MAINT_NOTIFICATIONS ON|OFF ... */
+static void cmd_client(conn *c, const resp_command *cmd, struct evbuffer *out) {
+    const resp_arg *sub = &cmd->argv[1];
+    int argc = cmd->argc;
+    char shown[MINTID_ESCAPED_MAX];
+    if (arg_is(sub, "ID") && argc == 2) {
+        reply_int(out, (int64_t)c->resp.id);
+    } else if (arg_is(sub, "GETNAME") && argc == 2) {
+        if (c->resp.name[0] == '\0')
+            reply_null(c, out);
+        else
+            reply_str(out, c->resp.name);
+    } else if (arg_is(sub, "SETNAME") && argc == 3) {
+        if (set_name(c, out, &cmd->argv[2], "Client names", c->resp.name))
+            reply_ok(out);
+    } else if (arg_is(sub, "SETINFO") && argc == 4) {
+        const resp_arg *attr = &cmd->argv[2];
+        if (arg_is(attr, "LIB-NAME") || arg_is(attr, "LIB-VER")) {
+            bool lib_name = arg_is(attr, "LIB-NAME");
+            if (set_name(c, out, &cmd->argv[3], lib_name ? "lib-name" : "lib-ver",
+                         lib_name ? c->resp.lib_name : c->resp.lib_ver))
+                reply_ok(out);
+        } else {
+            reply_error(c, out, "Unrecognized option '%s'", arg_text(attr, shown, sizeof shown));
+        }
+    } else if (arg_is(sub, "INFO") && argc == 2) {
+        struct evbuffer *b = c->srv->scratch;
+        client_line(c, b);
+        evbuffer_add_printf(out, "$%zu\r\n", evbuffer_get_length(b));
+        evbuffer_add_buffer(out, b);
+        evbuffer_add(out, "\r\n", 2);
+    } else if (arg_is(sub, "LIST") && argc == 2) {
+        struct evbuffer *b = c->srv->scratch;
+        for (const conn *o = c->srv->conns; o != NULL; o = o->next)
+            if (o->proto == PROTO_RESP && !o->refused && !o->lingering)
+                client_line(o, b);
+        evbuffer_add_printf(out, "$%zu\r\n", evbuffer_get_length(b));
+        evbuffer_add_buffer(out, b);
+        evbuffer_add(out, "\r\n", 2);
+    } else if (arg_is(sub, "MAINT_NOTIFICATIONS") && argc >= 3 &&
+               (arg_is(&cmd->argv[2], "ON") || arg_is(&cmd->argv[2], "OFF"))) {
+        /* As Redis 8 does: accepted. A single mintidd never moves or
+         * migrates, so no notification is ever sent. */
+        reply_ok(out);
+    } else if (arg_is(sub, "ID") || arg_is(sub, "GETNAME") || arg_is(sub, "SETNAME") || arg_is(sub, "SETINFO") ||
+               arg_is(sub, "INFO") || arg_is(sub, "LIST") || arg_is(sub, "MAINT_NOTIFICATIONS")) {
+        char lower[32];
+        size_t n = sub->len < sizeof lower - 1 ? sub->len : sizeof lower - 1;
+        for (size_t i = 0; i < n; i++)
+            lower[i] = (char)(sub->ptr[i] >= 'A' && sub->ptr[i] <= 'Z' ? sub->ptr[i] + 32 : sub->ptr[i]);
+        lower[n] = '\0';
+        reply_error(c, out, "wrong number of arguments for 'client|%s' command", lower);
+    } else {
+        reply_error(c, out, "unknown subcommand '%s'. Try CLIENT HELP.", arg_text(sub, shown, sizeof shown));
+    }
+}
+
+static void multi_clear(conn *c) {
+    resp_session *s = &c->resp;
+    if (s->multi != NULL)
+        evbuffer_drain(s->multi, evbuffer_get_length(s->multi));
+    s->in_multi = s->multi_bad = false;
+    s->queued = s->exec_left = 0;
+}
+
+/* RESET: the connection as it was when accepted. */
+static void cmd_reset(conn *c, const resp_command *cmd, struct evbuffer *out) {
+    (void)cmd;
+    multi_clear(c);
+    c->resp.proto = 2;
+    c->resp.authed = false;
+    c->resp.name[0] = '\0';
+    evbuffer_add(out, "+RESET\r\n", 8);
+}
+
+/* ---- MULTI / EXEC / DISCARD ---- */
+
+static void cmd_multi(conn *c, const resp_command *cmd, struct evbuffer *out) {
+    (void)cmd;
+    if (c->resp.in_multi) {
+        reply_error(c, out, "MULTI calls can not be nested");
+        return;
+    }
+    if (c->resp.multi == NULL && (c->resp.multi = evbuffer_new()) == NULL) {
+        reply_error(c, out, "out of memory");
+        return;
+    }
+    c->resp.in_multi = true;
+    reply_ok(out);
+}
+
+static void cmd_discard(conn *c, const resp_command *cmd, struct evbuffer *out) {
+    (void)cmd;
+    if (!c->resp.in_multi) {
+        reply_error(c, out, "DISCARD without MULTI");
+        return;
+    }
+    multi_clear(c);
+    reply_ok(out);
+}
+
+static void cmd_exec(conn *c, const resp_command *cmd, struct evbuffer *out) {
+    (void)cmd;
+    resp_session *s = &c->resp;
+    if (!s->in_multi) {
+        reply_error(c, out, "EXEC without MULTI");
+        return;
+    }
+    if (s->multi_bad) {
+        multi_clear(c);
+        reply_coded(c, out, "EXECABORT", "Transaction discarded because of previous errors.");
+        return;
+    }
+    /* The replies follow the array's head as the connection layer runs
+     * the queued commands, one per resp_exec_step(). */
+    evbuffer_add_printf(out, "*%u\r\n", s->queued);
+    s->in_multi = false;
+    s->exec_left = s->queued;
+    s->queued = 0;
+}
+
+/* Queues cmd for EXEC, as a RESP array; false if it cannot be. */
+static bool multi_queue(conn *c, const resp_command *cmd) {
+    resp_session *s = &c->resp;
+    if (s->queued >= RESP_MULTI_MAX)
+        return false;
+    evbuffer_add_printf(s->multi, "*%d\r\n", cmd->argc);
+    for (int i = 0; i < cmd->argc; i++)
+        reply_bulk(s->multi, cmd->argv[i].ptr, cmd->argv[i].len);
+    s->queued++;
+    return true;
+}
+
+/* ---- COMMAND ---- */
+
+/* What a command may do, as the table says. */
+enum {
+    CMD_NOAUTH = 1, /* allowed before authentication */
+    CMD_NOW = 2,    /* run at once inside MULTI, not queued */
+    CMD_BINARY = 4, /* arguments are data handed back as they came: any byte may be in them */
 };
 
-/* The command's name as Redis shows it in errors, in lower case; buf holds 16 bytes. */
-static const char *lower_name(const struct resp_cmd *k, char *buf) {
+typedef struct resp_cmd {
+    const char *name;
+    int min_argc, max_argc; /* counting the name; -1: no limit */
+    int flags;
+    const char *redis_flags; /* COMMAND's flags, space-separated */
+    void (*run)(conn *c, const resp_command *cmd, struct evbuffer *out);
+} resp_cmd;
+
+static void cmd_command(conn *c, const resp_command *cmd, struct evbuffer *out);
+
+/*
+ * Arguments that are not data are names and IDs, which have no NUL byte,
+ * and one with a NUL is refused rather than read up to it.
+ */
+static const resp_cmd commands[] = {
+    {"MINT", 2, 5, 0, "fast", cmd_mint},
+    {"INSPECT", 3, 3, 0, "readonly fast", cmd_inspect},
+    {"RANGE", 3, 6, 0, "readonly fast", cmd_range},
+    {"PING", 1, 2, CMD_BINARY, "fast", cmd_ping},
+    {"ECHO", 2, 2, CMD_BINARY, "fast", cmd_echo},
+    {"INFO", 1, -1, 0, "loading stale", cmd_info},
+    {"HELLO", 1, 7, CMD_NOAUTH | CMD_BINARY, "noscript loading stale fast no_auth", cmd_hello},
+    {"AUTH", 2, 3, CMD_NOAUTH | CMD_BINARY, "noscript loading stale fast no_auth", cmd_auth},
+    {"CLIENT", 2, -1, 0, "noscript loading stale", cmd_client},
+    {"SELECT", 2, 2, 0, "loading stale fast", cmd_select},
+    {"QUIT", 1, -1, CMD_NOAUTH | CMD_NOW, "noscript loading stale fast no_auth", cmd_quit},
+    {"RESET", 1, 1, CMD_NOAUTH | CMD_NOW, "noscript loading stale fast no_auth", cmd_reset},
+    {"MULTI", 1, 1, CMD_NOW, "noscript loading stale fast", cmd_multi},
+    {"EXEC", 1, 1, CMD_NOW, "noscript loading stale", cmd_exec},
+    {"DISCARD", 1, 1, CMD_NOW, "noscript loading stale fast", cmd_discard},
+    {"COMMAND", 1, -1, 0, "loading stale", cmd_command},
+    {"CONFIG", 2, -1, 0, "admin noscript loading stale", cmd_config},
+};
+#define NCOMMANDS (sizeof commands / sizeof commands[0])
+
+/* The command's name as Redis shows it, in lower case; buf holds 16 bytes. */
+static const char *lower_name(const resp_cmd *k, char *buf) {
     size_t n = strlen(k->name);
     for (size_t j = 0; j <= n; j++)
         buf[j] = (char)(k->name[j] >= 'A' && k->name[j] <= 'Z' ? k->name[j] + 32 : k->name[j]);
     return buf;
 }
 
+static const resp_cmd *find_command(const resp_arg *name) {
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        if (arg_is(name, commands[i].name))
+            return &commands[i];
+    return NULL;
+}
+
+/* COMMAND's ten-field description of k, as Redis 7 gives it. */
+static void command_info(const conn *c, const resp_cmd *k, struct evbuffer *out) {
+    char lower[16];
+    evbuffer_add(out, "*10\r\n", 5);
+    reply_str(out, lower_name(k, lower));
+    reply_int(out, k->max_argc == k->min_argc ? k->min_argc : -k->min_argc);
+    size_t nflags = 0;
+    for (const char *p = k->redis_flags; *p != '\0'; p++)
+        nflags += p == k->redis_flags || p[-1] == ' ';
+    reply_set(c, out, nflags);
+    for (const char *p = k->redis_flags; *p != '\0';) {
+        size_t n = strcspn(p, " ");
+        evbuffer_add_printf(out, "+%.*s\r\n", (int)n, p);
+        p += n + (p[n] == ' ');
+    }
+    evbuffer_add(out, ":0\r\n:0\r\n:0\r\n", 12); /* no key arguments */
+    reply_set(c, out, 0);                        /* ACL categories */
+    reply_set(c, out, 0);                        /* tips */
+    evbuffer_add(out, "*0\r\n*0\r\n", 8);        /* key specs, subcommands */
+}
+
+/* COMMAND | COMMAND COUNT | COMMAND INFO [name ...] | COMMAND LIST | COMMAND DOCS [name ...] */
+static void cmd_command(conn *c, const resp_command *cmd, struct evbuffer *out) {
+    char shown[MINTID_ESCAPED_MAX], lower[16];
+    if (cmd->argc == 1) {
+        evbuffer_add_printf(out, "*%zu\r\n", NCOMMANDS);
+        for (size_t i = 0; i < NCOMMANDS; i++)
+            command_info(c, &commands[i], out);
+    } else if (arg_is(&cmd->argv[1], "COUNT") && cmd->argc == 2) {
+        reply_int(out, (int64_t)NCOMMANDS);
+    } else if (arg_is(&cmd->argv[1], "LIST") && cmd->argc == 2) {
+        evbuffer_add_printf(out, "*%zu\r\n", NCOMMANDS);
+        for (size_t i = 0; i < NCOMMANDS; i++)
+            reply_str(out, lower_name(&commands[i], lower));
+    } else if (arg_is(&cmd->argv[1], "INFO")) {
+        size_t n = cmd->argc == 2 ? NCOMMANDS : (size_t)cmd->argc - 2;
+        evbuffer_add_printf(out, "*%zu\r\n", n);
+        for (size_t i = 0; i < n; i++) {
+            const resp_cmd *k = cmd->argc == 2 ? &commands[i] : find_command(&cmd->argv[i + 2]);
+            if (k != NULL)
+                command_info(c, k, out);
+            else
+                reply_null(c, out);
+        }
+    } else if (arg_is(&cmd->argv[1], "DOCS")) {
+        /* Docs are optional; redis-cli starts without them. */
+        reply_map(c, out, 0);
+    } else {
+        reply_error(c, out, "unknown subcommand '%s'. Try COMMAND HELP.", arg_text(&cmd->argv[1], shown, sizeof shown));
+    }
+}
+
+/* ---- dispatch ---- */
+
 static void dispatch(conn *c, const resp_command *cmd, struct evbuffer *out) {
     const resp_arg *name = &cmd->argv[0];
+    resp_session *s = &c->resp;
     c->srv->svc->requests[PROTO_RESP]++;
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
-        const struct resp_cmd *k = &commands[i];
-        if (strlen(k->name) != name->len || strncasecmp(k->name, name->ptr, name->len) != 0)
-            continue;
-        char lower[16];
-        if (cmd->argc < k->min_argc || (k->max_argc >= 0 && cmd->argc > k->max_argc)) {
-            reply_error(c, out, "wrong number of arguments for '%s' command", lower_name(k, lower));
-            return;
+    const resp_cmd *k = find_command(name);
+    if (k == NULL) {
+        char shown[MINTID_ESCAPED_MAX], args[400] = "";
+        size_t used = 0;
+        for (int i = 1; i < cmd->argc && used < 200; i++) {
+            char a[MINTID_ESCAPED_MAX];
+            int n = snprintf(args + used, sizeof args - used, "'%s' ", arg_text(&cmd->argv[i], a, sizeof a));
+            if (n > 0)
+                used += (size_t)n < sizeof args - used ? (size_t)n : sizeof args - used - 1;
         }
-        for (int a = 1; a < cmd->argc && !k->binary; a++) {
-            if (memchr(cmd->argv[a].ptr, '\0', cmd->argv[a].len) != NULL) {
-                /* A valid frame with a bad argument: an error, and the connection goes on. */
-                char shown[MINTID_ESCAPED_MAX];
-                reply_error(c, out, "argument %d of '%s' contains a NUL byte: '%s'", a, lower_name(k, lower),
-                            arg_text(&cmd->argv[a], shown, sizeof shown));
-                return;
-            }
-        }
-        k->run(c, cmd, out);
+        if (!is_authed(c))
+            reply_coded(c, out, "NOAUTH", "Authentication required.");
+        else
+            reply_error(c, out, "unknown command '%s', with args beginning with: %s",
+                        arg_text(name, shown, sizeof shown), args);
+        s->multi_bad = s->in_multi;
         return;
     }
-    char shown[MINTID_ESCAPED_MAX], args[400] = "";
-    size_t used = 0;
-    for (int i = 1; i < cmd->argc && used < 200; i++) {
-        char a[MINTID_ESCAPED_MAX];
-        int n = snprintf(args + used, sizeof args - used, "'%s' ", arg_text(&cmd->argv[i], a, sizeof a));
-        if (n > 0)
-            used += (size_t)n < sizeof args - used ? (size_t)n : sizeof args - used - 1;
+    if (!is_authed(c) && !(k->flags & CMD_NOAUTH)) {
+        reply_coded(c, out, "NOAUTH", "Authentication required.");
+        s->multi_bad = s->in_multi;
+        return;
     }
-    reply_error(c, out, "unknown command '%s', with args beginning with: %s", arg_text(name, shown, sizeof shown),
-                args);
+    char lower[16];
+    if (cmd->argc < k->min_argc || (k->max_argc >= 0 && cmd->argc > k->max_argc)) {
+        reply_error(c, out, "wrong number of arguments for '%s' command", lower_name(k, lower));
+        s->multi_bad = s->in_multi;
+        return;
+    }
+    for (int a = 1; a < cmd->argc && !(k->flags & CMD_BINARY); a++) {
+        if (memchr(cmd->argv[a].ptr, '\0', cmd->argv[a].len) != NULL) {
+            /* A valid frame with a bad argument: an error, and the connection goes on. */
+            char shown[MINTID_ESCAPED_MAX];
+            reply_error(c, out, "argument %d of '%s' contains a NUL byte: '%s'", a, lower_name(k, lower),
+                        arg_text(&cmd->argv[a], shown, sizeof shown));
+            s->multi_bad = s->in_multi;
+            return;
+        }
+    }
+    if (s->in_multi && !(k->flags & CMD_NOW)) {
+        if (multi_queue(c, cmd)) {
+            evbuffer_add(out, "+QUEUED\r\n", 9);
+        } else {
+            reply_error(c, out, "a transaction holds at most %d commands", RESP_MULTI_MAX);
+            s->multi_bad = true;
+        }
+        return;
+    }
+    k->run(c, cmd, out);
+}
+
+bool resp_exec_pending(const conn *c) { return c->resp.exec_left > 0; }
+
+void resp_exec_step(conn *c, struct evbuffer *out) {
+    resp_session *s = &c->resp;
+    size_t len = evbuffer_get_length(s->multi), used = 0;
+    const char *buf = (const char *)evbuffer_pullup(s->multi, -1), *error = NULL;
+    resp_command cmd;
+    s->exec_left--;
+    /* Queued by multi_queue() from a command already parsed: it parses again. */
+    if (resp_parse(buf, len, SIZE_MAX / 2, &cmd, &used, &error) != RESP_OK || cmd.argc == 0) {
+        reply_error(c, out, "queued command lost");
+        multi_clear(c);
+        return;
+    }
+    dispatch(c, &cmd, out);
+    evbuffer_drain(s->multi, used);
+}
+
+void resp_session_init(conn *c) {
+    c->resp.proto = 2;
+    c->resp.id = ++c->srv->next_client_id;
+}
+
+void resp_session_free(conn *c) {
+    if (c->resp.multi != NULL)
+        evbuffer_free(c->resp.multi);
+    c->resp.multi = NULL;
 }
 
 size_t resp_handle(conn *c, const char *buf, size_t len, struct evbuffer *out) {

@@ -24,6 +24,10 @@ const char *http_reason(int status) {
         return "Content Too Large";
     case 414:
         return "URI Too Long";
+    case 401:
+        return "Unauthorized";
+    case 429:
+        return "Too Many Requests";
     case 431:
         return "Request Header Fields Too Large";
     case 500:
@@ -217,6 +221,8 @@ static http_result parse_head(const char *buf, size_t end, http_request *req, in
     req->minor_version = sp[8] - '0'; /* " HTTP/1.x" */
     req->keep_alive = req->minor_version == 1;
     req->accept_json = false;
+    req->authorization = NULL;
+    req->authorization_len = 0;
 
     /* Header fields, up to the empty line. */
     bool seen_length = false, close = false, keep = false;
@@ -267,6 +273,11 @@ static http_result parse_head(const char *buf, size_t end, http_request *req, in
         } else if (nlen == 10 && strncasecmp(name, "Connection", 10) == 0) {
             close = close || list_has(v, vlen, "close");
             keep = keep || list_has(v, vlen, "keep-alive");
+        } else if (nlen == 13 && strncasecmp(name, "Authorization", 13) == 0) {
+            if (req->authorization != NULL)
+                return fail(status, error, 400, "more than one Authorization header");
+            req->authorization = v;
+            req->authorization_len = vlen;
         } else if (nlen == 6 && strncasecmp(name, "Accept", 6) == 0) {
             req->accept_json = req->accept_json || list_has(v, vlen, "application/json");
         }

@@ -15,9 +15,11 @@ typedef struct http_request {
     http_method method;
     const char *target; /* path and query, into the caller's buffer */
     size_t target_len;
-    int minor_version; /* HTTP/1.0 or HTTP/1.1 */
-    bool keep_alive;   /* the connection stays open after the response */
-    bool accept_json;  /* the Accept header names application/json */
+    int minor_version;         /* HTTP/1.0 or HTTP/1.1 */
+    bool keep_alive;           /* the connection stays open after the response */
+    bool accept_json;          /* the Accept header names application/json */
+    const char *authorization; /* the Authorization header's value, into the caller's buffer; NULL if none */
+    size_t authorization_len;
 } http_request;
 
 typedef enum http_result {

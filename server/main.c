@@ -178,6 +178,12 @@ int main(int argc, char **argv) {
         goto out;
     srv->svc = &svc;
     srv->cfg = &cfg;
+    static auth secrets;
+    if (cfg.auth_file[0] != '\0') {
+        if (auth_load(&secrets, cfg.auth_file) != 0)
+            goto out;
+        srv->auth = &secrets;
+    }
     struct event_config *ecfg = event_config_new();
     if (ecfg != NULL) {
         /* Parked requests wake at the next millisecond, not up to one late:
@@ -240,6 +246,8 @@ out:
     if (srv->base != NULL)
         event_base_free(srv->base);
     free(srv->ids);
+    if (srv->auth != NULL)
+        auth_free(&secrets);
     state_close(&st);
     log_msg(status == 0 ? LOG_INFO : LOG_ERROR, status == 0 ? "stopped" : "not started");
     return status;

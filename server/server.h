@@ -15,6 +15,28 @@
 #include <stdbool.h>
 
 typedef struct conn conn;
+typedef struct auth auth;
+
+/* Lengths of what a RESP client may name itself (CLIENT SETNAME, SETINFO). */
+#define RESP_NAME_MAX 64
+/* Commands one MULTI may queue before EXEC; past it the transaction fails. */
+#define RESP_MULTI_MAX 1000
+
+/*
+ * What a RESP connection has said about itself: the protocol version HELLO
+ * chose, its name, whether it has authenticated, and an open transaction.
+ */
+typedef struct resp_session {
+    int proto;              /* 2 or 3 */
+    uint64_t id;            /* CLIENT ID: unique for the life of the server */
+    bool authed;            /* true from the start when no auth-file is set */
+    bool in_multi;          /* between MULTI and EXEC/DISCARD */
+    bool multi_bad;         /* a command failed to queue: EXEC answers EXECABORT */
+    unsigned queued;        /* commands in `multi` */
+    unsigned exec_left;     /* queued commands EXEC still has to run */
+    struct evbuffer *multi; /* the queued commands, as RESP arrays; NULL until the first MULTI */
+    char name[RESP_NAME_MAX + 1], lib_name[RESP_NAME_MAX + 1], lib_ver[RESP_NAME_MAX + 1];
+} resp_session;
 
 /*
  * A mint request in progress. The connection layer runs it in slices, a
@@ -51,6 +73,8 @@ typedef struct server {
     unsigned refusing;     /* refused connections still being closed */
     bool stopping;
     struct evbuffer *scratch; /* a response body while its head is written */
+    const auth *auth;         /* the secrets of auth-file; NULL: no authentication */
+    uint64_t next_client_id;  /* CLIENT ID of the next RESP connection */
     mintid_id *ids;           /* room for one slice of IDs (SERVER_SLICE_IDS) */
 } server;
 
@@ -73,6 +97,9 @@ struct conn {
     http_scan http_scan;       /* how far the HTTP parser has read an incomplete request */
     size_t lingered;           /* bytes dropped while closing */
     uint64_t linger_until_ms;  /* monotonic: a lingering connection is freed by then */
+    resp_session resp;         /* RESP only */
+    unsigned auth_failures;    /* wrong secrets given on this connection */
+    uint64_t auth_retry_ms;    /* monotonic: before this, a secret is refused unchecked */
     conn *prev, *next;
 };
 
@@ -107,9 +134,66 @@ job_state conn_job_step(conn *c, size_t *budget, uint64_t *retry_ns);
  */
 size_t http_handle(conn *c, const char *buf, size_t len, struct evbuffer *out);
 size_t resp_handle(conn *c, const char *buf, size_t len, struct evbuffer *out);
+/*
+ * RESP's EXEC runs the commands it queued one per call, each in turn like
+ * a request read from the socket: true while one is left, and
+ * resp_exec_step() runs it.
+ */
+bool resp_exec_pending(const conn *c);
+void resp_exec_step(conn *c, struct evbuffer *out);
+/* Sets up and releases a RESP connection's session. */
+void resp_session_init(conn *c);
+void resp_session_free(conn *c);
 /* What a refused connection is told before it is closed. */
 extern const char http_refusal[];
 extern const char resp_refusal[];
+
+/*
+ * Authentication (conn.c): auth-file's secrets, and the one check both
+ * protocols make of a secret a client offers.
+ */
+#define AUTH_DIGEST_LEN 32
+/* Longest secret a line of auth-file may hold. */
+#define AUTH_SECRET_MAX 1024
+/* Wrong secrets one connection may offer at full speed; after them each
+ * wrong one doubles a pause (from AUTH_PAUSE_MS to AUTH_PAUSE_MAX_MS) during
+ * which secrets are refused unchecked, and at AUTH_MAX_FAILURES the
+ * connection is closed. */
+#define AUTH_FREE_FAILURES 3
+#define AUTH_PAUSE_MS 250
+#define AUTH_PAUSE_MAX_MS 2000
+#define AUTH_MAX_FAILURES 10
+
+/*
+ * Only SHA-256 digests of the secrets are held, so the comparison takes
+ * the same time whatever the length of the secret or of the guess, and the
+ * secrets themselves are not kept in memory.
+ */
+struct auth {
+    size_t n;
+    unsigned char (*digest)[AUTH_DIGEST_LEN];
+};
+
+/*
+ * Reads path: one secret per line (CR LF or LF), blank lines skipped.
+ * Returns 0, or -1 after logging why (never a secret): unreadable, no
+ * secret, a line longer than AUTH_SECRET_MAX, a NUL byte.
+ */
+int auth_load(auth *a, const char *path);
+void auth_free(auth *a);
+
+typedef enum auth_result {
+    AUTH_OK,
+    AUTH_WRONG,   /* not a secret of the file */
+    AUTH_TOO_SOON /* refused unchecked: wrong ones came too fast; *retry_ms says when to try */
+} auth_result;
+
+/*
+ * Checks secret[0..len) offered on c, in constant time against every
+ * secret, and counts a refusal in the service's auth_failures. Past
+ * AUTH_MAX_FAILURES on c it also sets c->closing.
+ */
+auth_result auth_attempt(conn *c, const char *secret, size_t len, uint64_t *retry_ms);
 
 /* Binds HOST:PORT for `p`. Returns 0, or -1 after logging why. */
 int server_listen(server *srv, proto p, const char *address);

@@ -397,6 +397,9 @@ void service_metrics(service *svc, emit_fn emit, void *ctx) {
     per_proto(emit, ctx, "mintid_connections", "gauge", "Client connections open.", svc->connections);
     per_proto(emit, ctx, "mintid_connections_refused_total", "counter", "Connections refused at max-connections.",
               svc->connections_refused);
+    per_proto(emit, ctx, "mintid_auth_failures_total", "counter",
+              "Requests refused for a wrong or missing secret, or one offered too soon after wrong ones.",
+              svc->auth_failures);
     emitf(emit, ctx,
           "# HELP mintid_node_id The node id; -1 while a lease is lost.\n# TYPE mintid_node_id gauge\n"
           "mintid_node_id %" PRId64 "\n",
@@ -455,6 +458,8 @@ void service_info(service *svc, emit_fn emit, void *ctx) {
             emitf(emit, ctx, "%s_epoch:%" PRId64 "\r\n", fmt->name, config_epoch(svc->cfg, fmt));
     }
     emitf(emit, ctx, "state_mark_ms:%" PRId64 "\r\n", atomic_load(&svc->st->mark));
+    /* Redis clients (ioredis) wait for loading:0 before their first command. */
+    emitf(emit, ctx, "\r\n# Persistence\r\nloading:0\r\n");
     if (svc->lease != NULL) {
         lease_status ls;
         service_lease_status(svc, &ls);

@@ -1,10 +1,18 @@
-"""resp_client.py - the smallest RESP2 client that the tests need."""
+"""resp_client.py - the smallest RESP2/RESP3 client that the tests need."""
 
 import socket
 
 
 class RespError(Exception):
     pass
+
+
+class Map(dict):
+    """A RESP3 map, told apart from a RESP2 array of pairs."""
+
+
+class Set(list):
+    """A RESP3 set, told apart from an array."""
 
 
 class Resp:
@@ -62,4 +70,18 @@ class Resp:
         if kind == b"*":
             n = int(rest)
             return None if n < 0 else [self.read() for _ in range(n)]
+        # RESP3 (after HELLO 3)
+        if kind == b"_":
+            return None
+        if kind == b"%":
+            return Map((self.read(), self.read()) for _ in range(int(rest)))
+        if kind == b"~":
+            return Set(self.read() for _ in range(int(rest)))
+        if kind == b"#":
+            return rest == b"t"
+        if kind == b",":
+            return float(rest)
+        if kind in (b"=", b"!"):
+            data = self._exact(int(rest) + 2)[:-2].decode()
+            return data[4:] if kind == b"=" else RespError(data)
         raise ValueError(f"bad reply line {line!r}")
