@@ -90,6 +90,27 @@ static size_t uuid_bad_char(const char *s, size_t len) {
     return len;
 }
 
+/* Whether s[0..len) is all decimal digits (s need not end in a NUL). */
+static bool all_decimal(const char *s, size_t len) {
+    for (size_t i = 0; i < len; i++)
+        if (s[i] < '0' || s[i] > '9')
+            return false;
+    return true;
+}
+
+/* How many leading characters of s[0..len) are in `alphabet` (either case if nocase). */
+static size_t fits(const char *s, size_t len, const char *alphabet, bool nocase) {
+    size_t i;
+    for (i = 0; i < len; i++) {
+        char ch = s[i], other = ch >= 'a' && ch <= 'z'   ? (char)(ch - 32)
+                                : ch >= 'A' && ch <= 'Z' ? (char)(ch + 32)
+                                                         : ch;
+        if (ch == '\0' || (strchr(alphabet, ch) == NULL && (!nocase || strchr(alphabet, other) == NULL)))
+            break;
+    }
+    return i;
+}
+
 int mintid_explain(const mintid_format *fmt, int from, const char *s, size_t len, int rc, char *buf, size_t cap) {
     char shown[MINTID_ESCAPED_MAX], what[240];
     mintid_escape(s, len, shown, sizeof shown);
@@ -115,9 +136,12 @@ int mintid_explain(const mintid_format *fmt, int from, const char *s, size_t len
         break;
     case MINTID_ECHAR: {
         /* Point at the first character the form's alphabet lacks; text of
-         * the hex form's length, and no other, was read as hex. */
+         * the hex form's length, and no other, was read as hex; text of the
+         * lengths of both, in the form it fits further. */
         if (from == MINTID_FORM_ANY && (mintid_decode_any_forms(fmt) & MINTID_FORM_BIT(MINTID_FORM_HEX)) &&
-            len == fmt->bits / 4u && (len < fmt->text_min_len || len > fmt->text_max_len))
+            len == fmt->bits / 4u &&
+            (len < fmt->text_min_len || len > fmt->text_max_len ||
+             fits(s, len, "0123456789abcdef", true) > fits(s, len, fmt->alphabet, fmt->text_nocase)))
             from = MINTID_FORM_HEX;
         /* And text of a UUID's lengths, as a UUID. */
         int uuid_form = form_is(fmt, MINTID_FORM_TEXT, &mintid__codec_uuid) ? MINTID_FORM_TEXT : MINTID_FORM_UUID;
@@ -159,7 +183,7 @@ int mintid_explain(const mintid_format *fmt, int from, const char *s, size_t len
             mintid_escape(t + i, 1, c1, sizeof c1);
             n = snprintf(buf, cap, "%s: '%s': '%s' at position %zu is not a %s digit (%s)", fmt->name, shown, c1,
                          off + i + 1, fmt->name, alphabet);
-        } else if ((decimal || from == MINTID_FORM_ANY) && tlen > 1 && t[0] == '0' && strspn(t, "0123456789") >= tlen) {
+        } else if ((decimal || from == MINTID_FORM_ANY) && tlen > 1 && t[0] == '0' && all_decimal(t, tlen)) {
             n = snprintf(buf, cap, "%s: '%s': a decimal integer has no leading zero", fmt->name, shown);
         } else {
             n = snprintf(buf, cap, "%s: '%s' has a character outside its form's alphabet", fmt->name, shown);

@@ -219,8 +219,9 @@ void mintid__core_init(const mintid__format_impl *f, mintid__core *core) {
 }
 
 /* The field rules: the next ID's parts. */
-static int core_next_parts(const mintid__format_impl *f, const mintid_config *cfg, mintid__core *core, int64_t rel,
-                           struct mintid__gen_rng *rng, mintid_parts *p) {
+static inline __attribute__((always_inline)) int core_next_parts(const mintid__format_impl *f, const mintid_config *cfg,
+                                                                 mintid__core *core, int64_t rel,
+                                                                 struct mintid__gen_rng *rng, mintid_parts *p) {
     const mintid__plan *pl = &mintid__plans[f->pub.id];
     /* The per-ID random fields first: a failing random source then leaves
      * the state as it was. */

@@ -76,6 +76,44 @@ static int seq_begin(const mintid__format_impl *f, const mintid_config *cfg, str
     return mintid__gen_random_bits(rng, 15, &st->seq);
 }
 
+/*
+ * The field rules above (seq_begin, +1 per ID, random16 and random80 fresh
+ * on every ID, random16 holding the node id when one is set), written
+ * straight into the ID's bytes, drawing the same bytes in the same order:
+ * the random fields, then a new millisecond's counter.
+ */
+static int next(const mintid__format_impl *f, const mintid_config *cfg, mintid__core *core, int64_t rel,
+                struct mintid__gen_rng *rng, mintid_id *out) {
+    int tick = mintid__core_tick(f, cfg, core, rel);
+    if (tick < 0)
+        return tick;
+    if (tick == MINTID__TICK_NEW && (rel < (int64_t)f->timestamp_min || rel > (int64_t)f->timestamp_max))
+        return MINTID_ETIME;
+    if (tick == MINTID__TICK_SAME && core->st.seq >= 0xffff)
+        return MINTID_EEXHAUSTED;
+    uint8_t r[12], c[2];
+    int rc;
+    if (cfg->node >= 0) {
+        mintid__put_be(r, 2, (uint64_t)cfg->node);
+        rc = mintid__gen_random(rng, r + 2, 10);
+    } else {
+        rc = mintid__gen_random(rng, r, 12);
+    }
+    if (rc == MINTID_OK && tick == MINTID__TICK_NEW)
+        rc = mintid__gen_random(rng, c, 2);
+    if (rc != MINTID_OK)
+        return rc;
+    uint64_t ts = tick == MINTID__TICK_NEW ? (uint64_t)rel : core->last_ts;
+    uint64_t seq = tick == MINTID__TICK_NEW ? mintid__get_be(c, 2) & 0x7fff : core->st.seq + 1;
+    mintid__put_be(out->bytes, 6, ts);
+    mintid__put_be(out->bytes + 6, 2, seq);
+    memcpy(out->bytes + 8, r, 12);
+    core->started = true;
+    core->last_ts = ts;
+    core->st.seq = seq;
+    return MINTID_OK;
+}
+
 static const mintid_field fields[] = {
     {"timestamp", 0, 48, MINTID_ROLE_TIMESTAMP, 0, 0},
     {"counter", 48, 16, MINTID_ROLE_SEQUENCE, 0, 0},
@@ -119,4 +157,5 @@ const mintid__format_impl mintid__scru160 = {
     .seq_width = 16,
     .seq_begin = seq_begin,
     .seq_step = mintid__seq_step_one,
+    .next = next,
 };
