@@ -22,15 +22,15 @@ static int text_encode(const mintid_format *fmt, const mintid_id *id, char *buf,
     (void)fmt;
     if (cap < SCRU160_TEXT_LEN + 1)
         return MINTID_EBUFSIZE;
-    /* Five bytes are eight digits; take 40 bits at a time. */
+    /* Five bytes are eight digits; take 40 bits at a time, ten bits (two
+     * digits, from the alphabet's pair table) per lookup. */
     for (int chunk = 0; chunk < 4; chunk++) {
-        uint64_t v = 0;
-        for (int i = 0; i < 5; i++)
-            v = v << 8 | id->bytes[chunk * 5 + i];
-        for (int i = 7; i >= 0; i--) {
-            buf[chunk * 8 + i] = b32hex.digits[v & 31];
-            v >>= 5;
-        }
+        uint64_t v = mintid__get_be(id->bytes + chunk * 5, 5);
+        char *out = buf + chunk * 8;
+        memcpy(out, b32hex.pairs[v >> 30], 2);
+        memcpy(out + 2, b32hex.pairs[(v >> 20) & 1023], 2);
+        memcpy(out + 4, b32hex.pairs[(v >> 10) & 1023], 2);
+        memcpy(out + 6, b32hex.pairs[v & 1023], 2);
     }
     buf[SCRU160_TEXT_LEN] = '\0';
     return SCRU160_TEXT_LEN;
