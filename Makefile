@@ -19,7 +19,7 @@ TSAN    := build-tsan
 # NodeSource's does, conflicts with Debian's npm package.)
 PACKAGES := build-essential cmake pkg-config clang libssl-dev libclang-rt-14-dev python3 faketime clang-format \
             libevent-dev libcurl4-openssl-dev libjansson-dev curl redis-tools redis-server etcd-server wrk \
-            nodejs postgresql-15 postgresql-server-dev-15
+            nodejs postgresql-15 postgresql-server-dev-15 python3-redis libhiredis-dev
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -44,6 +44,12 @@ deps:
 	    [ tests/xcheck/package-lock.json -nt tests/xcheck/node_modules/.package-lock.json ]; then \
 	  echo "installing the npm packages of tests/xcheck"; \
 	  npm ci --prefix tests/xcheck --no-audit --no-fund --loglevel=error >/dev/null; \
+	fi
+	@# The Node.js Redis clients of the client matrix (tests/clients), likewise.
+	@if [ ! -f tests/clients/node_modules/.package-lock.json ] || \
+	    [ tests/clients/package-lock.json -nt tests/clients/node_modules/.package-lock.json ]; then \
+	  echo "installing the npm packages of tests/clients"; \
+	  npm ci --prefix tests/clients --no-audit --no-fund --loglevel=error >/dev/null; \
 	fi
 
 $(BUILD)/Makefile:

@@ -1,0 +1,195 @@
+"""test_clients.py - the client matrix: real Redis clients and HTTP clients,
+with their defaults, against a real mintidd, without and with a secret.
+
+Each client connects, mints one ID and a batch, 100 more in a pipeline,
+and asks for an unknown format (an error, not a hang):
+- node-redis (`redis` on npm) and ioredis, at the versions
+  tests/clients/package-lock.json pins (make deps runs npm ci);
+- redis-py from Debian's python3-redis;
+- hiredis, tests/clients/hiredis_client.c built against libhiredis-dev;
+- redis-cli and redis-benchmark (redis-tools);
+- curl and Node's built-in fetch for HTTP.
+The scripts under tests/clients/ print what they got as one JSON object.
+
+Usage: python3 test_clients.py --mintidd PATH --hiredis-client PATH
+"""
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from harness import Server  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CLIENTS = os.path.join(os.path.dirname(HERE), "clients")
+MINTIDD = HIREDIS_CLIENT = None
+SECRET = "correct horse battery staple"
+TIMEOUT = 60
+UNKNOWN = "unknown format 'no-such-format'"
+
+
+def redis_py_python():
+    """An interpreter that has redis-py: this one, or Debian's, where python3-redis installs it."""
+    for python in [sys.executable, shutil.which("python3", path="/usr/bin")]:
+        if python and subprocess.run([python, "-c", "import redis"], capture_output=True).returncode == 0:
+            return python
+    raise AssertionError("redis-py is not installed (make deps installs python3-redis)")
+
+
+def node_modules():
+    if not os.path.isdir(os.path.join(CLIENTS, "node_modules", "ioredis")):
+        raise AssertionError("tests/clients/node_modules is missing (make deps runs npm ci there)")
+
+
+class Matrix:
+    """The tests, run against a server without (Plain) and with (Secret) an auth-file."""
+
+    secret = None
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory(prefix="mintid-clients-")
+        env = {}
+        if cls.secret is not None:
+            path = os.path.join(cls.tmp.name, "secrets")
+            with open(path, "w") as f:
+                f.write(cls.secret + "\n")
+            os.chmod(path, 0o600)
+            env["MINTID_AUTH_FILE"] = path
+        cls.srv = Server(MINTIDD, env=env).start()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.srv.__exit__(None, None, None)
+        cls.tmp.cleanup()
+
+    def env(self):
+        env = dict(os.environ, MINTID_RESP_PORT=str(self.srv.resp_port), MINTID_HTTP_PORT=str(self.srv.http_port))
+        env.pop("MINTID_SECRET", None)
+        env.pop("REDISCLI_AUTH", None)
+        if self.secret is not None:
+            # Secrets go to the clients through the environment, never their command lines.
+            env["MINTID_SECRET"] = env["REDISCLI_AUTH"] = self.secret
+        return env
+
+    def run_client(self, *cmd, stdin=None):
+        p = subprocess.run(list(cmd), input=stdin, capture_output=True, text=True, timeout=TIMEOUT, env=self.env(),
+                           cwd=CLIENTS)
+        self.assertEqual(p.returncode, 0, f"{cmd} failed:\n{p.stderr}")
+        return p.stdout
+
+    def check(self, out, ordered=True, tx=True):
+        d = json.loads(out)
+        self.assertRegex(d["one"], r"^[0-9a-z]{12}$")
+        self.assertEqual(len(d["batch"]), 5)
+        self.assertEqual(d["batch"], sorted(set(d["batch"])))
+        self.assertEqual(len(d["many"]), 100)
+        self.assertTrue(all(re.fullmatch(r"[0-9A-V]{32}", i) for i in d["many"]), d["many"][:3])
+        # One server's IDs of a format increase: a pipeline's come back in order.
+        self.assertEqual(d["many"] if ordered else sorted(d["many"]), sorted(set(d["many"])))
+        if tx:
+            flat = [i for x in d["tx"] for i in (x if isinstance(x, list) else [x])]
+            self.assertEqual(len(flat), 3)
+            self.assertEqual(flat, sorted(set(flat)))
+        self.assertIn(UNKNOWN, d["error"])
+        return d
+
+    def test_node_redis(self):
+        node_modules()
+        self.check(self.run_client("node", "node_redis.mjs"))
+
+    def test_ioredis(self):
+        node_modules()
+        self.check(self.run_client("node", "ioredis.mjs"))
+
+    def test_redis_py(self):
+        self.check(self.run_client(redis_py_python(), "redis_py.py"))
+
+    def test_hiredis(self):
+        self.check(self.run_client(HIREDIS_CLIENT, str(self.srv.resp_port)), tx=False)
+
+    def test_redis_cli(self):
+        cli = ["redis-cli", "-p", str(self.srv.resp_port)]
+        self.assertRegex(self.run_client(*cli, "MINT", "nanoflake"), r"^[0-9a-z]{12}\n$")
+        self.assertEqual(len(self.run_client(*cli, "MINT", "nanoflake", "5").split()), 5)
+        many = self.run_client(*cli, stdin="MINT scru160\n" * 100).split()
+        self.assertEqual(len(many), 100)
+        self.assertEqual(many, sorted(set(many)))
+        self.assertIn(UNKNOWN, self.run_client(*cli, "MINT", "no-such-format"))
+
+    def test_redis_benchmark(self):
+        bench = ["redis-benchmark", "-p", str(self.srv.resp_port), "-n", "2000", "-c", "4", "-P", "100", "-q"]
+        if self.secret is not None:
+            bench += ["-a", self.secret]  # redis-benchmark takes no secret from the environment
+        out = self.run_client(*bench, "MINT", "nanoflake")
+        self.assertRegex(out, r"MINT nanoflake: [\d.]+ requests per second")
+        self.assertNotIn("ERR", out)
+
+    def test_curl(self):
+        base = f"http://127.0.0.1:{self.srv.http_port}"
+        headers = os.path.join(self.tmp.name, "headers")
+        with open(headers, "w") as f:
+            f.write(f"Authorization: Bearer {self.secret}\n" if self.secret is not None else "")
+        curl = ["curl", "-sS", "-H", "@" + headers]
+        self.assertRegex(self.run_client(*curl, "-f", base + "/v1/nanoflake"), r"^[0-9a-z]{12}\n$")
+        batch = json.loads(self.run_client(*curl, "-f", "-H", "Accept: application/json",
+                                           base + "/v1/nanoflake?count=5"))["ids"]
+        self.assertEqual(batch, sorted(set(batch)))
+        # 100 requests over one kept-alive connection.
+        many = self.run_client(*curl, "-f", *[base + "/v1/scru160"] * 100).split()
+        self.assertEqual(len(many), 100)
+        self.assertEqual(many, sorted(set(many)))
+        out = self.run_client(*curl, "-w", "%{http_code}", base + "/v1/no-such-format")
+        self.assertTrue(out.startswith(UNKNOWN) and out.endswith("404"), out)
+
+    def test_node_fetch(self):
+        self.check(self.run_client("node", "node_fetch.mjs"), ordered=False, tx=False)
+
+
+class Plain(Matrix, unittest.TestCase):
+    pass
+
+
+class Secret(Matrix, unittest.TestCase):
+    secret = SECRET
+
+    def test_without_the_secret(self):
+        """The same clients, without the secret, are refused: each says so rather than hanging."""
+        env = dict(os.environ, MINTID_RESP_PORT=str(self.srv.resp_port), MINTID_HTTP_PORT=str(self.srv.http_port))
+        env.pop("MINTID_SECRET", None)
+        env.pop("REDISCLI_AUTH", None)
+        cli = subprocess.run(["redis-cli", "-p", str(self.srv.resp_port), "MINT", "nanoflake"], capture_output=True,
+                             text=True, timeout=TIMEOUT, env=env)
+        self.assertIn("NOAUTH Authentication required.", cli.stdout + cli.stderr)
+        for cmd in [["node", "ioredis.mjs"], ["node", "node_fetch.mjs"], [redis_py_python(), "redis_py.py"],
+                    [HIREDIS_CLIENT, str(self.srv.resp_port)]]:
+            p = subprocess.run(cmd, capture_output=True, text=True, timeout=TIMEOUT, env=env, cwd=CLIENTS)
+            self.assertNotEqual(p.returncode, 0, cmd)
+            self.assertRegex(p.stderr + p.stdout, r"NOAUTH|401|AuthenticationError: Authentication required", cmd)
+        env["MINTID_SECRET"] = "not it"
+        p = subprocess.run(["node", "node_redis.mjs"], capture_output=True, text=True, timeout=TIMEOUT, env=env,
+                           cwd=CLIENTS)
+        self.assertNotEqual(p.returncode, 0)
+        self.assertIn("WRONGPASS", p.stderr)
+
+
+def main():
+    global MINTIDD, HIREDIS_CLIENT
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--mintidd", required=True)
+    ap.add_argument("--hiredis-client", required=True)
+    ap.add_argument("--no-faketime", action="store_true", help="accepted for symmetry; nothing here needs it")
+    args, rest = ap.parse_known_args()
+    MINTIDD, HIREDIS_CLIENT = os.path.abspath(args.mintidd), os.path.abspath(args.hiredis_client)
+    unittest.main(argv=[sys.argv[0], "-v"] + rest)
+
+
+if __name__ == "__main__":
+    main()
