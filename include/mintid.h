@@ -297,7 +297,10 @@ MINTID_API int mintid_encode(const mintid_format *fmt, mintid_form form, const m
  * the format's documented order (see docs/formats), and the one that matched
  * is stored in *form_out if form_out is not NULL. A decimal integer never
  * has a leading zero (else MINTID_ECHAR).
- * Errors: MINTID_ELENGTH, MINTID_ECHAR, MINTID_EOVERFLOW, MINTID_EFORM.
+ * Errors: MINTID_ELENGTH, MINTID_ECHAR, MINTID_EOVERFLOW, MINTID_EFORM;
+ * MINTID_EPREFIX for a text whose type prefix is invalid (typeid);
+ * MINTID_EINVALID where the format's decoders refuse what
+ * mintid_id_check() refuses (uuidv7: a UUID of another version or variant).
  * On error *out is left unchanged.
  */
 MINTID_API int mintid_decode(const mintid_format *fmt, mintid_form form, const char *text, size_t len, mintid_id *out,
@@ -325,8 +328,10 @@ MINTID_API unsigned mintid_decode_any_forms(const mintid_format *fmt);
 
 /*
  * Guesses the format of a text from its shape: a format matches if the text
- * is exactly one of its canonical encodings (its text form; scru160's hex;
- * nanoflake's decimal and padded forms). Returns MINTID_OK with *fmt_out,
+ * is one of its canonical encodings in the forms it is guessed in (its text
+ * form, a typeid's with its prefix; scru160's and uuidv7's hex; nanoflake's
+ * decimal and padded forms), exactly or, for a form of fixed length, wholly
+ * in the other letter case (a lower-case ULID). Returns MINTID_OK with *fmt_out,
  * *id_out and *form_out set; MINTID_EINVALID if nothing matches;
  * MINTID_EAMBIGUOUS if several formats do, with a bit per format id set in
  * *candidates (which may be NULL).
@@ -350,15 +355,21 @@ MINTID_API int mintid_guess_recent(const char *text, size_t len, int64_t now_ms,
 /*
  * Describes an ID as one JSON object without a newline: "format", "text",
  * "hex", "int" (64-bit formats, a decimal string), "unix_ms", "time" (RFC
- * 3339, or null past year 9999) and the format's own fields by name, as
- * numbers, except scru160's random80, a decimal string. epoch_ms is used
+ * 3339, or ISO 8601's expanded years past 9999) and the format's fields that
+ * inspect reports (see MINTID_FIELD_SHOWN) by name, as numbers up to 53
+ * bits, else as strings of decimal (or, MINTID_FIELD_HEX, hex) digits. epoch_ms is used
  * only by formats whose epoch is settable. Returns the length, or
  * MINTID_EBUFSIZE (MINTID_JSON_MAX always suffices).
  */
 #define MINTID_JSON_MAX 640
 MINTID_API int mintid_id_to_json(const mintid_format *fmt, const mintid_id *id, int64_t epoch_ms, char *buf,
                                  size_t cap);
-/* As mintid_id_to_json(), for an ID whose text carries `prefix` (typeid): "text" has it, and "prefix" is set. */
+/*
+ * As mintid_id_to_json(), for an ID whose text carries `prefix` (typeid):
+ * "text" has it, and "prefix" and "uuid" are set; "unix_ms" and "time" are
+ * null when the ID carries no time (a typeid whose UUID is not a UUIDv7).
+ * MINTID_EPREFIX if the prefix is invalid.
+ */
 MINTID_API int mintid_id_to_json_prefixed(const mintid_format *fmt, const mintid_id *id, const char *prefix,
                                           int64_t epoch_ms, char *buf, size_t cap);
 
@@ -479,7 +490,8 @@ MINTID_API int mintid_random_system(void *ctx, void *buf, size_t len);
 
 /*
  * Writes Unix ms as RFC 3339 UTC with milliseconds ("2026-11-22T01:02:03.456Z");
- * years past 9999 in ISO 8601's expanded form ("+10889-08-02T05:31:50.655Z").
+ * years past 9999 in ISO 8601's expanded form ("+10889-08-02T05:31:50.655Z"),
+ * up to +99999; MINTID_ERANGE outside year 0 to +99999.
  */
 #define MINTID_TIME_MAX 32
 MINTID_API int mintid_format_time(int64_t unix_ms, char *buf, size_t cap);
