@@ -22,6 +22,12 @@ typedef struct config {
     char rollback[CONFIG_STR_MAX];   /* "default", "wait", "reuse" or "fail" */
     char node_lease[CONFIG_STR_MAX]; /* etcd://HOST:PORT[,...]/PREFIX, or empty for a static node id */
     char node_range[CONFIG_STR_MAX]; /* LO-HI: node ids a lease may take */
+    char http_tls[CONFIG_STR_MAX];   /* HOST:PORT for HTTPS, or empty */
+    char resp_tls[CONFIG_STR_MAX];   /* HOST:PORT for RESP over TLS, or empty */
+    char tls_cert[CONFIG_STR_MAX];   /* PEM certificate chain */
+    char tls_key[CONFIG_STR_MAX];    /* PEM private key */
+    char tls_ca[CONFIG_STR_MAX];     /* PEM CAs client certificates must chain to; empty: none asked */
+    uint64_t tls_handshake_timeout;  /* seconds */
     char auth_file[CONFIG_STR_MAX];  /* secrets clients must give, one per line; empty: none asked */
     uint64_t lease_ttl;              /* seconds */
     uint64_t lease_margin;           /* ms before a possible expiry at which minting stops */

@@ -87,6 +87,8 @@ static void conn_free(conn *c) {
     event_free(c->rev);
     event_free(c->wev);
     event_free(c->timer);
+    if (c->io != NULL)
+        c->io->free(c);
     evutil_closesocket(c->fd);
     if (c->job.body != NULL) {
         evbuffer_remove_cb(c->job.body, count_queued, srv->svc);
@@ -115,6 +117,8 @@ static const struct timeval *idle_tv(const server *srv, struct timeval *tv) {
  * and dropped until it closes, for a bounded time and amount.
  */
 static void close_gracefully(conn *c) {
+    if (c->io != NULL)
+        c->io->close(c);
     if (shutdown(c->fd, SHUT_WR) != 0) {
         conn_free(c);
         return;
@@ -129,12 +133,23 @@ static void close_gracefully(conn *c) {
 static int process(conn *c);
 
 /*
+ * Reading resumes: TLS may already hold bytes read from the socket, which
+ * the socket will not signal again, so those are taken on the next turn.
+ */
+static void resume_reading(conn *c) {
+    struct timeval tv;
+    event_add(c->rev, idle_tv(c->srv, &tv));
+    if (c->io != NULL && c->io->pending(c))
+        event_active(c->rev, EV_READ, 0);
+}
+
+/*
  * Sends what the kernel takes of the queued replies. Returns -1 if the
  * connection was closed (and freed), else 0.
  */
 static int flush(conn *c) {
     while (evbuffer_get_length(c->out) > 0) {
-        int n = evbuffer_write(c->out, c->fd);
+        int n = c->io != NULL ? c->io->write(c, c->out) : evbuffer_write(c->out, c->fd);
         if (n < 0) {
             if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)
                 break;
@@ -162,9 +177,8 @@ static int flush(conn *c) {
         return -1;
     }
     if (c->throttled) {
-        struct timeval tv;
         c->throttled = false;
-        event_add(c->rev, idle_tv(c->srv, &tv));
+        resume_reading(c);
         return process(c); /* what was read meanwhile */
     }
     return 0;
@@ -330,9 +344,8 @@ static int process(conn *c) {
     c->in_len -= off;
     /* Reading paused on a full buffer resumes once requests made room. */
     if (c->input_full && c->in_len < c->in_cap && !c->throttled && !c->closing) {
-        struct timeval tv;
         c->input_full = false;
-        event_add(c->rev, idle_tv(srv, &tv));
+        resume_reading(c);
     }
     if (over_total(srv))
         event_active(srv->shed_ev, EV_TIMEOUT, 0);
@@ -376,12 +389,35 @@ static void on_shed(evutil_socket_t fd, short what, void *arg) {
     /* The survivors' jobs that yielded to the bound resume on their timers. */
 }
 
+/*
+ * Advances a TLS handshake as far as the socket allows. Returns -1 if c
+ * was freed (the handshake failed), 0 while it goes on, 1 once done.
+ */
+static int handshake(conn *c) {
+    int r = c->io->handshake(c);
+    if (r < 0) {
+        conn_free(c);
+        return -1;
+    }
+    if (r == 0)
+        return 0;
+    c->handshaking = false;
+    if (evbuffer_get_length(c->out) == 0)
+        event_del(c->wev);
+    resume_reading(c); /* the idle timeout from now on, not the handshake's */
+    return 1;
+}
+
 static void on_writable(evutil_socket_t fd, short what, void *arg) {
     conn *c = arg;
     (void)fd;
     if (what & EV_TIMEOUT) {
         log_msg(LOG_DEBUG, "%s client dropped: replies unread past idle-timeout", proto_label[c->proto]);
         conn_free(c);
+        return;
+    }
+    if (c->handshaking) {
+        handshake(c);
         return;
     }
     flush(c);
@@ -391,11 +427,18 @@ static void on_readable(evutil_socket_t fd, short what, void *arg) {
     conn *c = arg;
     server *srv = c->srv;
     if (what & EV_TIMEOUT) {
-        if (!c->lingering)
+        if (c->handshaking) {
+            srv->svc->tls_handshake_failures++;
+            log_msg(LOG_DEBUG, "%s client dropped: TLS handshake unfinished after %llu s", proto_label[c->proto],
+                    (unsigned long long)srv->cfg->tls_handshake_timeout);
+        } else if (!c->lingering) {
             log_msg(LOG_DEBUG, "%s client dropped: idle past idle-timeout", proto_label[c->proto]);
+        }
         conn_free(c);
         return;
     }
+    if (c->handshaking && handshake(c) <= 0)
+        return;
     if (c->lingering) {
         /* Bounded in time however the client trickles, and in bytes. */
         char drop[4096];
@@ -428,7 +471,8 @@ static void on_readable(evutil_socket_t fd, short what, void *arg) {
         c->in = grown;
         c->in_cap = cap;
     }
-    ssize_t n = recv(fd, c->in + c->in_len, c->in_cap - c->in_len, 0);
+    ssize_t n = c->io != NULL ? c->io->read(c, c->in + c->in_len, c->in_cap - c->in_len)
+                              : recv(fd, c->in + c->in_len, c->in_cap - c->in_len, 0);
     if (n <= 0) {
         if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
             return;
@@ -438,20 +482,24 @@ static void on_readable(evutil_socket_t fd, short what, void *arg) {
         return;
     }
     c->in_len += (size_t)n;
-    process(c);
+    if (process(c) == 0 && c->io != NULL && c->io->pending(c) && !c->input_full && !c->throttled && !c->closing)
+        event_active(c->rev, EV_READ, 0); /* TLS holds more than c->in took */
 }
 
 static void on_accept(struct evconnlistener *lev, evutil_socket_t fd, struct sockaddr *addr, int socklen, void *arg) {
     server *srv = arg;
     (void)addr, (void)socklen;
-    proto p = lev == srv->listeners[PROTO_HTTP] ? PROTO_HTTP : PROTO_RESP;
+    proto p = lev == srv->listeners[PROTO_HTTP] || lev == srv->tls_listeners[PROTO_HTTP] ? PROTO_HTTP : PROTO_RESP;
+    bool tls = lev == srv->tls_listeners[p];
     service *svc = srv->svc;
     bool refuse = svc->connections[PROTO_HTTP] + svc->connections[PROTO_RESP] >= srv->cfg->max_connections;
     if (refuse) {
         svc->connections_refused[p]++;
         log_msg(LOG_WARN, "%s connection refused: max-connections (%llu) reached", proto_label[p],
                 (unsigned long long)srv->cfg->max_connections);
-        if (srv->refusing >= MAX_REFUSING) {
+        /* A TLS client could read the reason only after a handshake it
+         * should not be given: it is closed at once. */
+        if (srv->refusing >= MAX_REFUSING || tls) {
             evutil_closesocket(fd);
             return;
         }
@@ -512,6 +560,17 @@ static void on_accept(struct evconnlistener *lev, evutil_socket_t fd, struct soc
     }
     svc->connections[p]++;
     svc->connections_total[p]++;
+    if (tls) {
+        if (srv->tls_attach(c) != 0) {
+            conn_free(c);
+            return;
+        }
+        /* The handshake has its own deadline, whatever idle-timeout is. */
+        struct timeval hs = {(time_t)srv->cfg->tls_handshake_timeout, 0};
+        c->handshaking = true;
+        event_add(c->rev, &hs);
+        return;
+    }
     struct timeval tv;
     event_add(c->rev, idle_tv(srv, &tv));
 }
@@ -522,11 +581,12 @@ static void on_accept_error(struct evconnlistener *lev, void *arg) {
     log_msg(LOG_ERROR, "accept: %s", evutil_socket_error_to_string(EVUTIL_SOCKET_ERROR()));
 }
 
-int server_listen(server *srv, proto p, const char *address) {
+int server_listen(server *srv, proto p, const char *address, bool tls) {
+    const char *label = tls ? (p == PROTO_HTTP ? "HTTPS" : "RESP over TLS") : proto_label[p];
     char host[256];
     const char *colon = strrchr(address, ':');
     if (colon == NULL || colon == address || (size_t)(colon - address) >= sizeof host || colon[1] == '\0') {
-        log_msg(LOG_ERROR, "%s address '%s' is not HOST:PORT", proto_label[p], address);
+        log_msg(LOG_ERROR, "%s address '%s' is not HOST:PORT", label, address);
         return -1;
     }
     memcpy(host, address, (size_t)(colon - address));
@@ -540,33 +600,39 @@ int server_listen(server *srv, proto p, const char *address) {
     struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM, .ai_flags = AI_PASSIVE}, *res;
     int rc = getaddrinfo(h, colon + 1, &hints, &res);
     if (rc != 0) {
-        log_msg(LOG_ERROR, "%s address '%s': %s", proto_label[p], address, gai_strerror(rc));
+        log_msg(LOG_ERROR, "%s address '%s': %s", label, address, gai_strerror(rc));
         return -1;
     }
-    srv->listeners[p] = evconnlistener_new_bind(srv->base, on_accept, srv,
-                                                LEV_OPT_CLOSE_ON_FREE | LEV_OPT_REUSEABLE | LEV_OPT_CLOSE_ON_EXEC, 511,
-                                                res->ai_addr, (int)res->ai_addrlen);
+    struct evconnlistener **lev = tls ? &srv->tls_listeners[p] : &srv->listeners[p];
+    *lev = evconnlistener_new_bind(srv->base, on_accept, srv,
+                                   LEV_OPT_CLOSE_ON_FREE | LEV_OPT_REUSEABLE | LEV_OPT_CLOSE_ON_EXEC, 511, res->ai_addr,
+                                   (int)res->ai_addrlen);
     freeaddrinfo(res);
-    if (srv->listeners[p] == NULL) {
-        log_msg(LOG_ERROR, "%s: cannot listen on %s: %s", proto_label[p], address, strerror(errno));
+    if (*lev == NULL) {
+        log_msg(LOG_ERROR, "%s: cannot listen on %s: %s", label, address, strerror(errno));
         return -1;
     }
-    evconnlistener_set_error_cb(srv->listeners[p], on_accept_error);
+    evconnlistener_set_error_cb(*lev, on_accept_error);
     if (srv->shed_ev == NULL && (srv->shed_ev = evtimer_new(srv->base, on_shed, srv)) == NULL) {
         log_msg(LOG_ERROR, "out of memory");
         return -1;
     }
-    log_msg(LOG_INFO, "serving %s on %s", proto_label[p], address);
+    log_msg(LOG_INFO, "serving %s on %s", label, address);
     return 0;
 }
 
 void server_stop(server *srv) {
     srv->stopping = true;
-    for (int p = 0; p < PROTO_COUNT; p++)
+    for (int p = 0; p < PROTO_COUNT; p++) {
         if (srv->listeners[p] != NULL) {
             evconnlistener_free(srv->listeners[p]);
             srv->listeners[p] = NULL;
         }
+        if (srv->tls_listeners[p] != NULL) {
+            evconnlistener_free(srv->tls_listeners[p]);
+            srv->tls_listeners[p] = NULL;
+        }
+    }
     /* Replies already made are sent; connections with nothing queued go now. */
     for (conn *c = srv->conns, *next; c != NULL; c = next) {
         next = c->next;

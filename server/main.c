@@ -20,7 +20,8 @@
 
 typedef struct app {
     server srv;
-    struct event *reserve_timer, *drain_timer, *sig_term, *sig_int;
+    struct event *reserve_timer, *drain_timer, *sig_term, *sig_int, *sig_hup;
+    auth secrets[2]; /* auth-file's: the one in use, and the one a reload fills */
     time_t drain_deadline;
 } app;
 
@@ -37,6 +38,30 @@ static void on_drain(evutil_socket_t fd, short what, void *arg) {
             log_msg(LOG_WARN, "closing connections that did not read their replies within %d s", DRAIN_SECONDS);
         server_close_all(&a->srv);
         event_base_loopbreak(a->srv.base);
+    }
+}
+
+/*
+ * SIGHUP: the TLS certificate and key, and the auth-file, are read again;
+ * whichever fails to load is logged and the one in use stays. Connections
+ * already open keep what they started with.
+ */
+static void on_reload(evutil_socket_t sig, short what, void *arg) {
+    (void)sig, (void)what;
+    app *a = arg;
+    server *srv = &a->srv;
+    log_msg(LOG_INFO, "SIGHUP: reloading");
+    if (srv->tls_ctx != NULL)
+        tls_reload(srv);
+    if (srv->auth != NULL) {
+        auth *next = srv->auth == &a->secrets[0] ? &a->secrets[1] : &a->secrets[0];
+        if (auth_load(next, srv->cfg->auth_file) == 0) {
+            auth_free(srv->auth);
+            srv->auth = next;
+            log_msg(LOG_INFO, "auth-file %s reloaded", srv->cfg->auth_file);
+        } else {
+            log_msg(LOG_ERROR, "auth-file not reloaded; the previous secrets stay in use");
+        }
     }
 }
 
@@ -178,11 +203,10 @@ int main(int argc, char **argv) {
         goto out;
     srv->svc = &svc;
     srv->cfg = &cfg;
-    static auth secrets;
     if (cfg.auth_file[0] != '\0') {
-        if (auth_load(&secrets, cfg.auth_file) != 0)
+        if (auth_load(&a.secrets[0], cfg.auth_file) != 0)
             goto out;
-        srv->auth = &secrets;
+        srv->auth = &a.secrets[0];
     }
     struct event_config *ecfg = event_config_new();
     if (ecfg != NULL) {
@@ -198,19 +222,30 @@ int main(int argc, char **argv) {
         log_msg(LOG_ERROR, "out of memory");
         goto out;
     }
-    if ((cfg.http[0] != '\0' && server_listen(srv, PROTO_HTTP, cfg.http) != 0) ||
-        (cfg.resp[0] != '\0' && server_listen(srv, PROTO_RESP, cfg.resp) != 0))
+    bool tls = cfg.http_tls[0] != '\0' || cfg.resp_tls[0] != '\0';
+    if (tls && (cfg.tls_cert[0] == '\0' || cfg.tls_key[0] == '\0')) {
+        log_msg(LOG_ERROR, "http-tls and resp-tls need tls-cert and tls-key");
+        goto out;
+    }
+    if (tls && tls_init(srv) != 0)
+        goto out;
+    if ((cfg.http[0] != '\0' && server_listen(srv, PROTO_HTTP, cfg.http, false) != 0) ||
+        (cfg.resp[0] != '\0' && server_listen(srv, PROTO_RESP, cfg.resp, false) != 0) ||
+        (cfg.http_tls[0] != '\0' && server_listen(srv, PROTO_HTTP, cfg.http_tls, true) != 0) ||
+        (cfg.resp_tls[0] != '\0' && server_listen(srv, PROTO_RESP, cfg.resp_tls, true) != 0))
         goto out;
 
     a.reserve_timer = event_new(srv->base, -1, EV_PERSIST, on_reserve, &a);
     a.drain_timer = event_new(srv->base, -1, EV_PERSIST, on_drain, &a);
     a.sig_term = evsignal_new(srv->base, SIGTERM, on_signal, &a);
     a.sig_int = evsignal_new(srv->base, SIGINT, on_signal, &a);
+    a.sig_hup = evsignal_new(srv->base, SIGHUP, on_reload, &a);
     uint64_t period = cfg.reserve_ahead / 4 > 0 ? cfg.reserve_ahead / 4 : 1;
     struct timeval tv = {(time_t)(period / 1000), (suseconds_t)(period % 1000) * 1000};
     event_add(a.reserve_timer, &tv);
     event_add(a.sig_term, NULL);
     event_add(a.sig_int, NULL);
+    event_add(a.sig_hup, NULL);
     char epochs[512] = "";
     for (int f = 0, n = 0; f < MINTID_FORMAT_COUNT; f++) {
         const mintid_format *fmt = mintid_format_get((mintid_format_id)f);
@@ -225,9 +260,13 @@ int main(int argc, char **argv) {
     status = 0;
 out:
     server_close_all(srv);
-    for (int p = 0; p < PROTO_COUNT; p++)
+    for (int p = 0; p < PROTO_COUNT; p++) {
         if (srv->listeners[p] != NULL)
             evconnlistener_free(srv->listeners[p]);
+        if (srv->tls_listeners[p] != NULL)
+            evconnlistener_free(srv->tls_listeners[p]);
+    }
+    tls_shutdown(srv);
     state_writer_stop(&st);
     if (srv->svc != NULL) {
         service_shutdown(&svc);
@@ -237,7 +276,7 @@ out:
         lease_stop(l, 0);
     }
     service_free(&svc);
-    struct event *evs[] = {a.reserve_timer, a.drain_timer, a.sig_term, a.sig_int};
+    struct event *evs[] = {a.reserve_timer, a.drain_timer, a.sig_term, a.sig_int, a.sig_hup};
     for (size_t i = 0; i < sizeof evs / sizeof evs[0]; i++)
         if (evs[i] != NULL)
             event_free(evs[i]);
@@ -247,7 +286,7 @@ out:
         event_base_free(srv->base);
     free(srv->ids);
     if (srv->auth != NULL)
-        auth_free(&secrets);
+        auth_free(srv->auth);
     state_close(&st);
     log_msg(status == 0 ? LOG_INFO : LOG_ERROR, status == 0 ? "stopped" : "not started");
     return status;

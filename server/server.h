@@ -17,6 +17,24 @@
 typedef struct conn conn;
 typedef struct auth auth;
 
+/*
+ * How a TLS connection's bytes move (tls.c); a plain one's are read and
+ * written on the socket directly by conn.c.
+ */
+typedef struct conn_io {
+    /* 1: done; 0: waiting for the socket (write interest taken if needed); -1: failed. */
+    int (*handshake)(conn *c);
+    /* As recv(): bytes read, 0 at the peer's close, or -1 with errno (EAGAIN: nothing yet). */
+    ssize_t (*read)(conn *c, char *buf, size_t n);
+    /* As evbuffer_write(): bytes taken from out and sent, or -1 with errno (EAGAIN: later). */
+    int (*write)(conn *c, struct evbuffer *out);
+    /* Bytes already read from the socket and not yet returned by read(). */
+    bool (*pending)(const conn *c);
+    /* Says goodbye (close_notify) before the socket is shut. */
+    void (*close)(conn *c);
+    void (*free)(conn *c);
+} conn_io;
+
 /* Lengths of what a RESP client may name itself (CLIENT SETNAME, SETINFO). */
 #define RESP_NAME_MAX 64
 /* Commands one MULTI may queue before EXEC; past it the transaction fails. */
@@ -68,12 +86,15 @@ typedef struct server {
     service *svc;
     const config *cfg;
     struct evconnlistener *listeners[PROTO_COUNT];
-    struct event *shed_ev; /* drops the clients with most unread replies, outside their callbacks */
-    conn *conns;           /* every open connection, for shutdown */
-    unsigned refusing;     /* refused connections still being closed */
+    struct evconnlistener *tls_listeners[PROTO_COUNT];
+    void *tls_ctx;              /* OpenSSL's SSL_CTX, replaced on SIGHUP (tls.c) */
+    int (*tls_attach)(conn *c); /* starts TLS on an accepted connection: c->io and c->tls */
+    struct event *shed_ev;      /* drops the clients with most unread replies, outside their callbacks */
+    conn *conns;                /* every open connection, for shutdown */
+    unsigned refusing;          /* refused connections still being closed */
     bool stopping;
     struct evbuffer *scratch; /* a response body while its head is written */
-    const auth *auth;         /* the secrets of auth-file; NULL: no authentication */
+    auth *auth;               /* the secrets of auth-file; NULL: no authentication */
     uint64_t next_client_id;  /* CLIENT ID of the next RESP connection */
     mintid_id *ids;           /* room for one slice of IDs (SERVER_SLICE_IDS) */
 } server;
@@ -97,6 +118,9 @@ struct conn {
     http_scan http_scan;       /* how far the HTTP parser has read an incomplete request */
     size_t lingered;           /* bytes dropped while closing */
     uint64_t linger_until_ms;  /* monotonic: a lingering connection is freed by then */
+    const conn_io *io;         /* NULL: plain TCP */
+    void *tls;                 /* OpenSSL's SSL, with io */
+    bool handshaking;          /* TLS: the handshake has not finished */
     resp_session resp;         /* RESP only */
     unsigned auth_failures;    /* wrong secrets given on this connection */
     uint64_t auth_retry_ms;    /* monotonic: before this, a secret is refused unchecked */
@@ -195,8 +219,17 @@ typedef enum auth_result {
  */
 auth_result auth_attempt(conn *c, const char *secret, size_t len, uint64_t *retry_ms);
 
-/* Binds HOST:PORT for `p`. Returns 0, or -1 after logging why. */
-int server_listen(server *srv, proto p, const char *address);
+/* Binds HOST:PORT for `p`, plain or TLS. Returns 0, or -1 after logging why. */
+int server_listen(server *srv, proto p, const char *address, bool tls);
+
+/*
+ * TLS (tls.c): the context from tls-cert, tls-key and tls-ca; tls_reload()
+ * makes a new one (SIGHUP) and keeps the old one if that fails. Each
+ * returns 0, or -1 after logging why.
+ */
+int tls_init(server *srv);
+int tls_reload(server *srv);
+void tls_shutdown(server *srv);
 /* Stops accepting, closes idle connections and lets the rest drain. */
 void server_stop(server *srv);
 /* Closes every connection. */

@@ -401,6 +401,10 @@ void service_metrics(service *svc, emit_fn emit, void *ctx) {
               "Requests refused for a wrong or missing secret, or one offered too soon after wrong ones.",
               svc->auth_failures);
     emitf(emit, ctx,
+          "# HELP mintid_tls_handshake_failures_total TLS handshakes that failed or did not finish in time.\n"
+          "# TYPE mintid_tls_handshake_failures_total counter\nmintid_tls_handshake_failures_total %" PRIu64 "\n",
+          svc->tls_handshake_failures);
+    emitf(emit, ctx,
           "# HELP mintid_node_id The node id; -1 while a lease is lost.\n# TYPE mintid_node_id gauge\n"
           "mintid_node_id %" PRId64 "\n",
           svc->lease != NULL ? atomic_load(&svc->lease->node) : svc->node);

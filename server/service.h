@@ -40,13 +40,15 @@ typedef struct service {
     uint64_t connections[PROTO_COUNT]; /* open now */
     uint64_t connections_total[PROTO_COUNT];
     uint64_t connections_refused[PROTO_COUNT];
-    uint64_t auth_failures[PROTO_COUNT]; /* secrets refused: wrong, missing, or offered too fast */
-    uint64_t parked_total;               /* requests that had to wait for the clock */
-    uint64_t parked_now;                 /* ...waiting now */
-    uint64_t clients_shed;               /* connections dropped to bound the memory of queued replies */
-    uint64_t queued_bytes;               /* replies queued for all clients */
-    uint64_t input_bytes;                /* requests buffered for all clients (their buffers' sizes) */
-    int64_t last_admitted_ms;            /* the time last admitted for minting; 0 before */
+    uint64_t auth_failures[PROTO_COUNT];
+    uint64_t tls_handshake_failures;
+    /* TLS handshakes that failed or timed out */ /* secrets refused: wrong, missing, or offered too fast */
+    uint64_t parked_total;                        /* requests that had to wait for the clock */
+    uint64_t parked_now;                          /* ...waiting now */
+    uint64_t clients_shed;                        /* connections dropped to bound the memory of queued replies */
+    uint64_t queued_bytes;                        /* replies queued for all clients */
+    uint64_t input_bytes;                         /* requests buffered for all clients (their buffers' sizes) */
+    int64_t last_admitted_ms;                     /* the time last admitted for minting; 0 before */
 } service;
 
 /* Creates the generators (l: the node lease, or NULL). Returns 0, or -1 after logging why. */

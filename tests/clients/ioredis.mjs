@@ -1,8 +1,11 @@
 // ioredis against mintidd, with its defaults (the ready check's INFO, CLIENT
 // SETINFO). The port is MINTID_RESP_PORT; MINTID_SECRET, when set, is the
-// password. Prints one JSON object: one ID, a batch, 100 pipelined, a
+// password; MINTID_TLS_CA, when set, means TLS with that CA file. Prints one JSON object: one ID, a batch, 100 pipelined, a
 // transaction, an error.
+import { readFileSync } from 'node:fs';
 import Redis from 'ioredis';
+
+const ca = process.env.MINTID_TLS_CA;
 
 const redis = new Redis({
   host: '127.0.0.1',
@@ -10,6 +13,7 @@ const redis = new Redis({
   password: process.env.MINTID_SECRET || undefined,
   lazyConnect: true,
   retryStrategy: () => null,
+  ...(ca ? { tls: { ca: readFileSync(ca) } } : {}),
 });
 redis.on('error', (e) => { console.error('ioredis:', e.message); process.exit(1); });
 await redis.connect();

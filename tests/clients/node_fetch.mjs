@@ -1,7 +1,10 @@
 // Node's built-in fetch against mintidd's HTTP API. The port is
-// MINTID_HTTP_PORT; MINTID_SECRET, when set, goes in `Authorization: Bearer`.
+// MINTID_HTTP_PORT; MINTID_SECRET, when set, goes in `Authorization: Bearer`;
+// with MINTID_TLS_CA set it is HTTPS, the CA given to Node as
+// NODE_EXTRA_CA_CERTS (fetch takes no CA of its own).
 // Prints one JSON object: one ID, a batch, 100 requests at once, an error.
-const base = `http://127.0.0.1:${process.env.MINTID_HTTP_PORT}`;
+const scheme = process.env.MINTID_TLS_CA ? 'https' : 'http';
+const base = `${scheme}://127.0.0.1:${process.env.MINTID_HTTP_PORT}`;
 const headers = process.env.MINTID_SECRET ? { Authorization: `Bearer ${process.env.MINTID_SECRET}` } : {};
 async function get(path, extra = {}) {
   const r = await fetch(base + path, { headers: { ...headers, ...extra } });

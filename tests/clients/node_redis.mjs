@@ -1,11 +1,20 @@
 // node-redis (the `redis` package) against mintidd, with its defaults (RESP3,
 // the HELLO 3 / CLIENT SETINFO / CLIENT MAINT_NOTIFICATIONS handshake). The
-// port is MINTID_RESP_PORT; MINTID_SECRET, when set, is the password.
+// port is MINTID_RESP_PORT; MINTID_SECRET, when set, is the password;
+// MINTID_TLS_CA, when set, means TLS with that CA file.
 // Prints one JSON object: one ID, a batch, 100 pipelined, a transaction, an error.
+import { readFileSync } from 'node:fs';
 import { createClient } from 'redis';
 
+const ca = process.env.MINTID_TLS_CA;
+
 const client = createClient({
-  socket: { host: '127.0.0.1', port: Number(process.env.MINTID_RESP_PORT), reconnectStrategy: false },
+  socket: {
+    host: '127.0.0.1',
+    port: Number(process.env.MINTID_RESP_PORT),
+    reconnectStrategy: false,
+    ...(ca ? { tls: true, ca: readFileSync(ca) } : {}),
+  },
   password: process.env.MINTID_SECRET || undefined,
 });
 client.on('error', (e) => { console.error('node-redis:', e.message); process.exit(1); });

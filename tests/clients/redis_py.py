@@ -1,6 +1,7 @@
 """redis-py (Debian's python3-redis) against mintidd, with its defaults.
 
-The port is MINTID_RESP_PORT; MINTID_SECRET, when set, is the password.
+The port is MINTID_RESP_PORT; MINTID_SECRET, when set, is the password;
+MINTID_TLS_CA, when set, means TLS with that CA file.
 Prints one JSON object: one ID, a batch, 100 in a pipeline (redis-py's
 default pipeline is a MULTI/EXEC transaction), 100 in a plain pipeline, an
 error.
@@ -11,8 +12,10 @@ import os
 
 import redis
 
+ca = os.environ.get("MINTID_TLS_CA")
+tls = {"ssl": True, "ssl_ca_certs": ca} if ca else {}
 r = redis.Redis(host="127.0.0.1", port=int(os.environ["MINTID_RESP_PORT"]),
-                password=os.environ.get("MINTID_SECRET") or None, decode_responses=True)
+                password=os.environ.get("MINTID_SECRET") or None, decode_responses=True, **tls)
 one = r.execute_command("MINT", "nanoflake")
 batch = r.execute_command("MINT", "nanoflake", 5)
 p = r.pipeline()

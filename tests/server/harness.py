@@ -252,3 +252,29 @@ class Etcd:
         """mintidd's settings to lease a node id in node_range under prefix."""
         return ["--node-lease", f"etcd://127.0.0.1:{self.client}/{prefix}", "--node-range", node_range,
                 "--lease-ttl", str(ttl), "--lease-margin", str(margin)] + list(extra)
+
+
+def make_certs(directory, server_cn="localhost"):
+    """A throwaway CA in `directory`, a server certificate it signed for
+    127.0.0.1 and localhost, and a client certificate, made by `openssl req`.
+    Returns a dict of their paths: ca, ca_key, cert, key, client_cert,
+    client_key. Called again with another server_cn, it replaces the server
+    certificate, signed by the same CA (a reload test's new one)."""
+    p = {name: os.path.join(directory, name) for name in
+         ["ca.crt", "ca.key", "server.crt", "server.key", "client.crt", "client.key"]}
+
+    def openssl(*args):
+        subprocess.run(["openssl", *args], check=True, capture_output=True)
+
+    if not os.path.exists(p["ca.crt"]):
+        openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", p["ca.key"], "-out", p["ca.crt"],
+                "-days", "2", "-subj", "/CN=mintid test CA")
+    for name, cn, ext in [("server", server_cn, "subjectAltName=IP:127.0.0.1,DNS:localhost"),
+                          ("client", "mintid test client", "extendedKeyUsage=clientAuth")]:
+        csr = os.path.join(directory, name + ".csr")
+        openssl("req", "-newkey", "rsa:2048", "-nodes", "-keyout", p[name + ".key"], "-out", csr,
+                "-subj", "/CN=" + cn, "-addext", ext)
+        openssl("x509", "-req", "-in", csr, "-CA", p["ca.crt"], "-CAkey", p["ca.key"], "-CAcreateserial",
+                "-out", p[name + ".crt"], "-days", "2", "-copy_extensions", "copy")
+    return {"ca": p["ca.crt"], "ca_key": p["ca.key"], "cert": p["server.crt"], "key": p["server.key"],
+            "client_cert": p["client.crt"], "client_key": p["client.key"]}

@@ -25,7 +25,7 @@ import tempfile
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import Server  # noqa: E402
+from harness import Server, make_certs, spare_port  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CLIENTS = os.path.join(os.path.dirname(HERE), "clients")
@@ -52,28 +52,42 @@ class Matrix:
     """The tests, run against a server without (Plain) and with (Secret) an auth-file."""
 
     secret = None
+    tls = False
 
     @classmethod
     def setUpClass(cls):
         cls.tmp = tempfile.TemporaryDirectory(prefix="mintid-clients-")
-        env = {}
+        env, args = {}, []
+        if cls.tls:
+            cls.certs = make_certs(cls.tmp.name)
+            cls.https_port, cls.resp_tls_port = spare_port(), spare_port()
+            args = ["--http-tls", f"127.0.0.1:{cls.https_port}", "--resp-tls", f"127.0.0.1:{cls.resp_tls_port}",
+                    "--tls-cert", cls.certs["cert"], "--tls-key", cls.certs["key"]]
         if cls.secret is not None:
             path = os.path.join(cls.tmp.name, "secrets")
             with open(path, "w") as f:
                 f.write(cls.secret + "\n")
             os.chmod(path, 0o600)
             env["MINTID_AUTH_FILE"] = path
-        cls.srv = Server(MINTIDD, env=env).start()
+        cls.srv = Server(MINTIDD, env=env, args=args).start()
 
     @classmethod
     def tearDownClass(cls):
         cls.srv.__exit__(None, None, None)
         cls.tmp.cleanup()
 
+    def resp_port(self):
+        return self.resp_tls_port if self.tls else self.srv.resp_port
+
+    def http_port(self):
+        return self.https_port if self.tls else self.srv.http_port
+
     def env(self):
-        env = dict(os.environ, MINTID_RESP_PORT=str(self.srv.resp_port), MINTID_HTTP_PORT=str(self.srv.http_port))
-        env.pop("MINTID_SECRET", None)
-        env.pop("REDISCLI_AUTH", None)
+        env = dict(os.environ, MINTID_RESP_PORT=str(self.resp_port()), MINTID_HTTP_PORT=str(self.http_port()))
+        for name in ["MINTID_SECRET", "REDISCLI_AUTH", "MINTID_TLS_CA", "NODE_EXTRA_CA_CERTS"]:
+            env.pop(name, None)
+        if self.tls:
+            env["MINTID_TLS_CA"] = env["NODE_EXTRA_CA_CERTS"] = self.certs["ca"]
         if self.secret is not None:
             # Secrets go to the clients through the environment, never their command lines.
             env["MINTID_SECRET"] = env["REDISCLI_AUTH"] = self.secret
@@ -113,10 +127,10 @@ class Matrix:
         self.check(self.run_client(redis_py_python(), "redis_py.py"))
 
     def test_hiredis(self):
-        self.check(self.run_client(HIREDIS_CLIENT, str(self.srv.resp_port)), tx=False)
+        self.check(self.run_client(HIREDIS_CLIENT, str(self.resp_port())), tx=False)
 
     def test_redis_cli(self):
-        cli = ["redis-cli", "-p", str(self.srv.resp_port)]
+        cli = ["redis-cli", "-p", str(self.resp_port())] + self.cli_tls()
         self.assertRegex(self.run_client(*cli, "MINT", "nanoflake"), r"^[0-9a-z]{12}\n$")
         self.assertEqual(len(self.run_client(*cli, "MINT", "nanoflake", "5").split()), 5)
         many = self.run_client(*cli, stdin="MINT scru160\n" * 100).split()
@@ -125,7 +139,8 @@ class Matrix:
         self.assertIn(UNKNOWN, self.run_client(*cli, "MINT", "no-such-format"))
 
     def test_redis_benchmark(self):
-        bench = ["redis-benchmark", "-p", str(self.srv.resp_port), "-n", "2000", "-c", "4", "-P", "100", "-q"]
+        bench = ["redis-benchmark", "-p", str(self.resp_port()), "-n", "2000", "-c", "4", "-P", "100", "-q"]
+        bench += self.cli_tls()
         if self.secret is not None:
             bench += ["-a", self.secret]  # redis-benchmark takes no secret from the environment
         out = self.run_client(*bench, "MINT", "nanoflake")
@@ -133,11 +148,11 @@ class Matrix:
         self.assertNotIn("ERR", out)
 
     def test_curl(self):
-        base = f"http://127.0.0.1:{self.srv.http_port}"
+        base = f"{'https' if self.tls else 'http'}://127.0.0.1:{self.http_port()}"
         headers = os.path.join(self.tmp.name, "headers")
         with open(headers, "w") as f:
             f.write(f"Authorization: Bearer {self.secret}\n" if self.secret is not None else "")
-        curl = ["curl", "-sS", "-H", "@" + headers]
+        curl = ["curl", "-sS", "-H", "@" + headers] + (["--cacert", self.certs["ca"]] if self.tls else [])
         self.assertRegex(self.run_client(*curl, "-f", base + "/v1/nanoflake"), r"^[0-9a-z]{12}\n$")
         batch = json.loads(self.run_client(*curl, "-f", "-H", "Accept: application/json",
                                            base + "/v1/nanoflake?count=5"))["ids"]
@@ -148,6 +163,10 @@ class Matrix:
         self.assertEqual(many, sorted(set(many)))
         out = self.run_client(*curl, "-w", "%{http_code}", base + "/v1/no-such-format")
         self.assertTrue(out.startswith(UNKNOWN) and out.endswith("404"), out)
+
+    def cli_tls(self):
+        """redis-cli's and redis-benchmark's TLS arguments."""
+        return ["--tls", "--cacert", self.certs["ca"]] if self.tls else []
 
     def test_node_fetch(self):
         self.check(self.run_client("node", "node_fetch.mjs"), ordered=False, tx=False)
@@ -178,6 +197,15 @@ class Secret(Matrix, unittest.TestCase):
                            cwd=CLIENTS)
         self.assertNotEqual(p.returncode, 0)
         self.assertIn("WRONGPASS", p.stderr)
+
+
+class TlsWithSecret(Matrix, unittest.TestCase):
+    """Every client over TLS (mintidd's --resp-tls and --http-tls), with a secret."""
+    secret = SECRET
+    tls = True
+    # Debian 12's libhiredis-dev is hiredis 0.14, which has no TLS
+    # (hiredis_ssl came with 1.0): the C client is matrixed in plain TCP only.
+    test_hiredis = None
 
 
 def main():
