@@ -15,6 +15,8 @@ Usage: python3 test_clients.py --mintidd PATH --hiredis-client PATH
 """
 
 import argparse
+import contextlib
+import http.client
 import json
 import os
 import re
@@ -99,6 +101,21 @@ class Matrix:
         self.assertEqual(p.returncode, 0, f"{cmd} failed:\n{p.stderr}")
         return p.stdout
 
+    def resp_errors(self):
+        c = http.client.HTTPConnection("127.0.0.1", self.srv.http_port, timeout=10)
+        c.request("GET", "/metrics", headers={"Authorization": f"Bearer {self.secret}"} if self.secret else {})
+        body = c.getresponse().read().decode()
+        c.close()
+        return int(re.search(r'^mintid_errors_total\{protocol="resp"\} (\d+)$', body, re.M)[1])
+
+    @contextlib.contextmanager
+    def resp_errors_added(self, n):
+        """Everything the client sent on its own (its handshake, housekeeping)
+        was answered without an error: the only errors are the n asked for."""
+        before = self.resp_errors()
+        yield
+        self.assertEqual(self.resp_errors() - before, n)
+
     def check(self, out, ordered=True, tx=True):
         d = json.loads(out)
         self.assertRegex(d["one"], r"^[0-9a-z]{12}$")
@@ -117,17 +134,21 @@ class Matrix:
 
     def test_node_redis(self):
         node_modules()
-        self.check(self.run_client("node", "node_redis.mjs"))
+        with self.resp_errors_added(1):
+            self.check(self.run_client("node", "node_redis.mjs"))
 
     def test_ioredis(self):
         node_modules()
-        self.check(self.run_client("node", "ioredis.mjs"))
+        with self.resp_errors_added(1):
+            self.check(self.run_client("node", "ioredis.mjs"))
 
     def test_redis_py(self):
-        self.check(self.run_client(redis_py_python(), "redis_py.py"))
+        with self.resp_errors_added(1):
+            self.check(self.run_client(redis_py_python(), "redis_py.py"))
 
     def test_hiredis(self):
-        self.check(self.run_client(HIREDIS_CLIENT, str(self.resp_port())), tx=False)
+        with self.resp_errors_added(1):
+            self.check(self.run_client(HIREDIS_CLIENT, str(self.resp_port())), tx=False)
 
     def test_redis_cli(self):
         cli = ["redis-cli", "-p", str(self.resp_port())] + self.cli_tls()
@@ -136,14 +157,16 @@ class Matrix:
         many = self.run_client(*cli, stdin="MINT scru160\n" * 100).split()
         self.assertEqual(len(many), 100)
         self.assertEqual(many, sorted(set(many)))
-        self.assertIn(UNKNOWN, self.run_client(*cli, "MINT", "no-such-format"))
+        with self.resp_errors_added(1):
+            self.assertIn(UNKNOWN, self.run_client(*cli, "MINT", "no-such-format"))
 
     def test_redis_benchmark(self):
         bench = ["redis-benchmark", "-p", str(self.resp_port()), "-n", "2000", "-c", "4", "-P", "100", "-q"]
         bench += self.cli_tls()
         if self.secret is not None:
             bench += ["-a", self.secret]  # redis-benchmark takes no secret from the environment
-        out = self.run_client(*bench, "MINT", "nanoflake")
+        with self.resp_errors_added(0):
+            out = self.run_client(*bench, "MINT", "nanoflake")
         self.assertRegex(out, r"MINT nanoflake: [\d.]+ requests per second")
         self.assertNotIn("ERR", out)
 
