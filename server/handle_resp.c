@@ -823,6 +823,8 @@ void resp_exec_step(conn *c, struct evbuffer *out) {
         multi_clear(c);
         return;
     }
+    /* It was counted as a request when it was queued. */
+    c->srv->svc->requests[PROTO_RESP]--;
     dispatch(c, &cmd, out);
     evbuffer_drain(s->multi, used);
 }
