@@ -75,7 +75,7 @@ static size_t uuid_bad_char(const char *s, size_t len) {
     } else if (len == 45) {
         static const char urn[] = "urn:uuid:";
         for (size_t i = 0; i < 9; i++)
-            if ((s[i] | 0x20) != urn[i] && s[i] != urn[i])
+            if (s[i] != urn[i] && !(s[i] >= 'A' && s[i] <= 'Z' && s[i] + 32 == urn[i]))
                 return i;
         start = 9;
     }
@@ -111,6 +111,66 @@ static size_t fits(const char *s, size_t len, const char *alphabet, bool nocase)
     return i;
 }
 
+static size_t uuid_bad_char(const char *s, size_t len);
+
+/* The alphabet of a form that is read digit by digit, and whether it ignores case. */
+static const char *form_alphabet(const mintid_format *fmt, int form, bool *nocase) {
+    *nocase = false;
+    if (form_is(fmt, form, &mintid__codec_int))
+        return "0123456789";
+    if (form == MINTID_FORM_HEX) {
+        *nocase = true;
+        return "0123456789abcdef";
+    }
+    if (form == MINTID_FORM_CORE)
+        return "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+    *nocase = fmt->text_nocase || form == MINTID_FORM_PADDED;
+    return fmt->alphabet;
+}
+
+/* Whether `form` of fmt reads texts of len characters. */
+static bool form_takes_length(const mintid_format *fmt, int form, size_t len) {
+    if (form_is(fmt, form, &mintid__codec_uuid))
+        return len == 32 || len == 36 || len == 38 || len == 45;
+    if (form_is(fmt, form, &mintid__codec_int))
+        return len >= 1 && len <= 20;
+    switch (form) {
+    case MINTID_FORM_TEXT:
+        return fmt->prefix_max > 0 ? len == fmt->text_min_len : len >= fmt->text_min_len && len <= fmt->text_max_len;
+    case MINTID_FORM_HEX:
+        return len == fmt->bits / 4u;
+    case MINTID_FORM_PADDED:
+        return len == fmt->text_max_len;
+    case MINTID_FORM_CORE:
+        return len >= 1 && len <= 11;
+    default:
+        return false;
+    }
+}
+
+/*
+ * Of the forms MINTID_FORM_ANY tries, the one a text of this length is most
+ * likely meant in: among those that take its length, the one whose digits
+ * it keeps to longest (the first such in the format's order); else
+ * MINTID_FORM_ANY.
+ */
+static int likeliest_form(const mintid_format *fmt, const char *s, size_t len) {
+    int best = MINTID_FORM_ANY;
+    size_t best_fit = 0;
+    for (const mintid_form *f = mintid__impl(fmt)->any_order; *f != MINTID_FORM_ANY; f++) {
+        if (!form_takes_length(fmt, *f, len))
+            continue;
+        bool nocase;
+        const char *alphabet = form_alphabet(fmt, *f, &nocase);
+        size_t fit = form_is(fmt, *f, &mintid__codec_uuid) ? uuid_bad_char(s, len) : fits(s, len, alphabet, nocase);
+        if (best == MINTID_FORM_ANY || fit > best_fit) {
+            best = *f;
+            best_fit = fit;
+        }
+    }
+    return best;
+}
+
 int mintid_explain(const mintid_format *fmt, int from, const char *s, size_t len, int rc, char *buf, size_t cap) {
     char shown[MINTID_ESCAPED_MAX], what[240];
     mintid_escape(s, len, shown, sizeof shown);
@@ -135,39 +195,26 @@ int mintid_explain(const mintid_format *fmt, int from, const char *s, size_t len
             n = snprintf(buf, cap, "%s: '%s' has the wrong length (%zu); %s", fmt->name, shown, len, what);
         break;
     case MINTID_ECHAR: {
-        /* Point at the first character the form's alphabet lacks; text of
-         * the hex form's length, and no other, was read as hex; text of the
-         * lengths of both, in the form it fits further. */
-        if (from == MINTID_FORM_ANY && (mintid_decode_any_forms(fmt) & MINTID_FORM_BIT(MINTID_FORM_HEX)) &&
-            len == fmt->bits / 4u &&
-            (len < fmt->text_min_len || len > fmt->text_max_len ||
-             fits(s, len, "0123456789abcdef", true) > fits(s, len, fmt->alphabet, fmt->text_nocase)))
-            from = MINTID_FORM_HEX;
-        /* And text of a UUID's lengths, as a UUID. */
-        int uuid_form = form_is(fmt, MINTID_FORM_TEXT, &mintid__codec_uuid) ? MINTID_FORM_TEXT : MINTID_FORM_UUID;
-        if (from == MINTID_FORM_ANY && (mintid_decode_any_forms(fmt) & MINTID_FORM_BIT(uuid_form)) &&
-            (len == 36 || len == 38 || len == 45))
-            from = uuid_form;
+        /* Read as any form: judge it as the form of its length that it fits
+         * furthest, so the character blamed is one that form refuses. */
+        if (from == MINTID_FORM_ANY)
+            from = likeliest_form(fmt, s, len);
         if (form_is(fmt, from, &mintid__codec_uuid)) {
             size_t i = uuid_bad_char(s, len);
             char c1[MINTID_ESCAPED_MAX];
-            mintid_escape(s + (i < len ? i : 0), 1, c1, sizeof c1);
+            if (i >= len) {
+                n = snprintf(buf, cap, "%s: '%s' has a character outside its form's alphabet", fmt->name, shown);
+                break;
+            }
+            mintid_escape(s + i, 1, c1, sizeof c1);
             n = snprintf(buf, cap,
                          "%s: '%s': '%s' at position %zu is out of place: a UUID is 8-4-4-4-12 hex digits, or 32 "
                          "of them, in braces or after urn:uuid:",
                          fmt->name, shown, c1, i + 1);
             break;
         }
-        const char *alphabet = fmt->alphabet;
-        bool nocase = fmt->text_nocase, decimal = form_is(fmt, from, &mintid__codec_int);
-        if (decimal) {
-            alphabet = "0123456789";
-        } else if (from == MINTID_FORM_HEX) {
-            alphabet = "0123456789abcdef";
-            nocase = true;
-        } else if (from == MINTID_FORM_CORE) {
-            alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
-        }
+        bool nocase, decimal = form_is(fmt, from, &mintid__codec_int);
+        const char *alphabet = form_alphabet(fmt, from, &nocase);
         size_t i;
         for (i = 0; i < tlen; i++) {
             char ch = t[i];
