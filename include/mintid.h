@@ -34,9 +34,9 @@ extern "C" {
 #endif
 
 #define MINTID_VERSION_MAJOR 0
-#define MINTID_VERSION_MINOR 1
+#define MINTID_VERSION_MINOR 2
 #define MINTID_VERSION_PATCH 0
-#define MINTID_VERSION_STRING "0.1.0"
+#define MINTID_VERSION_STRING "0.2.0"
 
 /* ------------------------------------------------------------------------ */
 /* Status codes                                                               */
@@ -119,8 +119,8 @@ typedef struct mintid_field {
     uint8_t offset;    /* first bit, counted from the most significant bit */
     uint8_t width;     /* in bits */
     uint8_t role;      /* a mintid_role */
-    uint64_t constant; /* value of a MINTID_ROLE_CONSTANT field */
     uint8_t flags;     /* MINTID_FIELD_* */
+    uint64_t constant; /* value of a MINTID_ROLE_CONSTANT field */
 } mintid_field;
 
 /*

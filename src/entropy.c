@@ -11,10 +11,12 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <openssl/crypto.h>
 #include <openssl/rand.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/random.h>
 
 int mintid__getrandom(void *buf, size_t len) {
@@ -32,7 +34,18 @@ int mintid__getrandom(void *buf, size_t len) {
     return MINTID_OK;
 }
 
+/*
+ * libcrypto frees its state in an atexit() handler, after which a thread
+ * still minting, or an atexit() handler of the application that mints,
+ * would use freed memory. Asked first, at load, it keeps its state to the
+ * end of the process. After an explicit OPENSSL_cleanup() it cannot be
+ * used at all; the pools are then refilled from getrandom().
+ */
+__attribute__((constructor)) static void keep_libcrypto(void) { OPENSSL_init_crypto(OPENSSL_INIT_NO_ATEXIT, NULL); }
+
 int mintid__random_bytes(void *buf, size_t len) {
+    if (OPENSSL_init_crypto(0, NULL) != 1)
+        return mintid__getrandom(buf, len);
     uint8_t *p = buf;
     while (len > 0) {
         int n = len > INT_MAX ? INT_MAX : (int)len;
@@ -47,17 +60,33 @@ int mintid__random_bytes(void *buf, size_t len) {
 static atomic_uint_fast64_t fork_generation = 1;
 static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
 static atomic_bool atfork_registered; /* the hot path's test, so pthread_once() runs only at first */
+/*
+ * A page the kernel zeroes in the child of every fork (MADV_WIPEONFORK),
+ * holding 1 in the process that set it: it tells a child made without the
+ * pthread_atfork() handlers (_Fork(), a raw clone()) from its parent.
+ */
+static _Atomic(uint8_t) *wipe_on_fork;
 
 static void on_fork_child(void) { atomic_fetch_add_explicit(&fork_generation, 1, memory_order_relaxed); }
 
 static void register_atfork(void) {
     pthread_atfork(NULL, NULL, on_fork_child);
+    void *page = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (page != MAP_FAILED && madvise(page, 4096, MADV_WIPEONFORK) == 0) {
+        wipe_on_fork = page;
+        atomic_store_explicit(wipe_on_fork, 1, memory_order_relaxed);
+    } else if (page != MAP_FAILED) {
+        munmap(page, 4096);
+    }
     atomic_store_explicit(&atfork_registered, true, memory_order_release);
 }
 
 uint64_t mintid__fork_generation(void) {
     if (!atomic_load_explicit(&atfork_registered, memory_order_acquire))
         pthread_once(&atfork_once, register_atfork);
+    if (wipe_on_fork != NULL && atomic_load_explicit(wipe_on_fork, memory_order_relaxed) == 0 &&
+        atomic_exchange_explicit(wipe_on_fork, 1, memory_order_relaxed) == 0)
+        atomic_fetch_add_explicit(&fork_generation, 1, memory_order_relaxed);
     return atomic_load_explicit(&fork_generation, memory_order_relaxed);
 }
 

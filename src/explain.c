@@ -173,11 +173,13 @@ static int likeliest_form(const mintid_format *fmt, const char *s, size_t len) {
 
 int mintid_explain(const mintid_format *fmt, int from, const char *s, size_t len, int rc, char *buf, size_t cap) {
     char shown[MINTID_ESCAPED_MAX], what[240];
+    if (from != MINTID_FORM_ANY && (from < 0 || from >= MINTID_FORM_COUNT))
+        return MINTID_EINVAL;
     mintid_escape(s, len, shown, sizeof shown);
     /* A prefixed text (typeid) is judged by its suffix, positions counted in the whole. */
     size_t off = 0;
     if (fmt->prefix_max > 0 && (from == MINTID_FORM_TEXT || from == MINTID_FORM_ANY) && rc != MINTID_EPREFIX) {
-        const char *sep = memrchr(s, mintid__impl(fmt)->prefix_sep, len);
+        const char *sep = len > 0 ? memrchr(s, mintid__impl(fmt)->prefix_sep, len) : NULL;
         if (sep != NULL) {
             off = (size_t)(sep - s) + 1;
             from = MINTID_FORM_TEXT;

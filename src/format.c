@@ -5,6 +5,7 @@
  */
 #include "internal.h"
 
+#include <pthread.h>
 #include <stddef.h>
 #include <string.h>
 #include <strings.h>
@@ -203,10 +204,15 @@ static int64_t floor_div(int64_t a, int64_t b) { return a / b - ((a % b != 0) &&
 int mintid_range(const mintid_format *fmt, int64_t unix_ms, int64_t epoch_ms, mintid_id *min, mintid_id *max) {
     if (!fmt->epoch_settable || epoch_ms == MINTID_EPOCH_DEFAULT)
         epoch_ms = fmt->epoch_ms;
-    /* The unit that holds unix_ms: every millisecond of it has the same range. */
-    int64_t ts = floor_div(unix_ms, fmt->ts_unit_ms) - floor_div(epoch_ms, fmt->ts_unit_ms);
-    if (unix_ms < epoch_ms || ts < 0 || (uint64_t)ts > mintid_format_max_timestamp(fmt))
+    if (epoch_ms < 0)
+        return MINTID_EINVAL;
+    /* The unit that holds unix_ms: every millisecond of it has the same
+     * range (floored apart, so no subtraction can overflow). */
+    int64_t ts = floor_div(unix_ms, fmt->ts_unit_ms);
+    int64_t epoch_units = floor_div(epoch_ms, fmt->ts_unit_ms);
+    if (ts < epoch_units || (uint64_t)(ts - epoch_units) > mintid_format_max_timestamp(fmt))
         return MINTID_ETIME;
+    ts -= epoch_units;
     /* Every field at its smallest, and at its largest, but the timestamp
      * and the constant bits, which every ID of the millisecond shares. */
     memset(min, 0, sizeof *min);
@@ -228,7 +234,17 @@ static bool packed(const mintid_field *f) { return f->role != MINTID_ROLE_VIEW &
 
 mintid__plan mintid__plans[MINTID_FORMAT_COUNT];
 
-__attribute__((constructor)) static void build_plans(void) {
+static void build_plans(void);
+static pthread_once_t plans_once = PTHREAD_ONCE_INIT;
+
+/*
+ * Built at load, and again (once) from the entry points that use them: an
+ * application's own constructors may run before the library's when it is
+ * linked statically.
+ */
+__attribute__((constructor)) void mintid__plans_init(void) { pthread_once(&plans_once, build_plans); }
+
+static void build_plans(void) {
     for (unsigned i = 0; i < MINTID_FORMAT_COUNT; i++) {
         const mintid_format *fmt = &formats[i]->pub;
         mintid__plan *pl = &mintid__plans[i];
@@ -281,6 +297,7 @@ void mintid__pack(const mintid_format *fmt, const mintid_parts *parts, mintid_id
 }
 
 int mintid_id_build(const mintid_format *fmt, const mintid_parts *parts, mintid_id *out) {
+    mintid__plans_init();
     static const uint8_t zero80[10];
     for (unsigned r = MINTID_ROLE_TIMESTAMP; r <= MINTID_ROLE_RANDOM; r++) {
         const mintid_field probe = {.role = (uint8_t)r};
@@ -322,11 +339,15 @@ int mintid_id_check(const mintid_format *fmt, const mintid_id *id) {
 }
 
 int64_t mintid_id_unix_ms(const mintid_format *fmt, const mintid_id *id, int64_t epoch_ms) {
+    if (!fmt->epoch_settable || epoch_ms == MINTID_EPOCH_DEFAULT)
+        epoch_ms = fmt->epoch_ms;
     const mintid_field *f = mintid_format_field(fmt, MINTID_ROLE_TIMESTAMP);
-    int64_t ts = (int64_t)mintid__get_bits(id->bytes, f->offset, f->width);
-    if (fmt->ts_unit_ms == 1)
-        return epoch_ms + ts;
-    return (floor_div(epoch_ms, fmt->ts_unit_ms) + ts) * fmt->ts_unit_ms;
+    int64_t ts = (int64_t)mintid__get_bits(id->bytes, f->offset, f->width), ms;
+    /* Saturated rather than overflowed for an epoch near the end of time. */
+    if (__builtin_add_overflow(floor_div(epoch_ms, fmt->ts_unit_ms), ts, &ms) ||
+        __builtin_mul_overflow(ms, (int64_t)fmt->ts_unit_ms, &ms))
+        return INT64_MAX;
+    return ms;
 }
 
 /* ---- text forms ------------------------------------------------------------ */
@@ -371,7 +392,7 @@ static int decode_forms(const mintid_format *fmt, mintid_form form, const char *
 int mintid_decode_prefixed(const mintid_format *fmt, mintid_form form, const char *text, size_t len, mintid_id *out,
                            mintid_form *form_out, char prefix_out[MINTID_PREFIX_MAX + 1]) {
     const mintid__format_impl *impl = mintid__impl(fmt);
-    const char *sep = fmt->prefix_max > 0 && (form == MINTID_FORM_TEXT || form == MINTID_FORM_ANY)
+    const char *sep = fmt->prefix_max > 0 && len > 0 && (form == MINTID_FORM_TEXT || form == MINTID_FORM_ANY)
                           ? memrchr(text, impl->prefix_sep, len)
                           : NULL;
     if (sep == NULL) {

@@ -113,6 +113,7 @@ int mintid_gen_new(const mintid_format *fmt, const mintid_config *cfg, mintid_ge
     if (fmt == NULL || out == NULL)
         return MINTID_EINVAL;
     const mintid__format_impl *f = mintid__impl(fmt);
+    mintid__plans_init();
     mintid_config c;
     if (cfg != NULL)
         c = *cfg;
@@ -214,6 +215,7 @@ static int wait_until(mintid_gen *g, int64_t target, uint64_t *deadline) {
 /* ---- the pure core ------------------------------------------------------------------- */
 
 void mintid__core_init(const mintid__format_impl *f, mintid__core *core) {
+    mintid__plans_init();
     memset(core, 0, sizeof *core);
     core->st.seq = f->seq_init;
 }

@@ -319,6 +319,8 @@ typedef struct mintid__plan {
     bool has_random80;
 } mintid__plan;
 extern mintid__plan mintid__plans[MINTID_FORMAT_COUNT];
+/* Builds mintid__plans if it is not yet (a pthread_once). */
+void mintid__plans_init(void);
 
 /* Fast packing from parts whose fields are known to fit (the generator's). */
 static inline uint64_t mintid__pack_u64(const mintid_format *fmt, const mintid_parts *p) {

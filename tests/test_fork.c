@@ -5,19 +5,23 @@
 #include "check.h"
 #include "mintid.h"
 
+#include <stdbool.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* Runs `child` in a child process and returns its exit status. */
-static int in_child(int (*child)(void *), void *arg) {
+/* Runs `child` in a child process and returns its exit status; raw: made
+ * by _Fork(), which runs no pthread_atfork() handlers. */
+static int in_child_how(int (*child)(void *), void *arg, bool raw) {
     fflush(NULL);
-    pid_t pid = fork();
+    pid_t pid = raw ? _Fork() : fork();
     if (pid == 0)
         _exit(child(arg));
     int st;
     waitpid(pid, &st, 0);
     return WIFEXITED(st) ? WEXITSTATUS(st) : 100;
 }
+
+static int in_child(int (*child)(void *), void *arg) { return in_child_how(child, arg, false); }
 
 static int child_uses_inherited(void *arg) {
     mintid_gen *gen = arg;
@@ -52,6 +56,19 @@ static void test_inherited_generator(void) {
     }
 }
 
+/* The same for a child made without the atfork handlers (_Fork(), a raw clone()). */
+static void test_inherited_generator_raw_fork(void) {
+    for (int f = 0; f < MINTID_FORMAT_COUNT; f++) {
+        mintid_gen *gen;
+        mintid_id id;
+        CHECK_INT(mintid_gen_new(mintid_format_get((mintid_format_id)f), NULL, &gen), MINTID_OK);
+        CHECK_INT(mintid_gen_next(gen, &id), MINTID_OK);
+        CHECK_INT(in_child_how(child_uses_inherited, gen, true), 0);
+        CHECK_INT(mintid_gen_next(gen, &id), MINTID_OK);
+        mintid_gen_free(gen);
+    }
+}
+
 /* The child's next random bytes, through a pipe. */
 static int pipe_fd;
 static int child_random(void *arg) {
@@ -80,6 +97,7 @@ static void test_random_pool(void) {
 
 int main(void) {
     test_inherited_generator();
+    test_inherited_generator_raw_fork();
     test_random_pool();
     return CHECK_DONE();
 }

@@ -529,8 +529,10 @@ static void check_build(const mintid_format *fmt, unsigned count) {
             continue;
         mintid_id_parse(fmt, &id, &back);
         PROP(memcmp(&back, &parts, sizeof back) == 0, fmt, MINTID_FORM_ANY, &id, NULL);
-        PROP(mintid_id_unix_ms(fmt, &id, 0) == (int64_t)parts.timestamp * fmt->ts_unit_ms, fmt, MINTID_FORM_ANY, &id,
-             NULL);
+        /* Epoch 0 where it is settable; a fixed epoch is the format's own whatever is passed. */
+        int64_t epoch = fmt->epoch_settable ? 0 : fmt->epoch_ms;
+        PROP(mintid_id_unix_ms(fmt, &id, 0) == (epoch / fmt->ts_unit_ms + (int64_t)parts.timestamp) * fmt->ts_unit_ms,
+             fmt, MINTID_FORM_ANY, &id, NULL);
         check_id(fmt, &id);
 
         /* One bit above one field's width, or a part the format does not use, is refused. */

@@ -61,7 +61,7 @@ static const mintid__codec text_codec = {text_encode, text_decode};
 static const mintid__codec core_codec = {core_encode, core_decode};
 
 static const mintid_field fields[] = {
-    {"prefix", 0, 1, MINTID_ROLE_CONSTANT, 1, 0},
+    {"prefix", 0, 1, MINTID_ROLE_CONSTANT, 0, 1},
     {"timestamp", 1, 41, MINTID_ROLE_TIMESTAMP, 0, 0},
     {"random", 42, 12, MINTID_ROLE_RANDOM, 0, 0},
     {"increment", 54, 10, MINTID_ROLE_SEQUENCE, 0, 0},

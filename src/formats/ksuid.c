@@ -82,8 +82,8 @@ static int next(const mintid__format_impl *f, const mintid_config *cfg, mintid__
 }
 
 static const mintid_field fields[] = {
-    {"timestamp", 0, 32, MINTID_ROLE_TIMESTAMP, 0, MINTID_FIELD_SHOWN},
-    {"payload", 32, 128, MINTID_ROLE_DATA, 0, MINTID_FIELD_HEX},
+    {"timestamp", 0, 32, MINTID_ROLE_TIMESTAMP, MINTID_FIELD_SHOWN, 0},
+    {"payload", 32, 128, MINTID_ROLE_DATA, MINTID_FIELD_HEX, 0},
 };
 
 const mintid__format_impl mintid__ksuid = {

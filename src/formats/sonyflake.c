@@ -10,7 +10,7 @@
 
 static const mintid_field fields[] = {
     {"sign", 0, 1, MINTID_ROLE_CONSTANT, 0, 0},
-    {"elapsed", 1, 39, MINTID_ROLE_TIMESTAMP, 0, MINTID_FIELD_SHOWN},
+    {"elapsed", 1, 39, MINTID_ROLE_TIMESTAMP, MINTID_FIELD_SHOWN, 0},
     {"sequence", 40, 8, MINTID_ROLE_SEQUENCE, 0, 0},
     {"machine", 48, 16, MINTID_ROLE_NODE, 0, 0},
 };

@@ -67,8 +67,8 @@ int mintid__uuidv7_next(const mintid__format_impl *f, const mintid_config *cfg, 
 }
 
 static const mintid_field fields[] = {
-    {"unix_ts_ms", 0, 48, MINTID_ROLE_TIMESTAMP, 0, 0}, {"version", 48, 4, MINTID_ROLE_CONSTANT, 7, MINTID_FIELD_SHOWN},
-    {"rand_a", 52, 12, MINTID_ROLE_DATA, 0, 0},         {"variant", 64, 2, MINTID_ROLE_CONSTANT, 2, MINTID_FIELD_SHOWN},
+    {"unix_ts_ms", 0, 48, MINTID_ROLE_TIMESTAMP, 0, 0}, {"version", 48, 4, MINTID_ROLE_CONSTANT, MINTID_FIELD_SHOWN, 7},
+    {"rand_a", 52, 12, MINTID_ROLE_DATA, 0, 0},         {"variant", 64, 2, MINTID_ROLE_CONSTANT, MINTID_FIELD_SHOWN, 2},
     {"rand_b", 66, 62, MINTID_ROLE_DATA, 0, 0},
 };
 
