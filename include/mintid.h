@@ -61,7 +61,7 @@ extern "C" {
     XX(ECLOCKBACK, -12, "clock moved backwards")                                                                       \
     XX(ETIMEDOUT, -13, "wait limit reached before the clock moved on")                                                 \
     XX(EFORKED, -14, "generator was inherited across fork(); create a new one")                                        \
-    XX(EENTROPY, -15, "kernel random number generator failed")                                                         \
+    XX(EENTROPY, -15, "random number generator failed")                                                                \
     XX(ECLOCK, -16, "clock could not be read")                                                                         \
     XX(EINVALID, -17, "not a valid ID of this format")                                                                 \
     XX(EAMBIGUOUS, -18, "ambiguous: several formats or forms match")                                                   \
@@ -135,7 +135,7 @@ typedef struct mintid_field {
 typedef enum mintid_form {
     MINTID_FORM_TEXT = 0,   /* the format's canonical text */
     MINTID_FORM_INT = 1,    /* unsigned decimal (64-bit formats only) */
-    MINTID_FORM_HEX = 2,    /* lower-case hex, fixed width (16 or 40 digits) */
+    MINTID_FORM_HEX = 2,    /* lower-case hex, fixed width (16, 32 or 40 digits) */
     MINTID_FORM_PADDED = 3, /* nanoflake: base36 zero-padded to 13 characters */
     MINTID_FORM_CORE = 4,   /* caloriosa: base62 with Caloriosa/core's 0-9A-Za-z */
     MINTID_FORM_UUID = 5,   /* 128-bit formats: the RFC 9562 8-4-4-4-12 string */
@@ -152,7 +152,8 @@ typedef enum mintid_overflow_policy {
 
 typedef enum mintid_rollback_policy {
     MINTID_ROLLBACK_WAIT = 0,  /* wait (bounded) until the clock catches up */
-    MINTID_ROLLBACK_REUSE = 1, /* keep the last timestamp, continue its sequence */
+    MINTID_ROLLBACK_REUSE = 1, /* keep the last timestamp, continue its sequence
+                                  (within the format's rollback_allowance_ms, if any) */
     MINTID_ROLLBACK_FAIL = 2   /* return MINTID_ECLOCKBACK */
 } mintid_rollback_policy;
 
@@ -207,7 +208,7 @@ MINTID_API int mintid_format_names(char *buf, size_t cap);
 MINTID_API const mintid_format *mintid_format_find(const char *name);
 /* The field playing `role` in `fmt`, or NULL if it has none. */
 MINTID_API const mintid_field *mintid_format_field(const mintid_format *fmt, mintid_role role);
-/* The name of a form ("text", "int", "hex", "padded", "core"), or NULL. */
+/* The name of a form ("text", "int", "hex", "padded", "core", "uuid"), or NULL. */
 MINTID_API const char *mintid_form_name(mintid_form form);
 /* The form with this name, or -2 if there is none. */
 MINTID_API int mintid_form_find(const char *name);
@@ -411,7 +412,7 @@ typedef int (*mintid_clock_fn)(void *ctx, int64_t *unix_ms);
 typedef int (*mintid_random_fn)(void *ctx, void *buf, size_t len);
 
 typedef struct mintid_config {
-    int64_t epoch_ms; /* nanoflake only: Unix ms; must not be in the future */
+    int64_t epoch_ms; /* Unix ms; a format's own unless fmt->epoch_settable; never in the future */
     int64_t node;     /* node id, or -1 for none (see mintid_format.node_bits) */
     mintid_overflow_policy overflow;
     mintid_rollback_policy rollback;
@@ -419,7 +420,8 @@ typedef struct mintid_config {
     unsigned entropy_size; /* ulid-flake: bytes per increment, 1..3 (scalable 1..2) */
     mintid_clock_fn clock; /* NULL: the system's real-time clock */
     void *clock_ctx;
-    mintid_random_fn random; /* NULL: the kernel CSPRNG through a fork-safe pool */
+    mintid_random_fn random; /* NULL: libcrypto's DRBG through a fork-safe pool; else asked
+                                for up to 16 KiB at a time, under the generator's lock */
     void *random_ctx;
 } mintid_config;
 
