@@ -384,7 +384,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     memset(&back, 0x5a, sizeof back);
     mintid_id_parse(fmt, &id, &back);
     REQUIRE(memcmp(&back, &parts, sizeof back) == 0);
-    REQUIRE(mintid_id_unix_ms(fmt, &id, 0) == (int64_t)parts.timestamp * ts_unit(fmt->id));
+    /* Epoch 0 where it is settable; a fixed epoch is the format's own, whatever is passed. */
+    int64_t epoch = fmt->epoch_settable ? 0 : fmt->epoch_ms;
+    REQUIRE(mintid_id_unix_ms(fmt, &id, 0) == (epoch / ts_unit(fmt->id) + (int64_t)parts.timestamp) * ts_unit(fmt->id));
 
     bool reserved = fmt->id == MINTID_SCRU160 && (parts.timestamp == 0 || parts.timestamp == mask(48));
     REQUIRE((mintid_id_check(fmt, &id) == MINTID_OK) == !reserved);
