@@ -67,8 +67,6 @@ static void civil_from_days(int64_t z, int64_t *y, unsigned *m, unsigned *d) {
     *y = (int64_t)yoe + era * 400 + (*m <= 2);
 }
 
-static int64_t floor_div(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
-
 /*
  * 0000-01-01T00:00:00.000Z to +99999-12-31T23:59:59.999Z: RFC 3339's
  * years, then ISO 8601's expanded ones, which the 48-bit millisecond
@@ -82,7 +80,7 @@ int mintid_format_time(int64_t unix_ms, char *buf, size_t cap) {
     /* Checked first: the arithmetic below would overflow near INT64_MIN. */
     if (unix_ms < TIME_MIN_MS || unix_ms > TIME_MAX_MS)
         return MINTID_ERANGE;
-    int64_t days = floor_div(unix_ms, 86400000);
+    int64_t days = mintid__floor_div(unix_ms, 86400000);
     int64_t ms_of_day = unix_ms - days * 86400000;
     int64_t y;
     unsigned m, d;

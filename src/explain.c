@@ -217,16 +217,7 @@ int mintid_explain(const mintid_format *fmt, int from, const char *s, size_t len
         }
         bool nocase, decimal = form_is(fmt, from, &mintid__codec_int);
         const char *alphabet = form_alphabet(fmt, from, &nocase);
-        size_t i;
-        for (i = 0; i < tlen; i++) {
-            char ch = t[i];
-            if (nocase && ch >= 'a' && ch <= 'z' && strchr(alphabet, ch) == NULL)
-                ch = (char)(ch - 32);
-            else if (nocase && ch >= 'A' && ch <= 'Z' && strchr(alphabet, ch) == NULL)
-                ch = (char)(ch + 32);
-            if (ch == '\0' || strchr(alphabet, ch) == NULL)
-                break;
-        }
+        size_t i = fits(t, tlen, alphabet, nocase);
         if (i < tlen) {
             char c1[MINTID_ESCAPED_MAX];
             mintid_escape(t + i, 1, c1, sizeof c1);

@@ -99,18 +99,10 @@ uint64_t mintid_format_max_timestamp(const mintid_format *fmt) {
 
 void mintid_id_from_u64(mintid_id *id, uint64_t value) {
     memset(id, 0, sizeof *id);
-    for (int i = 7; i >= 0; i--) {
-        id->bytes[i] = (uint8_t)value;
-        value >>= 8;
-    }
+    mintid__put_be(id->bytes, 8, value);
 }
 
-uint64_t mintid_id_to_u64(const mintid_id *id) {
-    uint64_t v = 0;
-    for (int i = 0; i < 8; i++)
-        v = v << 8 | id->bytes[i];
-    return v;
-}
+uint64_t mintid_id_to_u64(const mintid_id *id) { return mintid__get_be(id->bytes, 8); }
 
 int mintid_id_compare(const mintid_format *fmt, const mintid_id *a, const mintid_id *b) {
     return memcmp(a->bytes, b->bytes, fmt->bits / 8u);
@@ -199,8 +191,6 @@ void mintid__get_wide(const uint8_t *b, unsigned off, unsigned width, uint8_t *o
     }
 }
 
-static int64_t floor_div(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
-
 int mintid_range(const mintid_format *fmt, int64_t unix_ms, int64_t epoch_ms, mintid_id *min, mintid_id *max) {
     if (!fmt->epoch_settable || epoch_ms == MINTID_EPOCH_DEFAULT)
         epoch_ms = fmt->epoch_ms;
@@ -208,8 +198,8 @@ int mintid_range(const mintid_format *fmt, int64_t unix_ms, int64_t epoch_ms, mi
         return MINTID_EINVAL;
     /* The unit that holds unix_ms: every millisecond of it has the same
      * range (floored apart, so no subtraction can overflow). */
-    int64_t ts = floor_div(unix_ms, fmt->ts_unit_ms);
-    int64_t epoch_units = floor_div(epoch_ms, fmt->ts_unit_ms);
+    int64_t ts = mintid__floor_div(unix_ms, fmt->ts_unit_ms);
+    int64_t epoch_units = mintid__floor_div(epoch_ms, fmt->ts_unit_ms);
     if (ts < epoch_units || (uint64_t)(ts - epoch_units) > mintid_format_max_timestamp(fmt))
         return MINTID_ETIME;
     ts -= epoch_units;
@@ -344,7 +334,7 @@ int64_t mintid_id_unix_ms(const mintid_format *fmt, const mintid_id *id, int64_t
     const mintid_field *f = mintid_format_field(fmt, MINTID_ROLE_TIMESTAMP);
     int64_t ts = (int64_t)mintid__get_bits(id->bytes, f->offset, f->width), ms;
     /* Saturated rather than overflowed for an epoch near the end of time. */
-    if (__builtin_add_overflow(floor_div(epoch_ms, fmt->ts_unit_ms), ts, &ms) ||
+    if (__builtin_add_overflow(mintid__floor_div(epoch_ms, fmt->ts_unit_ms), ts, &ms) ||
         __builtin_mul_overflow(ms, (int64_t)fmt->ts_unit_ms, &ms))
         return INT64_MAX;
     return ms;

@@ -26,8 +26,6 @@
  */
 #define RNG_BLOCK MINTID__RNG_BLOCK
 
-static int64_t floor_div(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
-
 struct mintid_gen {
     pthread_mutex_t lock;
     const mintid__format_impl *impl;
@@ -65,9 +63,7 @@ int mintid__gen_random_bits(struct mintid__gen_rng *rng, unsigned bits, uint64_t
     int rc = mintid__gen_random(rng, b, nbytes);
     if (rc != MINTID_OK)
         return rc;
-    uint64_t v = 0;
-    for (unsigned i = 0; i < nbytes; i++)
-        v = v << 8 | b[i];
+    uint64_t v = mintid__get_be(b, nbytes);
     *out = bits >= 64 ? v : v & ((UINT64_C(1) << bits) - 1);
     return MINTID_OK;
 }
@@ -133,7 +129,7 @@ int mintid_gen_new(const mintid_format *fmt, const mintid_config *cfg, mintid_ge
     g->cfg = c;
     g->fork_generation = mintid__fork_generation();
     g->unit_ms = fmt->ts_unit_ms;
-    g->epoch_units = floor_div(c.epoch_ms, g->unit_ms);
+    g->epoch_units = mintid__floor_div(c.epoch_ms, g->unit_ms);
     mintid__core_init(f, &g->core);
     g->rng.fn = c.random;
     g->rng.ctx = c.random_ctx;
@@ -170,7 +166,7 @@ static int read_rel(mintid_gen *g, int64_t *rel) {
         if (rc != MINTID_OK)
             return rc < 0 ? rc : MINTID_ECLOCK;
     }
-    *rel = g->unit_ms == 1 ? now - g->cfg.epoch_ms : floor_div(now, g->unit_ms) - g->epoch_units;
+    *rel = g->unit_ms == 1 ? now - g->cfg.epoch_ms : mintid__floor_div(now, g->unit_ms) - g->epoch_units;
     return MINTID_OK;
 }
 
@@ -249,16 +245,15 @@ static inline __attribute__((always_inline)) int core_next_parts(const mintid__f
     if (tick < 0)
         return tick;
     if (tick == MINTID__TICK_NEW) {
-        if (rel < (int64_t)f->timestamp_min || rel > (int64_t)f->timestamp_max)
-            return MINTID_ETIME;
+        if ((rc = mintid__core_open_unit(f, core, tick, rel, &ts)) != MINTID_OK)
+            return rc;
         /* The shared rules inline: nanoflake's and snowflake's hot path. */
         if (f->seq_begin == mintid__seq_begin_zero)
             st.seq = 0;
         else
             rc = f->seq_begin(f, cfg, rng, &st);
         if (rc == MINTID_OK && f->random_per_ms)
-            rc = mintid__gen_random_bits(rng, mintid_format_field(&f->pub, MINTID_ROLE_RANDOM)->width, &st.random);
-        ts = (uint64_t)rel;
+            rc = mintid__gen_random_bits(rng, pl->random_bits, &st.random);
     } else {
         /* The same millisecond, or (reuse) the clock behind: carry on in the last one. */
         if (f->seq_step == mintid__seq_step_one)

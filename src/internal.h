@@ -282,6 +282,29 @@ static inline int mintid__core_tick(const mintid__format_impl *f, const mintid_c
     return MINTID__TICK_SAME;
 }
 
+/*
+ * The timestamp of the unit the next ID opens: rel, for a later unit (tick
+ * MINTID__TICK_NEW); else the unit after the last ID's, when its counter is
+ * used up and the ID runs ahead of the clock. MINTID_OK, or MINTID_ETIME
+ * outside the format's timestamps.
+ */
+static inline int mintid__core_open_unit(const mintid__format_impl *f, const mintid__core *core, int tick, int64_t rel,
+                                         uint64_t *ts) {
+    if (tick == MINTID__TICK_NEW) {
+        if (rel < (int64_t)f->timestamp_min || rel > (int64_t)f->timestamp_max)
+            return MINTID_ETIME;
+        *ts = (uint64_t)rel;
+    } else {
+        if (core->last_ts >= f->timestamp_max)
+            return MINTID_ETIME;
+        *ts = core->last_ts + 1;
+    }
+    return MINTID_OK;
+}
+
+/* a / b rounded down (b > 0): the unit a time before 1970 or an epoch falls in. */
+static inline int64_t mintid__floor_div(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
+
 /* Big-endian stores for the formats' own generators. */
 static inline void mintid__put_be(uint8_t *b, unsigned nbytes, uint64_t v) {
     for (unsigned i = nbytes; i-- > 0; v >>= 8)

@@ -56,16 +56,8 @@ static int next(const mintid__format_impl *f, const mintid_config *cfg, mintid__
         hi = core->st.seq + (lo == 0);
     } else {
         /* A new second, or (after 2^95 IDs in one) the next one, as Next() carries. */
-        if (tick == MINTID__TICK_NEW) {
-            if (rel < (int64_t)f->timestamp_min || rel > (int64_t)f->timestamp_max)
-                return MINTID_ETIME;
-            ts = (uint64_t)rel;
-        } else {
-            if (core->last_ts >= f->timestamp_max)
-                return MINTID_ETIME;
-            ts = core->last_ts + 1;
-        }
-        if ((rc = mintid__gen_random(rng, r, sizeof r)) != MINTID_OK)
+        if ((rc = mintid__core_open_unit(f, core, tick, rel, &ts)) != MINTID_OK ||
+            (rc = mintid__gen_random(rng, r, sizeof r)) != MINTID_OK)
             return rc;
         hi = mintid__get_be(r, 4) & 0x7fffffffu; /* the counter's top bit starts at 0 */
         lo = mintid__get_be(r + 4, 8);

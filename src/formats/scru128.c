@@ -57,9 +57,8 @@ static int next(const mintid__format_impl *f, const mintid_config *cfg, mintid__
     uint64_t ts;
     int rc = MINTID_OK;
     if (tick == MINTID__TICK_NEW) {
-        if (rel < (int64_t)f->timestamp_min || rel > (int64_t)f->timestamp_max)
-            return MINTID_ETIME;
-        ts = (uint64_t)rel;
+        if ((rc = mintid__core_open_unit(f, core, tick, rel, &ts)) != MINTID_OK)
+            return rc;
         rc = random24(rng, &st.seq);
     } else {
         ts = core->last_ts;
@@ -70,9 +69,8 @@ static int next(const mintid__format_impl *f, const mintid_config *cfg, mintid__
             st.random++;
         } else {
             /* Both counters used up: the next millisecond, ahead of the clock. */
-            if (ts >= f->timestamp_max)
-                return MINTID_ETIME;
-            ts++;
+            if ((rc = mintid__core_open_unit(f, core, tick, rel, &ts)) != MINTID_OK)
+                return rc;
             st.random = 0;
             rc = random24(rng, &st.seq);
         }

@@ -87,12 +87,13 @@ static int next(const mintid__format_impl *f, const mintid_config *cfg, mintid__
     int tick = mintid__core_tick(f, cfg, core, rel);
     if (tick < 0)
         return tick;
-    if (tick == MINTID__TICK_NEW && (rel < (int64_t)f->timestamp_min || rel > (int64_t)f->timestamp_max))
-        return MINTID_ETIME;
+    uint64_t ts = core->last_ts;
+    int rc;
+    if (tick == MINTID__TICK_NEW && (rc = mintid__core_open_unit(f, core, tick, rel, &ts)) != MINTID_OK)
+        return rc;
     if (tick == MINTID__TICK_SAME && core->st.seq >= 0xffff)
         return MINTID_EEXHAUSTED;
     uint8_t r[12], c[2];
-    int rc;
     if (cfg->node >= 0) {
         mintid__put_be(r, 2, (uint64_t)cfg->node);
         rc = mintid__gen_random(rng, r + 2, 10);
@@ -103,7 +104,6 @@ static int next(const mintid__format_impl *f, const mintid_config *cfg, mintid__
         rc = mintid__gen_random(rng, c, 2);
     if (rc != MINTID_OK)
         return rc;
-    uint64_t ts = tick == MINTID__TICK_NEW ? (uint64_t)rel : core->last_ts;
     uint64_t seq = tick == MINTID__TICK_NEW ? mintid__get_be(c, 2) & 0x7fff : core->st.seq + 1;
     mintid__put_be(out->bytes, 6, ts);
     mintid__put_be(out->bytes + 6, 2, seq);

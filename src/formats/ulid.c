@@ -44,13 +44,10 @@ static int next(const mintid__format_impl *f, const mintid_config *cfg, mintid__
         return tick;
     uint64_t ts, hi, lo;
     if (tick == MINTID__TICK_NEW) {
-        if (rel < (int64_t)f->timestamp_min || rel > (int64_t)f->timestamp_max)
-            return MINTID_ETIME;
         uint8_t r[10];
-        int rc = mintid__gen_random(rng, r, sizeof r);
-        if (rc != MINTID_OK)
+        int rc = mintid__core_open_unit(f, core, tick, rel, &ts);
+        if (rc != MINTID_OK || (rc = mintid__gen_random(rng, r, sizeof r)) != MINTID_OK)
             return rc;
-        ts = (uint64_t)rel;
         hi = mintid__get_be(r, 2);
         lo = mintid__get_be(r + 2, 8);
     } else {

@@ -45,16 +45,8 @@ int mintid__uuidv7_next(const mintid__format_impl *f, const mintid_config *cfg, 
     } else {
         /* A new millisecond, or the counter used up: the next millisecond,
          * the ID's time then running ahead of the clock. */
-        if (tick == MINTID__TICK_NEW) {
-            if (rel < (int64_t)f->timestamp_min || rel > (int64_t)f->timestamp_max)
-                return MINTID_ETIME;
-            ts = (uint64_t)rel;
-        } else {
-            if (core->last_ts >= f->timestamp_max)
-                return MINTID_ETIME;
-            ts = core->last_ts + 1;
-        }
-        if ((rc = mintid__gen_random(rng, r, sizeof r)) != MINTID_OK)
+        if ((rc = mintid__core_open_unit(f, core, tick, rel, &ts)) != MINTID_OK ||
+            (rc = mintid__gen_random(rng, r, sizeof r)) != MINTID_OK)
             return rc;
         counter = (uint64_t)(r[0] & 0x07) << 38 | (uint64_t)r[1] << 30 | (uint64_t)(r[2] & 0x3f) << 24 |
                   (uint64_t)r[3] << 16 | (uint64_t)r[4] << 8 | r[5];
