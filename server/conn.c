@@ -6,9 +6,11 @@
  * Nothing here waits. A mint request is a job run in slices of at most
  * SERVER_SLICE_IDS IDs per loop turn, and a connection's pipeline is served
  * at most SERVER_SLICE_REQUESTS requests per turn, so no client delays the
- * others by more than a slice; a job the clock holds up is parked on a
- * timer. Replies queued for all clients together are bounded: past
- * max-output-total the clients with the most unread replies are dropped.
+ * others by more than a slice. A job that cannot be minted yet waits in
+ * its format's queue and is served in turn when the format can mint again
+ * (wait_queue in server.h). Replies queued for all clients together are
+ * bounded: past max-output-total the clients with the most unread replies
+ * are dropped.
  *
  * Sockets are read and written directly, as Redis does, rather than through
  * libevent's bufferevents: a request costs one read() and one write(), with
@@ -68,6 +70,86 @@ static bool over_total(const server *srv) {
     return srv->svc->queued_bytes + srv->svc->input_bytes > srv->cfg->max_output_total;
 }
 
+/* Takes c's parked job out of its format's queue. */
+static void wait_remove(conn *c) {
+    wait_queue *q = &c->srv->waiting[c->job.fmt->id];
+    if (c->wait_prev != NULL)
+        c->wait_prev->wait_next = c->wait_next;
+    else
+        q->head = c->wait_next;
+    if (c->wait_next != NULL)
+        c->wait_next->wait_prev = c->wait_prev;
+    else
+        q->tail = c->wait_prev;
+    c->wait_prev = c->wait_next = NULL;
+    c->job.parked = false;
+    c->srv->svc->parked_now--;
+    event_del(c->timer);
+}
+
+/*
+ * Parks c's job in its format's queue, at the back or (a job whose turn
+ * came and could mint nothing) the front. A job starting to wait gets its
+ * deadline: max-wait bounds each wait, not a whole batch that keeps
+ * progressing.
+ */
+static void wait_push(conn *c, bool front) {
+    server *srv = c->srv;
+    mint_job *j = &c->job;
+    wait_queue *q = &srv->waiting[j->fmt->id];
+    uint64_t now = monotonic_ns();
+    if (j->deadline_ns == 0) {
+        j->deadline_ns = now + srv->cfg->max_wait * 1000000u;
+        srv->svc->parked_total++;
+    }
+    if (front) {
+        c->wait_prev = NULL;
+        c->wait_next = q->head;
+        if (q->head != NULL)
+            q->head->wait_prev = c;
+        else
+            q->tail = c;
+        q->head = c;
+    } else {
+        c->wait_next = NULL;
+        c->wait_prev = q->tail;
+        if (q->tail != NULL)
+            q->tail->wait_next = c;
+        else
+            q->head = c;
+        q->tail = c;
+    }
+    j->parked = true;
+    srv->svc->parked_now++;
+    uint64_t left = j->deadline_ns > now ? j->deadline_ns - now : 0;
+    struct timeval tv = {(time_t)(left / 1000000000u), (suseconds_t)(left % 1000000000u / 1000u)};
+    event_add(c->timer, &tv);
+}
+
+/* Wakes q after retry_ns, unless it is already due sooner. */
+static void wait_arm(wait_queue *q, uint64_t retry_ns) {
+    uint64_t due = monotonic_ns() + retry_ns;
+    if (q->due_ns != 0 && q->due_ns <= due && event_pending(q->timer, EV_TIMEOUT, NULL))
+        return;
+    q->due_ns = due;
+    struct timeval tv = {(time_t)(retry_ns / 1000000000u), (suseconds_t)(retry_ns % 1000000000u / 1000u)};
+    event_add(q->timer, &tv);
+}
+
+/*
+ * Parks c's job, which could mint nothing more, and wakes its queue when
+ * the service said to try again, or at the job's deadline if that comes
+ * first: a wait for the wall clock is looked at again at least that often,
+ * since the clock can be stepped meanwhile.
+ */
+static void wait_park(conn *c, bool front, uint64_t retry_ns, const char *why) {
+    wait_queue *q = &c->srv->waiting[c->job.fmt->id];
+    q->why = why;
+    wait_push(c, front);
+    uint64_t now = monotonic_ns(), left = c->job.deadline_ns > now ? c->job.deadline_ns - now : 0;
+    wait_arm(q, retry_ns < left ? retry_ns : left);
+}
+
 static void conn_free(conn *c) {
     server *srv = c->srv;
     if (c->prev != NULL)
@@ -81,7 +163,7 @@ static void conn_free(conn *c) {
     else
         srv->svc->connections[c->proto]--;
     if (c->job.parked)
-        srv->svc->parked_now--;
+        wait_remove(c);
     srv->svc->queued_bytes -= queued(c);
     srv->svc->input_bytes -= c->in_cap;
     event_free(c->rev);
@@ -193,10 +275,8 @@ static void resume_next_turn(conn *c) {
 
 /* Queues the reply of a finished (or failed) job and clears it. */
 static void job_end(conn *c, int status, const char *why) {
-    if (c->job.parked) {
-        c->job.parked = false;
-        c->srv->svc->parked_now--;
-    }
+    if (c->job.parked)
+        wait_remove(c);
     if (status != MINTID_OK)
         evbuffer_drain(c->job.body, evbuffer_get_length(c->job.body));
     c->job.finish(c, status, why);
@@ -204,13 +284,11 @@ static void job_end(conn *c, int status, const char *why) {
     c->job.active = false;
 }
 
-job_state conn_job_step(conn *c, size_t *budget, uint64_t *retry_ns) {
+job_state conn_job_step(conn *c, size_t *budget, uint64_t *retry_ns, const char **why_parked) {
     server *srv = c->srv;
     mint_job *j = &c->job;
-    if (j->parked) {
-        j->parked = false;
-        srv->svc->parked_now--;
-    }
+    if (j->parked)
+        wait_remove(c);
     while (j->done < j->count) {
         /* Past the bound on replies queued for everyone, mint nothing more
          * until the slowest clients are dropped. */
@@ -226,19 +304,11 @@ job_state conn_job_step(conn *c, size_t *budget, uint64_t *retry_ns) {
         if (n > 0)
             j->deadline_ns = 0; /* max-wait bounds each wait, not a whole batch that keeps progressing */
         if (n == 0) {
-            uint64_t now = monotonic_ns();
-            if (j->deadline_ns == 0) {
-                j->deadline_ns = now + srv->cfg->max_wait * 1000000u;
-                srv->svc->parked_total++;
-            }
-            if (now >= j->deadline_ns) {
+            if (j->deadline_ns != 0 && monotonic_ns() >= j->deadline_ns) {
                 job_end(c, MINTID_ETIMEDOUT, why);
                 return JOB_DONE;
             }
-            if (*retry_ns > j->deadline_ns - now)
-                *retry_ns = j->deadline_ns - now;
-            j->parked = true;
-            srv->svc->parked_now++;
+            *why_parked = why;
             return JOB_PARKED;
         }
         j->encode(c, srv->ids, (size_t)n);
@@ -280,11 +350,20 @@ static int process(conn *c) {
     int requests = SERVER_SLICE_REQUESTS;
     for (;;) {
         if (c->job.active) {
+            /* Its turn comes from the queue. */
+            if (c->job.parked)
+                break;
+            /* Others of its format wait already: it waits behind them. */
+            wait_queue *q = &srv->waiting[c->job.fmt->id];
+            if (q->head != NULL) {
+                wait_push(c, false);
+                break;
+            }
             uint64_t retry_ns;
-            job_state js = conn_job_step(c, &budget, &retry_ns);
+            const char *why;
+            job_state js = conn_job_step(c, &budget, &retry_ns, &why);
             if (js == JOB_PARKED) {
-                struct timeval tv = {(time_t)(retry_ns / 1000000000u), (suseconds_t)(retry_ns % 1000000000u / 1000u)};
-                event_add(c->timer, &tv);
+                wait_park(c, false, retry_ns, why);
                 break;
             }
             if (js == JOB_YIELD) {
@@ -355,8 +434,72 @@ static int process(conn *c) {
 static void on_timer(evutil_socket_t fd, short what, void *arg) {
     (void)fd, (void)what;
     conn *c = arg;
-    if (!c->lingering)
-        process(c);
+    if (c->lingering)
+        return;
+    if (c->job.parked) {
+        /* Its deadline: max-wait passed before its turn came. */
+        const char *why = c->srv->waiting[c->job.fmt->id].why;
+        job_end(c, MINTID_ETIMEDOUT, why != NULL ? why : mintid_strerror(MINTID_ETIMEDOUT));
+    }
+    process(c);
+}
+
+/*
+ * Serves a format's wait queue when the format can mint again: from the
+ * head, each job at most once per wake-up, with an equal share of the
+ * format's unit (4096 nanoflakes in a ms among 100 waiting clients: 40
+ * each), so a client asking for a few IDs is answered in the first unit
+ * however many big batches wait with it. A job that minted and wants more
+ * goes to the back; one that could mint nothing stays at the head, and the
+ * queue sleeps until the time it was given.
+ */
+static void on_wait_timer(evutil_socket_t fd, short what, void *arg) {
+    (void)fd, (void)what;
+    wait_queue *q = arg;
+    q->due_ns = 0;
+    size_t turns = 0;
+    for (conn *c = q->head; c != NULL; c = c->wait_next)
+        turns++;
+    if (turns == 0)
+        return;
+    /* A format of unbounded capacity waits only for the clock, the state
+     * file or a lease: whole slices. */
+    const mintid_format *fmt = q->head->job.fmt;
+    size_t share = SERVER_SLICE_IDS;
+    if (fmt->capacity_per_ms != 0) {
+        uint64_t each = (uint64_t)fmt->capacity_per_ms * fmt->ts_unit_ms / turns;
+        share = each == 0 ? 1 : each < SERVER_SLICE_IDS ? (size_t)each : SERVER_SLICE_IDS;
+    }
+    for (; turns > 0 && q->head != NULL; turns--) {
+        conn *c = q->head;
+        server *srv = c->srv;
+        size_t budget = share;
+        uint64_t retry_ns = 0, before = c->job.done;
+        const char *why;
+        wait_remove(c);
+        job_state js = conn_job_step(c, &budget, &retry_ns, &why);
+        bool minted = c->job.done > before;
+        if (js == JOB_DONE) {
+            process(c); /* its reply, then the requests behind it */
+            continue;
+        }
+        if (js == JOB_PARKED) {
+            wait_park(c, !minted, retry_ns, why);
+            return;
+        }
+        wait_push(c, !minted);
+        if (!minted || over_total(srv)) {
+            /* Past the bound on queued replies: the clients holding most
+             * are dropped, and the queue goes on next loop turn. */
+            if (over_total(srv))
+                event_active(srv->shed_ev, EV_TIMEOUT, 0);
+            wait_arm(q, 0);
+            return;
+        }
+    }
+    /* Everyone had a slice: the rest on the next turn, after other events. */
+    if (q->head != NULL)
+        wait_arm(q, 0);
 }
 
 /*
@@ -617,6 +760,13 @@ int server_listen(server *srv, proto p, const char *address, bool tls) {
         log_msg(LOG_ERROR, "out of memory");
         return -1;
     }
+    for (int i = 0; i < MINTID_FORMAT_COUNT; i++) {
+        wait_queue *q = &srv->waiting[i];
+        if (q->timer == NULL && (q->timer = evtimer_new(srv->base, on_wait_timer, q)) == NULL) {
+            log_msg(LOG_ERROR, "out of memory");
+            return -1;
+        }
+    }
     log_msg(LOG_INFO, "serving %s on %s", label, address);
     return 0;
 }
@@ -651,6 +801,12 @@ void server_close_all(server *srv) {
     if (srv->shed_ev != NULL) {
         event_free(srv->shed_ev);
         srv->shed_ev = NULL;
+    }
+    for (int i = 0; i < MINTID_FORMAT_COUNT; i++) {
+        if (srv->waiting[i].timer != NULL) {
+            event_free(srv->waiting[i].timer);
+            srv->waiting[i].timer = NULL;
+        }
     }
 }
 

@@ -64,7 +64,7 @@ typedef struct resp_session {
  */
 typedef struct mint_job {
     bool active;
-    bool parked; /* waiting on c->timer for the clock */
+    bool parked; /* in its format's wait queue; c->timer holds the deadline */
     const mintid_format *fmt;
     int form;                           /* mintid_form of the text */
     char prefix[MINTID_PREFIX_MAX + 1]; /* typeid's type prefix; "" for none */
@@ -81,6 +81,21 @@ typedef struct mint_job {
     bool http_keep_alive, http_json, resp_array;
 } mint_job;
 
+/*
+ * The jobs of one format that wait for it to mint again (its unit's
+ * sequence used up, the clock behind, the state file or lease behind), in
+ * the order they began waiting. One timer wakes the queue and serves it
+ * from the head, each job an equal share of the format's unit, so however
+ * many clients compete for a format's capacity each is served in the next
+ * unit, and a wake-up costs one timer, not one per waiting client.
+ */
+typedef struct wait_queue {
+    conn *head, *tail;
+    struct event *timer;
+    uint64_t due_ns; /* CLOCK_MONOTONIC: when the timer fires; 0 when not armed */
+    const char *why; /* why the format cannot mint: the answer to a job whose max-wait passes */
+} wait_queue;
+
 typedef struct server {
     struct event_base *base;
     service *svc;
@@ -93,10 +108,11 @@ typedef struct server {
     conn *conns;                /* every open connection, for shutdown */
     unsigned refusing;          /* refused connections still being closed */
     bool stopping;
-    struct evbuffer *scratch; /* a response body while its head is written */
-    auth *auth;               /* the secrets of auth-file; NULL: no authentication */
-    uint64_t next_client_id;  /* CLIENT ID of the next RESP connection */
-    mintid_id *ids;           /* room for one slice of IDs (SERVER_SLICE_IDS) */
+    struct evbuffer *scratch;                /* a response body while its head is written */
+    auth *auth;                              /* the secrets of auth-file; NULL: no authentication */
+    uint64_t next_client_id;                 /* CLIENT ID of the next RESP connection */
+    mintid_id *ids;                          /* room for one slice of IDs (SERVER_SLICE_IDS) */
+    wait_queue waiting[MINTID_FORMAT_COUNT]; /* by format id */
 } server;
 
 struct conn {
@@ -125,6 +141,7 @@ struct conn {
     unsigned auth_failures;    /* wrong secrets given on this connection */
     uint64_t auth_retry_ms;    /* monotonic: before this, a secret is refused unchecked */
     conn *prev, *next;
+    conn *wait_prev, *wait_next; /* in srv->waiting[job.fmt->id] while job.parked */
 };
 
 /* IDs minted for one connection per loop turn, and requests handled. */
@@ -143,12 +160,13 @@ void conn_start_mint(conn *c, const mintid_format *fmt, int form, const char *pr
 
 /*
  * Mints what *budget allows of c's job, without waiting, and takes what it
- * minted off *budget. JOB_DONE: the reply is queued. JOB_PARKED: nothing
- * can be minted yet; try again after *retry_ns. JOB_YIELD: the budget is
- * spent, or the replies queued for all clients are past their bound.
+ * minted off *budget. JOB_DONE: the reply is queued (an error if the job
+ * waited past max-wait). JOB_PARKED: nothing more can be minted yet; try
+ * again after *retry_ns, *why says why. JOB_YIELD: the budget is spent, or
+ * the replies queued for all clients are past their bound.
  */
 typedef enum job_state { JOB_DONE, JOB_PARKED, JOB_YIELD } job_state;
-job_state conn_job_step(conn *c, size_t *budget, uint64_t *retry_ns);
+job_state conn_job_step(conn *c, size_t *budget, uint64_t *retry_ns, const char **why);
 
 /*
  * A protocol handler: reads at most one request from buf[0..len), writes

@@ -20,6 +20,7 @@ RSS_LIMIT_KIB = 512 * 1024
 RESP_HOGS, HTTP_HOGS = 100, 50
 PIPELINED = 8  # requests each hog sends at once
 ANSWERED_WITHIN = 10.0  # seconds a new client may wait for its answer
+HOGS_AT_CAPACITY = 100  # clients that keep a format at its capacity
 
 
 def hog(port, request):
@@ -144,6 +145,54 @@ class Overload(FaultCase):
         with self.subTest(check="shed clients counted"):
             self.assertIsNotNone(metric(srv.http_port, "mintid_clients_shed_total"),
                                  "/metrics has no mintid_clients_shed_total")
+        status, log = srv.stop()
+        self.assertEqual(status, 0, log)
+
+    def test_small_request_waits_its_turn(self):
+        """Clients that keep nanoflake at its capacity (and read what they
+        are given) share each millisecond with a client asking for one ID
+        at a time: that client waits its turn behind them, never past
+        max-wait, whatever order the waits end in."""
+        max_wait_ms = 200
+        srv = self.server(args=["--node", "11", "--max-wait", str(max_wait_ms)]).start()
+        stop = threading.Event()
+        request = b"*3\r\n$4\r\nMINT\r\n$9\r\nnanoflake\r\n$6\r\n100000\r\n"
+
+        def greedy():
+            with socket.create_connection(("127.0.0.1", srv.resp_port), timeout=30) as s:
+                s.sendall(request * 400)  # 40M IDs: more than the test lasts
+                while not stop.is_set():
+                    try:
+                        if not s.recv(1 << 20):
+                            return
+                    except OSError:
+                        return
+
+        greedies = [threading.Thread(target=greedy, daemon=True) for _ in range(HOGS_AT_CAPACITY)]
+        self.addCleanup(stop.set)
+        for t in greedies:
+            t.start()
+        time.sleep(1)  # the greedy clients have filled the waits
+        problems, slowest, asked = [], 0.0, 0
+        r = Resp(srv.resp_port, timeout=10)
+        try:
+            deadline = time.monotonic() + scale(8.0, 60.0)
+            while time.monotonic() < deadline:
+                t = time.monotonic()
+                asked += 1
+                ids = r.call("MINT", "nanoflake", "1")
+                if not (isinstance(ids, list) and len(ids) == 1):
+                    problems.append(f"MINT nanoflake 1 answered {str(ids)[:200]}")
+                slowest = max(slowest, time.monotonic() - t)
+                time.sleep(0.02)
+        finally:
+            r.close()
+            stop.set()
+        for t in greedies:
+            t.join(10)
+        print(f"\nturns: {asked} single IDs asked beside {HOGS_AT_CAPACITY} clients at capacity, "
+              f"{len(problems)} refused, slowest in {slowest:.3f} s", file=sys.stderr)
+        self.assertEqual(problems[:5], [], f"{len(problems)} of {asked} refused")
         status, log = srv.stop()
         self.assertEqual(status, 0, log)
 
