@@ -79,12 +79,19 @@ static void check_http_response(const char *reply, size_t len, bool maybe_head) 
     REQUIRE(len == head + body || (maybe_head && len == head));
 }
 
-/* Runs a mint the handler started to its end, as the connection layer does, waiting where it parks. */
+/*
+ * Runs a mint the handler started to its end, as the connection layer
+ * does: waiting where it parks, and giving up at its max-wait deadline.
+ */
 static void finish_job(conn *c) {
     while (c->job.active) {
         size_t budget = SERVER_SLICE_IDS;
         uint64_t retry_ns = 0;
-        if (conn_job_step(c, &budget, &retry_ns) == JOB_PARKED) {
+        const char *why = NULL;
+        if (conn_job_step(c, &budget, &retry_ns, &why) == JOB_PARKED) {
+            REQUIRE(why != NULL);
+            if (c->job.deadline_ns == 0)
+                c->job.deadline_ns = monotonic_ns() + srv.cfg->max_wait * 1000000u;
             struct timespec ts = {0, (long)(retry_ns < 100000000u ? retry_ns : 100000000u)};
             nanosleep(&ts, NULL);
         }
