@@ -466,14 +466,21 @@ static void mark_file_write(int64 mark) {
 }
 
 /*
- * Raises the mark to new_mark: a WAL record, flushed (replicas replay it,
- * and crash recovery after the last checkpoint), and the file, fsynced
- * (which no checkpoint makes obsolete). Called with the lock held, before
+ * Raises the mark to new_mark: the file, fsynced (which no checkpoint makes
+ * obsolete), then a WAL record, flushed (replicas replay it, and crash
+ * recovery after the last checkpoint). Called with the lock held, before
  * any ID under the new mark is returned.
+ *
+ * The file comes first: a base backup whose checkpoint falls between the
+ * two then has the new mark either in the file it copies (written before
+ * the checkpoint) or in the WAL it replays (logged after it). In the other
+ * order, a copy of the file taken before it was written, with the record
+ * before the backup's redo point, would lose the mark.
  */
 static void mark_raise(mintid_pg_state *st, int64 new_mark) {
     mintid_mark_record rec;
     XLogRecPtr lsn;
+    mark_file_write(new_mark);
     rec.mark_ms = new_mark;
     XLogBeginInsert();
     XLogRegisterData((char *)&rec, sizeof rec);
@@ -482,7 +489,6 @@ static void mark_raise(mintid_pg_state *st, int64 new_mark) {
     /* Synchronous standbys get the mark before any ID under it, as they get
      * a commit (under the session's synchronous_commit). */
     SyncRepWaitForLSN(lsn, false);
-    mark_file_write(new_mark);
     st->mark_ms = new_mark;
 }
 

@@ -8,6 +8,11 @@ shared_preload_libraries = 'mintid', and runs, in order:
   pgbench      8 clients INSERT ... DEFAULT gen_<type>() into a primary key
   binary       COPY ... (FORMAT binary) out and back in (send/recv)
   dump         pg_dump -Fc and pg_restore of a table of every type
+  standby      a streaming standby (pg_basebackup) of the cluster, in
+               synchronous replication: minting on it is an error; the
+               primary is killed -9 mid-load, the standby restarted with
+               the clock an hour back and promoted: every ID it mints is
+               greater than every ID a client received from the primary
   crash        kill -9 of the postmaster (and its children) mid-load, then a
                restart with the clock an hour back (libfaketime): every ID
                minted after it is greater than every ID a client received
@@ -56,9 +61,9 @@ def spare_port():
 
 
 class Cluster:
-    def __init__(self, root):
+    def __init__(self, root, data="data"):
         self.root = root
-        self.data = os.path.join(root, "data")
+        self.data = os.path.join(root, data)
         self.log = os.path.join(root, "postgres.log")
         self.port = spare_port()
         self.pid = None
@@ -85,15 +90,18 @@ fsync = on
 synchronous_commit = off
 """)
 
-    def start(self, faketime=None):
+    def start(self, faketime=None, wait=True):
         env = self.env()
         if faketime is not None:
             lib = next((p for p in FAKETIME_LIBS if os.path.exists(p)), None)
             if lib is None:
                 raise Failure("libfaketime not found (Debian package faketime)")
             env.update(LD_PRELOAD=lib, FAKETIME=faketime, DONT_FAKE_MONOTONIC="1", FAKETIME_NO_CACHE="1")
-        run(self.as_postgres + [os.path.join(PG_BIN, "pg_ctl"), "-D", self.data, "-l", self.log, "-w", "-t", "60",
-                                "start"], env=env, quiet=True)
+        run(self.as_postgres + [os.path.join(PG_BIN, "pg_ctl"), "-D", self.data, "-l", self.log,
+                                "-w" if wait else "-W", "-t", "60", "start"], env=env, quiet=True)
+        deadline = time.monotonic() + 60
+        while not os.path.exists(os.path.join(self.data, "postmaster.pid")) and time.monotonic() < deadline:
+            time.sleep(0.05)
         with open(os.path.join(self.data, "postmaster.pid")) as f:
             self.pid = int(f.readline())
 
@@ -241,6 +249,58 @@ def step_dump(c, args):
     expect(n.splitlines()[-1] == "1000", "restored indexes answer")
 
 
+def copy_ids(c, db, path, table):
+    """Loads the IDs a client received (CSV in LOAD_TYPES order) as text columns."""
+    c.psql(db, f"CREATE TABLE {table} ({', '.join(f'{f} text' for f, _ in LOAD_TYPES)})")
+    c.psql(db, f"\\copy {table} FROM '{path}' (FORMAT csv)")
+
+
+def check_above(c, db, new_rows, old_table, what):
+    """Every format: the smallest of the last new_rows IDs of table ids > the largest in old_table."""
+    failed = []
+    for fmt, sqltype in LOAD_TYPES:
+        ok = c.psql(db, f"SELECT (SELECT {fmt} FROM ids WHERE n > (SELECT max(n) FROM ids) - {new_rows} "
+                        f"ORDER BY 1 LIMIT 1) > (SELECT {fmt}::{sqltype} FROM {old_table} ORDER BY 1 DESC LIMIT 1)")
+        if ok != "t":
+            failed.append(fmt)
+        print(f"  {'ok' if ok == 't' else 'FAIL'}: {fmt}: every ID minted {what}")
+    if failed:
+        raise Failure(f"IDs {what.split(' > ')[0]} not above the old ones: {', '.join(failed)}")
+
+
+def load_until_killed(c, db, seconds, setup="", before_kill=None):
+    """Inserts rows into table ids, one ID of each format per row, printing
+    them as a client receives them, and kills c -9 after `seconds` (calling
+    before_kill() first). Returns the rows the client received."""
+    names = ", ".join(f for f, _ in LOAD_TYPES)
+    load = os.path.join(c.root, f"load-{db}.sql")
+    with open(load, "w") as f:
+        f.write(setup)
+        for _ in range(200000):
+            f.write(f"INSERT INTO ids DEFAULT VALUES RETURNING {names};\n")
+    seen = os.path.join(c.root, f"seen-{db}.txt")
+    with open(seen, "w") as out:
+        client = subprocess.Popen(["psql", "-X", "-At", "-q", "-F", ",", "-d", db, "-f", load], stdout=out,
+                                  stderr=subprocess.DEVNULL, env=c.env())
+        time.sleep(seconds)
+        if before_kill is not None:
+            before_kill()
+        c.crash()
+        client.wait(timeout=30)
+    with open(seen) as f:
+        rows = [line for line in f if line.count(",") == len(LOAD_TYPES) - 1]
+    with open(seen, "w") as f:
+        f.writelines(rows)
+    return seen, len(rows)
+
+
+def ids_table(c, db):
+    c.psql("postgres", f"CREATE DATABASE {db}")
+    c.psql(db, "CREATE EXTENSION mintid")
+    cols = ", ".join(f"{f} {t} NOT NULL DEFAULT gen_{f}()" for f, t in LOAD_TYPES)
+    c.psql(db, f"CREATE TABLE ids (n serial, {cols})")
+
+
 def all_types_db(c, db):
     rows = c.psql(db, "SELECT p.proname, format_type(p.prorettype, NULL) FROM pg_proc p "
                       "JOIN pg_depend d ON d.objid = p.oid AND d.deptype = 'e' "
@@ -250,50 +310,73 @@ def all_types_db(c, db):
 
 def step_crash(c, args):
     db = "crash"
-    c.psql("postgres", f"CREATE DATABASE {db}")
-    c.psql(db, "CREATE EXTENSION mintid")
-    cols = ", ".join(f"{f} {t} NOT NULL DEFAULT gen_{f}()" for f, t in LOAD_TYPES)
-    c.psql(db, f"CREATE TABLE ids (n serial, {cols})")
-    names = ", ".join(f for f, _ in LOAD_TYPES)
-    load = os.path.join(c.root, "load.sql")
-    with open(load, "w") as f:
-        f.write("SET synchronous_commit = off;\n")
-        for _ in range(200000):
-            f.write(f"INSERT INTO ids DEFAULT VALUES RETURNING {names};\n")
-    seen = os.path.join(c.root, "seen.txt")
-    with open(seen, "w") as out:
-        client = subprocess.Popen(["psql", "-X", "-At", "-q", "-F", ",", "-d", db, "-f", load], stdout=out,
-                                  stderr=subprocess.DEVNULL, env=c.env())
-        time.sleep(2.5)
-        if args.sabotage:
-            c.psql(db, "CHECKPOINT")
-        c.crash()
-        client.wait(timeout=30)
-    with open(seen) as f:
-        old = [line.strip() for line in f if line.count(",") == len(LOAD_TYPES) - 1]
-    expect(len(old) > 100, f"the client received {len(old)} rows of IDs before the kill -9")
+    ids_table(c, db)
+
+    def sabotage():
+        c.psql(db, "CHECKPOINT")
+
+    seen, n = load_until_killed(c, db, 2.5, "SET synchronous_commit = off;\n", sabotage if args.sabotage else None)
+    expect(n > 100, f"the client received {n} rows of IDs before the kill -9")
     if args.sabotage:
         os.unlink(os.path.join(c.data, "mintid.mark"))
         print("  sabotage: the mark file removed, its WAL record behind a checkpoint")
     c.start(faketime="-1h")
     skew = float(c.psql(db, "SELECT extract(epoch FROM statement_timestamp())")) - time.time()
     expect(skew < -3000, f"the restarted server's clock is {skew:.0f} s behind")
-    c.psql(db, f"CREATE TABLE old_all ({', '.join(f'{f} text' for f, _ in LOAD_TYPES)})")
-    c.psql(db, f"\\copy old_all FROM '{seen}' (FORMAT csv)")
+    copy_ids(c, db, seen, "old_all")
     c.psql(db, "INSERT INTO ids SELECT FROM generate_series(1, 2000)")
-    failed = []
-    for fmt, sqltype in LOAD_TYPES:
-        ok = c.psql(db, f"SELECT (SELECT {fmt} FROM ids WHERE n > (SELECT max(n) FROM ids) - 2000 ORDER BY 1 LIMIT 1) "
-                        f"> (SELECT {fmt}::{sqltype} FROM old_all ORDER BY 1 DESC LIMIT 1)")
-        if ok != "t":
-            failed.append(fmt)
-        print(f"  {'ok' if ok == 't' else 'FAIL'}: {fmt}: every ID minted after the restart > every ID received before")
-    if failed:
-        raise Failure(f"IDs after the crash not above the old ones: {', '.join(failed)}")
+    check_above(c, db, 2000, "old_all", "after the restart > every ID received before")
+
+
+def step_standby(c, args):
+    db = "repl"
+    ids_table(c, db)
+    c.psql(db, "INSERT INTO ids SELECT FROM generate_series(1, 100)")
+    s = Cluster(c.root, data="standby")
+    s.log = os.path.join(c.root, "standby.log")
+    backup = [os.path.join(PG_BIN, "pg_basebackup"), "-D", s.data, "-h", c.root, "-p", str(c.port), "-U", "postgres",
+              "-R", "-X", "stream", "-c", "fast", "--no-sync"]
+    run(s.as_postgres + backup, quiet=True)
+    with open(os.path.join(s.data, "postgresql.conf"), "a") as f:
+        f.write(f"\nport = {s.port}\nhot_standby = on\n")
+    with open(os.path.join(s.data, "postgresql.auto.conf"), "a") as f:
+        f.write("primary_conninfo = '" + f"host={c.root} port={c.port} user=postgres application_name=standby" + "'\n")
+    try:
+        s.start()
+        p = subprocess.run(["psql", "-X", "-At", "-d", db, "-c", "SELECT gen_nanoflake()"], capture_output=True,
+                           text=True, env=s.env())
+        expect(p.returncode != 0 and "in recovery" in p.stderr,
+               f"minting on a hot standby is an error: {p.stderr.strip()[:100]}")
+        # Synchronous replication: a mark reaches the standby before any ID under it is returned.
+        c.psql("postgres", "ALTER SYSTEM SET synchronous_standby_names = 'standby'")
+        c.psql("postgres", "SELECT pg_reload_conf()")
+        deadline = time.monotonic() + 30
+        while c.psql("postgres", "SELECT count(*) FROM pg_stat_replication WHERE sync_state = 'sync'") != "1":
+            if time.monotonic() > deadline:
+                raise Failure("the standby never became synchronous")
+            time.sleep(0.1)
+        expect(True, "a streaming standby, synchronous")
+        seen, n = load_until_killed(c, db, 3, "SET synchronous_commit = on;\n")
+        expect(n > 100, f"the client received {n} rows of IDs from the primary before its kill -9")
+        s.stop()
+        s.start(faketime="-1h")
+        run(s.as_postgres + [os.path.join(PG_BIN, "pg_ctl"), "-D", s.data, "-w", "-t", "60", "promote"], quiet=True)
+        skew = float(s.psql(db, "SELECT extract(epoch FROM statement_timestamp())")) - time.time()
+        expect(skew < -3000, f"the promoted standby's clock is {skew:.0f} s behind")
+        copy_ids(s, db, seen, "old_all")
+        s.psql(db, "INSERT INTO ids SELECT FROM generate_series(1, 2000)")
+        check_above(s, db, 2000, "old_all", "on the promoted standby > every ID received from the primary")
+    finally:
+        s.stop()
+        # The primary again, without a synchronous standby to wait for.
+        if c.pid is None:
+            c.start()
+        c.psql("postgres", "ALTER SYSTEM RESET synchronous_standby_names")
+        c.psql("postgres", "SELECT pg_reload_conf()")
 
 
 STEPS = [("regress", step_regress), ("pgbench", step_pgbench), ("binary", step_binary), ("dump", step_dump),
-         ("crash", step_crash)]
+         ("standby", step_standby), ("crash", step_crash)]
 
 
 def main():
