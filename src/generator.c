@@ -34,6 +34,7 @@ struct mintid_gen {
     int64_t unit_ms;          /* length of a timestamp unit */
     int64_t epoch_units;      /* the epoch, in whole units (sonyflake truncates its start) */
     mintid__core core;
+    uint64_t last_value; /* the last ID as a 64-bit value, once core.started (formats with a value_step) */
     mintid_gen_stats stats;
     struct mintid__gen_rng rng;
 };
@@ -347,18 +348,59 @@ static int enter(mintid_gen *g) {
     return MINTID_OK;
 }
 
-/* Mints up to n IDs under one lock, into ids or (64-bit formats) values. */
+/*
+ * The sequence step of a 64-bit value, for a format whose next ID in the
+ * same unit is the last one plus a step: the generic core, a sequence
+ * that steps by one, and nothing drawn per ID (nanoflake, snowflake). 0
+ * for the others.
+ */
+static uint64_t value_step(const mintid__format_impl *f, const mintid_config *cfg) {
+    const mintid__plan *pl = &mintid__plans[f->pub.id];
+    bool random_per_id = pl->random_bits != 0 && !f->random_per_ms && !(f->pub.node_optional && cfg->node >= 0);
+    if (f->next != NULL || f->pub.bits != 64 || f->seq_step != mintid__seq_step_one || random_per_id ||
+        pl->has_random80 || f->seq_width == 0)
+        return 0;
+    return UINT64_C(1) << pl->seq_shift;
+}
+
+/*
+ * Mints up to n IDs under one lock, into ids or (64-bit formats) values.
+ * Where the format allows it (value_step), an ID in the same unit as the
+ * one before (of this call or an earlier one) is that one's value plus a
+ * step: the clock is still read for every ID, the field rules and packing
+ * only when the unit changes or the sequence runs out.
+ */
 static long next_many(mintid_gen *gen, mintid_id *ids, uint64_t *values, size_t n) {
     int rc = enter(gen);
     if (rc != MINTID_OK)
         return rc;
+    uint64_t step = value_step(gen->impl, &gen->cfg), last = gen->last_value;
+    uint64_t seq_last = (UINT64_C(1) << gen->impl->seq_width) - 1;
     size_t i;
     for (i = 0; i < n; i++) {
+        if (step != 0 && gen->core.started) {
+            int64_t rel;
+            if ((rc = read_rel(gen, &rel)) != MINTID_OK)
+                break;
+            if (rel == (int64_t)gen->core.last_ts && gen->core.st.seq < seq_last) {
+                gen->core.st.seq++;
+                last += step;
+                if (ids != NULL)
+                    mintid_id_from_u64(&ids[i], last);
+                else
+                    values[i] = last;
+                gen->stats.issued++;
+                continue;
+            }
+        }
         mintid_id id;
         rc = ids != NULL ? next_id(gen, &ids[i], NULL) : next_id(gen, &id, &values[i]);
         if (rc != MINTID_OK)
             break;
+        if (step != 0)
+            last = ids != NULL ? mintid_id_to_u64(&ids[i]) : values[i];
     }
+    gen->last_value = last;
     pthread_mutex_unlock(&gen->lock);
     return i > 0 ? (long)i : rc;
 }

@@ -74,30 +74,37 @@ static inline int mintid__u64_to_base(uint64_t v, const mintid__alphabet *a, uns
     char tmp[64];
     unsigned n = 0;
     /*
-     * Two digits per division, from the alphabet's pair table; and the six
-     * low digits apart from the rest, so that two short chains of divisions
-     * run side by side rather than one long one.
+     * Two digits per division, from the alphabet's pair table. The value is
+     * cut from its low end into chunks of `pairs` digit pairs that fit in 32
+     * bits (base^8 for base 10, base^6 up to base 40, base^4 above), whose
+     * digits come from 32-bit divisions; the chunks' own chains run side by
+     * side rather than as one long chain of 64-bit divisions. With the
+     * caller's constant base, every divisor here is a constant.
      */
-    const uint64_t b2 = (uint64_t)base * base, b6 = b2 * b2 * b2;
-    if (v >= b6) {
-        uint64_t lo = v % b6;
-        v /= b6;
-        for (int i = 0; i < 3; i++) {
+    const uint32_t b2 = base * base;
+    const unsigned pairs = base <= 10 ? 4 : base <= 40 ? 3 : 2;
+    const uint32_t chunk = pairs == 4 ? b2 * b2 * b2 * b2 : pairs == 3 ? b2 * b2 * b2 : b2 * b2;
+    while (v >= chunk) {
+        uint32_t lo = (uint32_t)(v % chunk);
+        v /= chunk;
+        for (unsigned i = 0; i < pairs; i++) {
             const char *d = a->pairs[lo % b2];
             lo /= b2;
             tmp[n++] = d[1];
             tmp[n++] = d[0];
         }
     }
-    while (v >= b2) {
-        const char *d = a->pairs[v % b2];
-        v /= b2;
+    /* Below one chunk: below 2^32. */
+    uint32_t w = (uint32_t)v;
+    while (w >= b2) {
+        const char *d = a->pairs[w % b2];
+        w /= b2;
         tmp[n++] = d[1];
         tmp[n++] = d[0];
     }
-    tmp[n++] = a->digits[v % base];
-    if (v >= base)
-        tmp[n++] = a->digits[v / base];
+    tmp[n++] = a->digits[w % base];
+    if (w >= base)
+        tmp[n++] = a->digits[w / base];
     while (n < min_digits)
         tmp[n++] = a->digits[0];
     if (cap < (size_t)n + 1)
