@@ -3,17 +3,25 @@
 # pgbench on a throwaway cluster (shared_preload_libraries = 'mintid') on a
 # spare loopback port, stopped by its postmaster's pid at the end.
 #
-#   bench/bench_pg.sh [SECONDS]      (default 10 s per run; 8 clients)
+#   bench/bench_pg.sh [SECONDS [ROWS]]   (default 10 s per run, 2000000
+#                                         rows; 8 clients; ROUNDS=3
+#                                         interleaved rounds, medians)
 #
-# Prints tps per run and the ratios the issue asks for:
+# Prints tps per run and these ratios:
 #   INSERT gen_nanoflake() key / INSERT bigserial key
 #   SELECT gen_nanoflake()     / SELECT nextval()
 #   SELECT gen_nanoflake()     / SELECT gen_random_uuid()
-# and the primary-key index sizes after the INSERT runs. The extension must
-# be installed (make pg). Run as root (the cluster runs as postgres) or as
+# and the primary-key index sizes after the INSERT runs. Then, unless ROWS
+# is 0, the same INSERTs once the index has outgrown shared_buffers: the
+# cluster restarted with shared_buffers = 32MB, each table filled with ROWS
+# rows first (index sizes printed after ROWS/2 and ROWS), and the ratios of
+# each time-ordered key to gen_random_uuid(). The extension must be
+# installed (make pg). Run as root (the cluster runs as postgres) or as
 # postgres.
 set -eu
 SECS=${1:-10}
+ROWS=${2:-2000000}
+ROUNDS=${ROUNDS:-3}
 CLIENTS=8
 BIN=$(pg_config --bindir)
 ROOT=$(mktemp -d /tmp/mintid-bench-pg.XXXXXX)
@@ -52,22 +60,35 @@ CREATE TABLE k_uuidv7 (id uuid PRIMARY KEY DEFAULT gen_uuidv7(), n int);
 CREATE TABLE k_uuid4 (id uuid PRIMARY KEY DEFAULT gen_random_uuid(), n int);
 SQL
 
-tps() { # name sql
+tps() { # name sql: one pgbench run, its tps appended to $ROOT/name.tps
   printf '%s\n' "$2" > "$ROOT/$1.sql"
   pgbench -n -c $CLIENTS -j $CLIENTS -T "$SECS" -f "$ROOT/$1.sql" 2>/dev/null \
-    | sed -n 's/^tps = \([0-9.]*\) .*/\1/p'
+    | sed -n 's/^tps = \([0-9.]*\) .*/\1/p' >> "$ROOT/$1.tps"
+}
+median() { # name: the median of its runs
+  python3 -c "import statistics, sys; print(f'{statistics.median(float(l) for l in open(sys.argv[1])):.0f}')" "$ROOT/$1.tps"
 }
 ratio() { python3 -c "print(f'{$1/$2:.2f}')"; }
 
-echo "pgbench, $CLIENTS clients, $SECS s per run"
+# Interleaved rounds: each run in every round, medians compared, so that a
+# slow moment of the machine does not fall on one side of a ratio.
+echo "pgbench, $CLIENTS clients, $SECS s per run, median of $ROUNDS interleaved rounds"
+for r in $(seq "$ROUNDS"); do
+  for k in bigserial nanoflake scru160 ulid uuidv7 uuid4; do
+    tps "ins_$k" "INSERT INTO k_$k (n) VALUES (1);"
+  done
+  tps sel_nextval "SELECT nextval('s');"
+  tps sel_nanoflake "SELECT gen_nanoflake();"
+  tps sel_uuid4 "SELECT gen_random_uuid();"
+done
 for k in bigserial nanoflake scru160 ulid uuidv7 uuid4; do
-  t=$(tps "ins_$k" "INSERT INTO k_$k (n) VALUES (1);")
+  t=$(median "ins_$k")
   eval "ins_$k=$t"
   printf '  INSERT, %-10s key  %10s tps\n' "$k" "$t"
 done
-sel_nextval=$(tps sel_nextval "SELECT nextval('s');")
-sel_nanoflake=$(tps sel_nanoflake "SELECT gen_nanoflake();")
-sel_uuid4=$(tps sel_uuid4 "SELECT gen_random_uuid();")
+sel_nextval=$(median sel_nextval)
+sel_nanoflake=$(median sel_nanoflake)
+sel_uuid4=$(median sel_uuid4)
 printf '  SELECT nextval(...)         %10s tps\n' "$sel_nextval"
 printf '  SELECT gen_nanoflake()      %10s tps\n' "$sel_nanoflake"
 printf '  SELECT gen_random_uuid()    %10s tps\n' "$sel_uuid4"
@@ -79,3 +100,51 @@ psql -Xq -c ANALYZE
 echo "primary-key index sizes"
 psql -XAt -c "SELECT '  ' || rpad(c.relname, 18) || lpad(pg_size_pretty(pg_relation_size(i.indexrelid)), 10) || '  (' || c.reltuples::bigint || ' rows)'
   FROM pg_index i JOIN pg_class c ON c.oid = i.indrelid WHERE c.relname LIKE 'k\_%' ORDER BY c.relname"
+
+[ "$ROWS" -gt 0 ] || exit 0
+
+# ---- once the index outgrows shared_buffers ----
+$AS "$BIN/pg_ctl" -D "$ROOT/data" -w stop >/dev/null
+PID=""
+echo "shared_buffers = 32MB" >> "$ROOT/data/postgresql.conf"
+$AS "$BIN/pg_ctl" -D "$ROOT/data" -l "$ROOT/log" -w start >/dev/null
+PID=$(head -1 "$ROOT/data/postmaster.pid")
+HALF=$((ROWS / 2))
+echo "shared_buffers 32MB, each table filled with $ROWS rows first"
+sizes() {
+  psql -XAt -c "SELECT '  ' || rpad(c.relname, 18) || lpad(pg_size_pretty(pg_relation_size(i.indexrelid)), 10)
+    FROM pg_index i JOIN pg_class c ON c.oid = i.indrelid WHERE c.relname LIKE 'l\\_%' ORDER BY pg_relation_size(i.indexrelid)"
+}
+for k in bigserial nanoflake scru160 ulid uuidv7 uuid4; do
+  case $k in
+    bigserial) col="id bigserial PRIMARY KEY" ;;
+    uuid4) col="id uuid PRIMARY KEY DEFAULT gen_random_uuid()" ;;
+    uuidv7) col="id uuid PRIMARY KEY DEFAULT gen_uuidv7()" ;;
+    *) col="id $k PRIMARY KEY DEFAULT gen_$k()" ;;
+  esac
+  psql -Xq -c "CREATE TABLE l_$k ($col, n int)" -c "INSERT INTO l_$k (n) SELECT 1 FROM generate_series(1, $HALF)"
+done
+echo "primary-key index sizes after $HALF rows"
+sizes
+for k in bigserial nanoflake scru160 ulid uuidv7 uuid4; do
+  psql -Xq -c "INSERT INTO l_$k (n) SELECT 1 FROM generate_series(1, $((ROWS - HALF)))"
+done
+psql -Xq -c VACUUM -c CHECKPOINT
+echo "primary-key index sizes after $ROWS rows"
+sizes
+for r in $(seq "$ROUNDS"); do
+  for k in bigserial nanoflake scru160 ulid uuidv7 uuid4; do
+    tps "big_$k" "INSERT INTO l_$k (n) VALUES (1);"
+  done
+done
+for k in bigserial nanoflake scru160 ulid uuidv7 uuid4; do
+  t=$(median "big_$k")
+  eval "big_$k=$t"
+  printf '  INSERT, %-10s key  %10s tps\n' "$k" "$t"
+done
+echo "ratios, index past shared_buffers"
+for k in nanoflake scru160 ulid uuidv7; do
+  eval "t=\$big_$k"
+  printf '  INSERT gen_%-9s / gen_random_uuid: %s\n' "$k" "$(ratio "$t" "$big_uuid4")"
+done
+echo "  INSERT gen_nanoflake / bigserial:       $(ratio "$big_nanoflake" "$big_bigserial")"
