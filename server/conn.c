@@ -87,19 +87,24 @@ static void wait_remove(conn *c) {
     event_del(c->timer);
 }
 
+/* A new job behind a waiting queue has the queue looked at again within this. */
+#define WAIT_RECHECK_NS 1000000u
+
 /*
  * Parks c's job in its format's queue, at the back or (a job whose turn
  * came and could mint nothing) the front. A job starting to wait gets its
  * deadline: max-wait bounds each wait, not a whole batch that keeps
- * progressing.
+ * progressing. A request is counted once, however many turns it waits.
  */
 static void wait_push(conn *c, bool front) {
     server *srv = c->srv;
     mint_job *j = &c->job;
     wait_queue *q = &srv->waiting[j->fmt->id];
     uint64_t now = monotonic_ns();
-    if (j->deadline_ns == 0) {
+    if (j->deadline_ns == 0)
         j->deadline_ns = now + srv->cfg->max_wait * 1000000u;
+    if (!j->waited) {
+        j->waited = true;
         srv->svc->parked_total++;
     }
     if (front) {
@@ -142,9 +147,8 @@ static void wait_arm(wait_queue *q, uint64_t retry_ns) {
  * first: a wait for the wall clock is looked at again at least that often,
  * since the clock can be stepped meanwhile.
  */
-static void wait_park(conn *c, bool front, uint64_t retry_ns, const char *why) {
+static void wait_park(conn *c, bool front, uint64_t retry_ns) {
     wait_queue *q = &c->srv->waiting[c->job.fmt->id];
-    q->why = why;
     wait_push(c, front);
     uint64_t now = monotonic_ns(), left = c->job.deadline_ns > now ? c->job.deadline_ns - now : 0;
     wait_arm(q, retry_ns < left ? retry_ns : left);
@@ -284,7 +288,7 @@ static void job_end(conn *c, int status, const char *why) {
     c->job.active = false;
 }
 
-job_state conn_job_step(conn *c, size_t *budget, uint64_t *retry_ns, const char **why_parked) {
+job_state conn_job_step(conn *c, size_t *budget, uint64_t *retry_ns) {
     server *srv = c->srv;
     mint_job *j = &c->job;
     if (j->parked)
@@ -308,7 +312,6 @@ job_state conn_job_step(conn *c, size_t *budget, uint64_t *retry_ns, const char 
                 job_end(c, MINTID_ETIMEDOUT, why);
                 return JOB_DONE;
             }
-            *why_parked = why;
             return JOB_PARKED;
         }
         j->encode(c, srv->ids, (size_t)n);
@@ -337,6 +340,7 @@ void conn_start_mint(conn *c, const mintid_format *fmt, int form, const char *pr
     j->parked = false;
     j->done = 0;
     j->deadline_ns = 0;
+    j->waited = false;
     j->error = 0;
 }
 
@@ -353,17 +357,19 @@ static int process(conn *c) {
             /* Its turn comes from the queue. */
             if (c->job.parked)
                 break;
-            /* Others of its format wait already: it waits behind them. */
+            /* Others of its format wait already: it waits behind them, and
+             * the queue is looked at again soon, in case what held it up
+             * (a clock stepped back, say) has passed since it was put off. */
             wait_queue *q = &srv->waiting[c->job.fmt->id];
             if (q->head != NULL) {
                 wait_push(c, false);
+                wait_arm(q, WAIT_RECHECK_NS);
                 break;
             }
             uint64_t retry_ns;
-            const char *why;
-            job_state js = conn_job_step(c, &budget, &retry_ns, &why);
+            job_state js = conn_job_step(c, &budget, &retry_ns);
             if (js == JOB_PARKED) {
-                wait_park(c, false, retry_ns, why);
+                wait_park(c, false, retry_ns);
                 break;
             }
             if (js == JOB_YIELD) {
@@ -437,9 +443,25 @@ static void on_timer(evutil_socket_t fd, short what, void *arg) {
     if (c->lingering)
         return;
     if (c->job.parked) {
-        /* Its deadline: max-wait passed before its turn came. */
-        const char *why = c->srv->waiting[c->job.fmt->id].why;
-        job_end(c, MINTID_ETIMEDOUT, why != NULL ? why : mintid_strerror(MINTID_ETIMEDOUT));
+        /* Its deadline: one last try, out of turn (the queue's timer may be
+         * due at this very moment), and if nothing can be minted, the
+         * error saying why. */
+        wait_queue *q = &c->srv->waiting[c->job.fmt->id];
+        size_t budget = SERVER_SLICE_IDS;
+        uint64_t retry_ns = 0, before = c->job.done;
+        wait_remove(c);
+        job_state js = conn_job_step(c, &budget, &retry_ns);
+        if (js == JOB_PARKED) {
+            wait_park(c, false, retry_ns); /* it minted, so its deadline starts again */
+            return;
+        }
+        if (js == JOB_YIELD) {
+            if (over_total(c->srv))
+                event_active(c->srv->shed_ev, EV_TIMEOUT, 0);
+            wait_push(c, c->job.done == before);
+            wait_arm(q, 0);
+            return;
+        }
     }
     process(c);
 }
@@ -475,16 +497,15 @@ static void on_wait_timer(evutil_socket_t fd, short what, void *arg) {
         server *srv = c->srv;
         size_t budget = share;
         uint64_t retry_ns = 0, before = c->job.done;
-        const char *why;
         wait_remove(c);
-        job_state js = conn_job_step(c, &budget, &retry_ns, &why);
+        job_state js = conn_job_step(c, &budget, &retry_ns);
         bool minted = c->job.done > before;
         if (js == JOB_DONE) {
             process(c); /* its reply, then the requests behind it */
             continue;
         }
         if (js == JOB_PARKED) {
-            wait_park(c, !minted, retry_ns, why);
+            wait_park(c, !minted, retry_ns);
             return;
         }
         wait_push(c, !minted);

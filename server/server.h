@@ -70,6 +70,7 @@ typedef struct mint_job {
     char prefix[MINTID_PREFIX_MAX + 1]; /* typeid's type prefix; "" for none */
     uint64_t count, done;
     uint64_t deadline_ns;  /* CLOCK_MONOTONIC: a parked request fails after this; 0 before it parks */
+    bool waited;           /* it has waited in its format's queue (counted in parked_total) */
     int error;             /* set by encode when an ID cannot be encoded */
     struct evbuffer *body; /* the IDs encoded so far */
     /* Appends ids[0..n) to c->job.body in the protocol's framing. */
@@ -93,7 +94,6 @@ typedef struct wait_queue {
     conn *head, *tail;
     struct event *timer;
     uint64_t due_ns; /* CLOCK_MONOTONIC: when the timer fires; 0 when not armed */
-    const char *why; /* why the format cannot mint: the answer to a job whose max-wait passes */
 } wait_queue;
 
 typedef struct server {
@@ -120,7 +120,7 @@ struct conn {
     proto proto;
     evutil_socket_t fd;
     struct event *rev, *wev; /* readable (with the idle timeout), writable (while replies wait) */
-    struct event *timer;     /* a parked request's retry, or the next slice of work */
+    struct event *timer;     /* a parked request's deadline, or the next slice of work */
     mint_job job;
     char *in; /* bytes received and not yet used */
     size_t in_len, in_cap;
@@ -161,12 +161,12 @@ void conn_start_mint(conn *c, const mintid_format *fmt, int form, const char *pr
 /*
  * Mints what *budget allows of c's job, without waiting, and takes what it
  * minted off *budget. JOB_DONE: the reply is queued (an error if the job
- * waited past max-wait). JOB_PARKED: nothing more can be minted yet; try
- * again after *retry_ns, *why says why. JOB_YIELD: the budget is spent, or
- * the replies queued for all clients are past their bound.
+ * waited past max-wait, saying why). JOB_PARKED: nothing more can be
+ * minted yet; try again after *retry_ns. JOB_YIELD: the budget is spent,
+ * or the replies queued for all clients are past their bound.
  */
 typedef enum job_state { JOB_DONE, JOB_PARKED, JOB_YIELD } job_state;
-job_state conn_job_step(conn *c, size_t *budget, uint64_t *retry_ns, const char **why);
+job_state conn_job_step(conn *c, size_t *budget, uint64_t *retry_ns);
 
 /*
  * A protocol handler: reads at most one request from buf[0..len), writes

@@ -433,7 +433,8 @@ void service_metrics(service *svc, emit_fn emit, void *ctx) {
           atomic_load(&svc->st->mark), atomic_load(&svc->st->writes), atomic_load(&svc->st->failures),
           atomic_load(&svc->st->failing) ? 1 : 0);
     emitf(emit, ctx,
-          "# HELP mintid_requests_parked_total Requests that waited for the clock or the state file.\n"
+          "# HELP mintid_requests_parked_total Requests that waited for their format: its sequence used up, the clock, "
+          "the state file or the lease behind.\n"
           "# TYPE mintid_requests_parked_total counter\nmintid_requests_parked_total %" PRIu64 "\n"
           "# HELP mintid_requests_parked Requests waiting now.\n"
           "# TYPE mintid_requests_parked gauge\nmintid_requests_parked %" PRIu64 "\n",

@@ -43,8 +43,8 @@ typedef struct service {
     uint64_t auth_failures[PROTO_COUNT];
     uint64_t tls_handshake_failures;
     /* TLS handshakes that failed or timed out */ /* secrets refused: wrong, missing, or offered too fast */
-    uint64_t parked_total;                        /* requests that had to wait for the clock */
-    uint64_t parked_now;                          /* ...waiting now */
+    uint64_t parked_total;                        /* requests that had to wait for their format */
+    uint64_t parked_now;                          /* ...in its wait queue now */
     uint64_t clients_shed;                        /* connections dropped to bound the memory of queued replies */
     uint64_t queued_bytes;                        /* replies queued for all clients */
     uint64_t input_bytes;                         /* requests buffered for all clients (their buffers' sizes) */

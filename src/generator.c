@@ -294,12 +294,20 @@ int mintid__core_next(const mintid__format_impl *f, const mintid_config *cfg, mi
  * One call never waits longer than max_wait_ms in all, measured on the
  * monotonic clock, even with a clock that stands still.
  */
-static int next_id(mintid_gen *g, mintid_id *out, uint64_t *value) {
+static int next_id(mintid_gen *g, mintid_id *out, uint64_t *value, const int64_t *read) {
     uint64_t deadline = 0;
     bool rollback_seen = false;
     for (;;) {
         int64_t rel;
-        int rc = read_rel(g, &rel);
+        int rc = MINTID_OK;
+        /* A clock reading the caller took for this ID is its first: a
+         * caller's clock may move when read. */
+        if (read != NULL) {
+            rel = *read;
+            read = NULL;
+        } else {
+            rc = read_rel(g, &rel);
+        }
         if (rc != MINTID_OK)
             return rc;
         if (g->core.started && rel < (int64_t)g->core.last_ts && !rollback_seen) {
@@ -351,8 +359,8 @@ static int enter(mintid_gen *g) {
 /*
  * The sequence step of a 64-bit value, for a format whose next ID in the
  * same unit is the last one plus a step: the generic core, a sequence
- * that steps by one, and nothing drawn per ID (nanoflake, snowflake). 0
- * for the others.
+ * that steps by one, and nothing drawn per ID (nanoflake, snowflake,
+ * sonyflake, caloriosa). 0 for the others.
  */
 static uint64_t value_step(const mintid__format_impl *f, const mintid_config *cfg) {
     const mintid__plan *pl = &mintid__plans[f->pub.id];
@@ -378,10 +386,12 @@ static long next_many(mintid_gen *gen, mintid_id *ids, uint64_t *values, size_t 
     uint64_t seq_last = (UINT64_C(1) << gen->impl->seq_width) - 1;
     size_t i;
     for (i = 0; i < n; i++) {
+        int64_t rel;
+        const int64_t *read = NULL;
         if (step != 0 && gen->core.started) {
-            int64_t rel;
             if ((rc = read_rel(gen, &rel)) != MINTID_OK)
                 break;
+            read = &rel;
             if (rel == (int64_t)gen->core.last_ts && gen->core.st.seq < seq_last) {
                 gen->core.st.seq++;
                 last += step;
@@ -394,7 +404,7 @@ static long next_many(mintid_gen *gen, mintid_id *ids, uint64_t *values, size_t 
             }
         }
         mintid_id id;
-        rc = ids != NULL ? next_id(gen, &ids[i], NULL) : next_id(gen, &id, &values[i]);
+        rc = ids != NULL ? next_id(gen, &ids[i], NULL, read) : next_id(gen, &id, &values[i], read);
         if (rc != MINTID_OK)
             break;
         if (step != 0)

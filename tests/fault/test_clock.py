@@ -241,5 +241,45 @@ class ClockSteps(FaultCase):
         self.finish(3604.0)
 
 
+
+class ClockSetRight(FaultCase):
+    """A request that waits for a clock stepped back, and one that comes
+    after the clock was set right: the second is answered at once (and the
+    first with it), not when the first wait would have been looked at again."""
+
+    def test_new_request_after_the_clock_is_set_right(self):
+        self.need_faketime()
+        clock = self.clock_file(0)
+        srv = self.server(None, ["--node", "1", "--max-wait", "10000"], faketime_file=clock).start()
+        r = Resp(srv.resp_port, timeout=30)
+        self.assertIsInstance(r.call("MINT", "nanoflake", "1"), list)
+        set_clock(clock, -5.0)
+        first = {}
+
+        def waiting():
+            w = Resp(srv.resp_port, timeout=30)
+            first["reply"] = w.call("MINT", "nanoflake", "1")
+            first["answered"] = time.monotonic()
+            w.close()
+
+        a = threading.Thread(target=waiting, daemon=True)
+        a.start()
+        time.sleep(1.0)
+        self.assertNotIn("reply", first, "a request was answered while the clock was 5 s behind the last ID")
+        set_clock(clock, 0.0)
+        time.sleep(1.0)
+        t = time.monotonic()
+        reply = r.call("MINT", "nanoflake", "1")
+        took = time.monotonic() - t
+        a.join(15)
+        r.close()
+        self.assertIsInstance(reply, list, f"after the clock was set right: {reply}")
+        self.assertLess(took, 1.0, f"a request after the clock was set right waited {took:.2f} s")
+        self.assertIsInstance(first.get("reply"), list, f"the waiting request: {first.get('reply')}")
+        self.assertLess(first["answered"] - t, 1.0, "the waiting request was not answered with the new one")
+        status, log = srv.stop()
+        self.assertEqual(status, 0, log)
+
+
 if __name__ == "__main__":
     main()
