@@ -26,6 +26,7 @@
 #include "access/hash.h"
 #include "access/xlog.h"
 #include "access/xlog_internal.h"
+#include "access/xact.h"
 #include "access/xloginsert.h"
 #include "access/xlogreader.h"
 #include "fmgr.h"
@@ -33,6 +34,8 @@
 #include "libpq/pqformat.h"
 #include "miscadmin.h"
 #include "replication/syncrep.h"
+#include "replication/walsender.h"
+#include "replication/walsender_private.h"
 #include "storage/fd.h"
 #include "storage/ipc.h"
 #include "storage/lwlock.h"
@@ -88,10 +91,12 @@ typedef struct mintid_pg_gen {
 
 /* Everything in shared memory (or, without preload, per backend). */
 typedef struct mintid_pg_state {
-    LWLock *lock;   /* NULL in the per-backend state */
-    bool durable;   /* false: the per-backend state, no mark */
-    int64 mark_ms;  /* no ID was issued at or past this Unix ms */
-    int64 floor_ms; /* a mark from before this server's IDs (file, redo): start there */
+    LWLock *lock;          /* NULL in the per-backend state */
+    bool durable;          /* false: the per-backend state, no mark */
+    int64 mark_ms;         /* no ID was issued at or past this Unix ms */
+    int64 floor_ms;        /* a mark from before this server's IDs (file, redo): start there */
+    XLogRecPtr mark_lsn;   /* the WAL record of mark_ms */
+    XLogRecPtr mark_acked; /* the synchronous standbys are known to have mark records up to here */
     mintid_pg_gen gen[MINTID_FORMAT_COUNT];
 } mintid_pg_state;
 
@@ -469,7 +474,9 @@ static void mark_file_write(int64 mark) {
  * Raises the mark to new_mark: the file, fsynced (which no checkpoint makes
  * obsolete), then a WAL record, flushed (replicas replay it, and crash
  * recovery after the last checkpoint). Called with the lock held, before
- * any ID under the new mark is returned.
+ * any ID under the new mark is minted; the synchronous standbys' answer is
+ * waited for after the lock is released (mark_wait_standbys), before any ID
+ * under the mark is returned.
  *
  * The file comes first: a base backup whose checkpoint falls between the
  * two then has the new mark either in the file it copies (written before
@@ -486,10 +493,39 @@ static void mark_raise(mintid_pg_state *st, int64 new_mark) {
     XLogRegisterData((char *)&rec, sizeof rec);
     lsn = XLogInsert(MINTID_RMGR_ID, XLOG_MINTID_MARK);
     XLogFlush(lsn);
-    /* Synchronous standbys get the mark before any ID under it, as they get
-     * a commit (under the session's synchronous_commit). */
-    SyncRepWaitForLSN(lsn, false);
     st->mark_ms = new_mark;
+    st->mark_lsn = lsn;
+}
+
+/*
+ * Synchronous standbys get the mark before any ID under it is returned, as
+ * they get a commit (under the session's synchronous_commit). The wait is
+ * made without the generators' lock, so a standby that stops answering
+ * holds up the sessions minting, as it holds up commits, and each of them
+ * can be cancelled. A wait that ends without the standbys' answer
+ * (cancelled, or the standby list emptied meanwhile) is an error: the ID is
+ * not returned.
+ */
+static void mark_wait_standbys(mintid_pg_state *st, XLogRecPtr lsn) {
+    int mode;
+    bool acked;
+    if (!SyncRepRequested() || SyncRepStandbyNames == NULL || SyncRepStandbyNames[0] == '\0')
+        return;
+    SyncRepWaitForLSN(lsn, false);
+    mode = synchronous_commit == SYNCHRONOUS_COMMIT_REMOTE_WRITE   ? SYNC_REP_WAIT_WRITE
+           : synchronous_commit == SYNCHRONOUS_COMMIT_REMOTE_APPLY ? SYNC_REP_WAIT_APPLY
+                                                                   : SYNC_REP_WAIT_FLUSH;
+    LWLockAcquire(SyncRepLock, LW_SHARED);
+    acked = WalSndCtl->lsn[mode] >= lsn;
+    LWLockRelease(SyncRepLock);
+    if (!acked)
+        ereport(ERROR, (errcode(ERRCODE_QUERY_CANCELED),
+                        errmsg("the synchronous standbys did not confirm mintid's mark; no ID was returned"),
+                        errdetail("An ID is returned only under a mark the synchronous standbys have.")));
+    LWLockAcquire(st->lock, LW_EXCLUSIVE);
+    if (st->mark_acked < lsn)
+        st->mark_acked = lsn;
+    LWLockRelease(st->lock);
 }
 
 static void mintid_redo(XLogReaderState *record) {
@@ -607,6 +643,7 @@ static void generate(const mintid_format *f, mintid_id *out) {
     mintid_pg_gen *g = &st->gen[f->id];
     mintid_config cfg;
     int64 unit = f->ts_unit_ms, epoch_units, now, rel;
+    XLogRecPtr unacked = InvalidXLogRecPtr;
     int rc, tries;
 
     if (RecoveryInProgress())
@@ -641,10 +678,14 @@ static void generate(const mintid_format *f, mintid_id *out) {
             break;
         rel = (int64)g->core.last_ts + 1;
     }
+    if (st->durable && st->mark_lsn > st->mark_acked)
+        unacked = st->mark_lsn;
     if (st->lock != NULL)
         LWLockRelease(st->lock);
     if (rc != MINTID_OK)
         throw_status(f, rc, "cannot mint");
+    if (unacked != InvalidXLogRecPtr)
+        mark_wait_standbys(st, unacked);
 }
 
 static Datum gen_impl(FunctionCallInfo fcinfo, int idx) {
@@ -798,8 +839,8 @@ void _PG_init(void) {
     int ctx = process_shared_preload_libraries_in_progress ? PGC_POSTMASTER : PGC_SIGHUP;
     int i;
     DefineCustomIntVariable("mintid.node", "Node id of the generators of node-bound formats.",
-                            "Every server minting IDs of one ID space needs its own node.", &guc_node, 0, 0, 65535,
-                            ctx, 0, NULL, NULL, NULL);
+                            "Every server minting IDs of one ID space needs its own node.", &guc_node, 0, 0, 65535, ctx,
+                            0, NULL, NULL, NULL);
     for (i = 0; i < MINTID_FORMAT_COUNT; i++) {
         const mintid_format *f = mintid_format_get((mintid_format_id)i);
         char name[96], *p;

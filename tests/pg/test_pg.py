@@ -356,6 +356,26 @@ def step_standby(c, args):
                 raise Failure("the standby never became synchronous")
             time.sleep(0.1)
         expect(True, "a streaming standby, synchronous")
+        # The standby stops answering: minting waits for it as commits do,
+        # can be cancelled, and returns no ID under a mark it never got.
+        s.stop()
+        time.sleep(2.5)  # past the mark's window: the next ID needs a new mark
+        sessions = [subprocess.Popen(["psql", "-X", "-At", "-q", "-d", db, "-c", "SET synchronous_commit = on",
+                                      "-c", "SET statement_timeout = '1500ms'", "-c", f"SELECT gen_{fmt}()"],
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=c.env())
+                    for fmt in ("nanoflake", "nanoflake", "ulid")]
+        t0 = time.monotonic()
+        results = [p.communicate(timeout=30) for p in sessions]
+        took = time.monotonic() - t0
+        expect(all(p.returncode != 0 and "did not confirm" in err and not out for p, (out, err) in zip(sessions, results)),
+               f"3 sessions minting while the synchronous standby is down: each cancelled after its timeout, "
+               f"none given an ID ({took:.1f} s)")
+        s.start()
+        deadline = time.monotonic() + 30
+        while c.psql("postgres", "SELECT count(*) FROM pg_stat_replication WHERE sync_state = 'sync'") != "1":
+            if time.monotonic() > deadline:
+                raise Failure("the standby did not come back as synchronous")
+            time.sleep(0.1)
         seen, n = load_until_killed(c, db, 3, "SET synchronous_commit = on;\n")
         expect(n > 100, f"the client received {n} rows of IDs from the primary before its kill -9")
         s.stop()
