@@ -452,7 +452,9 @@ static void on_timer(evutil_socket_t fd, short what, void *arg) {
         wait_remove(c);
         job_state js = conn_job_step(c, &budget, &retry_ns);
         if (js == JOB_PARKED) {
-            wait_park(c, false, retry_ns); /* it minted, so its deadline starts again */
+            /* It minted (and its deadline starts again), or the timer came
+             * a little early: back in the queue either way. */
+            wait_park(c, c->job.done == before, retry_ns);
             return;
         }
         if (js == JOB_YIELD) {
