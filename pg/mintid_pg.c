@@ -678,6 +678,11 @@ static void generate(const mintid_format *f, mintid_id *out) {
             break;
         rel = (int64)g->core.last_ts + 1;
     }
+    /* The first IDs after a start carry on under the mark of the run
+     * before, whose record the standbys may not have received yet: they
+     * wait for everything flushed before the start, that record included. */
+    if (st->durable && st->mark_lsn == InvalidXLogRecPtr)
+        st->mark_lsn = GetFlushRecPtr(NULL);
     if (st->durable && st->mark_lsn > st->mark_acked)
         unacked = st->mark_lsn;
     if (st->lock != NULL)
