@@ -129,8 +129,10 @@ int mintid__base_to_bytes(const char *s, size_t len, const mintid__alphabet *a, 
 }
 
 /* 130 bits: two zero bits, then the 128; a digit is five of them. */
-void mintid__b32_128_encode(const uint8_t be[16], const mintid__alphabet *a, char out[27]) {
-    uint64_t hi = mintid__get_be(be, 8), lo = mintid__get_be(be + 8, 8);
+int mintid__b32_128_encode(const mintid_id *id, const mintid__alphabet *a, char *out, size_t cap) {
+    if (cap < 27)
+        return MINTID_EBUFSIZE;
+    uint64_t hi = mintid__get_be(id->bytes, 8), lo = mintid__get_be(id->bytes + 8, 8);
     out[0] = a->digits[hi >> 61];
     for (int i = 1; i < 13; i++) /* digits 1..12: bits 60..1 of hi */
         out[i] = a->digits[(hi >> (61 - 5 * i)) & 31];
@@ -138,9 +140,10 @@ void mintid__b32_128_encode(const uint8_t be[16], const mintid__alphabet *a, cha
     for (int i = 14; i < 26; i++) /* digits 14..25: bits 59..0 of lo */
         out[i] = a->digits[(lo >> (5 * (25 - i))) & 31];
     out[26] = '\0';
+    return 26;
 }
 
-int mintid__b32_128_decode(const char *s, size_t len, const mintid__alphabet *a, uint8_t be[16]) {
+int mintid__b32_128_decode(const char *s, size_t len, const mintid__alphabet *a, mintid_id *out) {
     if (len != 26)
         return MINTID_ELENGTH;
     uint8_t v[26];
@@ -156,8 +159,9 @@ int mintid__b32_128_decode(const char *s, size_t len, const mintid__alphabet *a,
     lo = v[13] & 15;
     for (int i = 14; i < 26; i++)
         lo = lo << 5 | v[i];
-    mintid__put_be(be, 8, hi);
-    mintid__put_be(be + 8, 8, lo);
+    memset(out, 0, sizeof *out);
+    mintid__put_be(out->bytes, 8, hi);
+    mintid__put_be(out->bytes + 8, 8, lo);
     return MINTID_OK;
 }
 

@@ -128,12 +128,15 @@ void mintid__bytes_to_base(const uint8_t *be, size_t n, const mintid__alphabet *
 /* Parses len base-N digits into n big-endian bytes: MINTID_ECHAR, or MINTID_EOVERFLOW past 2^(8n) - 1. */
 int mintid__base_to_bytes(const char *s, size_t len, const mintid__alphabet *a, unsigned base, uint8_t *be, size_t n);
 /*
- * Base 32 of 16 bytes in 26 digits, five bits each, the first carrying the
- * top 3 bits (ulid, typeid). The decoder checks length and characters, and
- * gives MINTID_EOVERFLOW when the first digit is above 7.
+ * Base 32 of a 128-bit ID in 26 digits, five bits each, the first carrying
+ * the top 3 bits (ulid, typeid): the text codec of both, given the
+ * alphabet. The encoder returns 26, or MINTID_EBUFSIZE when out cannot
+ * hold 27 bytes. The decoder checks length and characters, gives
+ * MINTID_EOVERFLOW when the first digit is above 7, and writes *out only
+ * on success.
  */
-void mintid__b32_128_encode(const uint8_t be[16], const mintid__alphabet *a, char out[27]);
-int mintid__b32_128_decode(const char *s, size_t len, const mintid__alphabet *a, uint8_t be[16]);
+int mintid__b32_128_encode(const mintid_id *id, const mintid__alphabet *a, char *out, size_t cap);
+int mintid__b32_128_decode(const char *s, size_t len, const mintid__alphabet *a, mintid_id *out);
 
 /* ---- formats (format.c and one file per format in formats/) ------------- */
 

@@ -15,19 +15,12 @@ MINTID__BUILD_ALPHABETS(&b32)
 
 static int text_encode(const mintid_format *fmt, const mintid_id *id, char *buf, size_t cap) {
     (void)fmt;
-    if (cap < 27)
-        return MINTID_EBUFSIZE;
-    mintid__b32_128_encode(id->bytes, &b32, buf);
-    return 26;
+    return mintid__b32_128_encode(id, &b32, buf, cap);
 }
 
 static int text_decode(const mintid_format *fmt, const char *s, size_t len, mintid_id *out) {
     (void)fmt;
-    mintid_id id = {{0}};
-    int rc = mintid__b32_128_decode(s, len, &b32, id.bytes);
-    if (rc == MINTID_OK)
-        *out = id;
-    return rc;
+    return mintid__b32_128_decode(s, len, &b32, out);
 }
 
 static const mintid__codec text_codec = {text_encode, text_decode};
