@@ -208,21 +208,24 @@ typedef struct row {
     const char *name;
     kind kind;
     mintid_format_id format;
-    bool fast;      /* the clock x1000 */
-    bool is_base;   /* a baseline: the rows after it, up to the next one, are set against it */
-    int base;       /* index of the row's baseline; itself for a baseline */
-    bool available; /* false: skipped (no uuidv7-h) */
+    bool fast;            /* the clock x1000 */
+    unsigned per_reading; /* mintid_config.ids_per_reading (0: the default) */
+    bool is_base;         /* a baseline: the rows after it, up to the next one, are set against it */
+    int base;             /* index of the row's baseline; itself for a baseline */
+    bool available;       /* false: skipped (no uuidv7-h) */
     bool ran;
     double rate[MAX_ROUNDS], cpu_ns[MAX_ROUNDS];
     double rate_med, cpu_med;
 } row;
 
-static mintid_gen *new_gen(mintid_format_id id, bool fast) {
+static mintid_gen *new_gen(mintid_format_id id, bool fast, unsigned per_reading) {
     const mintid_format *fmt = mintid_format_get(id);
     mintid_config cfg;
     mintid_config_init(&cfg, fmt);
     if (fast)
         cfg.clock = fast_clock;
+    if (per_reading != 0)
+        cfg.ids_per_reading = per_reading;
     mintid_gen *gen;
     int rc = mintid_gen_new(fmt, &cfg, &gen);
     if (rc != MINTID_OK)
@@ -247,7 +250,7 @@ static void run(row *r, double seconds, double *rate, double *cpu_ns) {
     fast_clock_reset();
     if (r->kind == K_NEXT_TEXT || r->kind == K_NEXTN_TEXT || r->kind == K_NEXTN || r->kind == K_NEXT ||
         r->kind == K_U64_CALL || r->kind == K_U64_BATCH)
-        gen = new_gen(r->format, r->fast);
+        gen = new_gen(r->format, r->fast, r->per_reading);
     uint64_t count = 0;
     size_t pos = 0;
     unsigned sink = 0;
@@ -420,16 +423,26 @@ int main(int argc, char **argv) {
     const bool have_ref = false;
 #endif
     /* A baseline (is_base) is the base of the rows after it, up to the next baseline. */
-#define ROW(n_, k_, f_, fast_, is_base_, avail_)                                                                       \
-    {.name = (n_), .kind = (k_), .format = (f_), .fast = (fast_), .is_base = (is_base_), .available = (avail_)}
+#define ROWR(n_, k_, f_, fast_, per_, is_base_, avail_)                                                                \
+    {.name = (n_),                                                                                                     \
+     .kind = (k_),                                                                                                     \
+     .format = (f_),                                                                                                   \
+     .fast = (fast_),                                                                                                  \
+     .per_reading = (per_),                                                                                            \
+     .is_base = (is_base_),                                                                                            \
+     .available = (avail_)}
+#define ROW(n_, k_, f_, fast_, is_base_, avail_) ROWR(n_, k_, f_, fast_, 0, is_base_, avail_)
     row all[] = {
         ROW("uuidv7-h: generate + to_string", K_REF_TEXT, MINTID_UUIDV7, false, true, have_ref),
         ROW("mintid uuidv7: next + encode", K_NEXT_TEXT, MINTID_UUIDV7, false, false, true),
         ROW("mintid uuidv7: next_n x4096 + encode", K_NEXTN_TEXT, MINTID_UUIDV7, false, false, true),
         ROW("mintid scru160: next_n x4096 + encode", K_NEXTN_TEXT, MINTID_SCRU160, false, false, true),
+        ROWR("mintid scru160: same, 64 IDs/reading", K_NEXTN_TEXT, MINTID_SCRU160, false, 64, false, true),
         ROW("uuidv7-h: generate only", K_REF_GEN, MINTID_UUIDV7, false, true, have_ref),
         ROW("mintid uuidv7: next only", K_NEXT, MINTID_UUIDV7, false, false, true),
         ROW("mintid uuidv7: next_n x4096 only", K_NEXTN, MINTID_UUIDV7, false, false, true),
+        ROW("mintid scru160: next_n x4096 only", K_NEXTN, MINTID_SCRU160, false, false, true),
+        ROWR("mintid scru160: same, 64 IDs/reading", K_NEXTN, MINTID_SCRU160, false, 64, false, true),
         ROW("snowflake: one per call", K_SF_CALL, MINTID_NANOFLAKE, false, true, true),
         ROW("mintid nanoflake: next_u64 x1", K_U64_CALL, MINTID_NANOFLAKE, false, false, true),
         ROW("snowflake: 4096 per call", K_SF_BATCH, MINTID_NANOFLAKE, false, true, true),
@@ -439,6 +452,7 @@ int main(int argc, char **argv) {
         ROW("clock x1000 snowflake: 4096 per call", K_SF_BATCH, MINTID_NANOFLAKE, true, true, true),
         ROW("clock x1000 mintid: next_u64 x4096", K_U64_BATCH, MINTID_NANOFLAKE, true, false, true),
     };
+#undef ROWR
 #undef ROW
     const int nall = (int)(sizeof all / sizeof all[0]);
     int first_nanoflake = nall;

@@ -423,9 +423,18 @@ typedef struct mintid_config {
     mintid_random_fn random; /* NULL: libcrypto's DRBG through a fork-safe pool; else asked
                                 for up to 16 KiB at a time, under the generator's lock */
     void *random_ctx;
+    /* mintid_gen_next_n and mintid_gen_next_u64: how many IDs in a row may
+     * share one reading of the clock, 1..MINTID_MAX_IDS_PER_READING. 1 (the
+     * default; 0 means the same) reads the clock for every ID. A larger
+     * value trades a reading per ID for one per that many, for bulk minting:
+     * an ID then carries the time read at most that many IDs before it
+     * (about 25 ns each), and a new unit, an exhausted sequence or a wait
+     * always reads it again. One-ID calls always read it. */
+    unsigned ids_per_reading;
 } mintid_config;
 
 #define MINTID_DEFAULT_MAX_WAIT_MS 1000u
+#define MINTID_MAX_IDS_PER_READING 256u
 /* Twitter's epoch, 2010-11-04T01:42:54.657Z: the conventional snowflake default. */
 #define MINTID_NANOFLAKE_DEFAULT_EPOCH 1288834974657LL
 

@@ -77,6 +77,7 @@ void mintid_config_init(mintid_config *cfg, const mintid_format *fmt) {
     cfg->rollback = fmt->default_rollback;
     cfg->max_wait_ms = MINTID_DEFAULT_MAX_WAIT_MS;
     cfg->entropy_size = fmt->entropy_max != 0 ? 1 : 0;
+    cfg->ids_per_reading = 1;
 }
 
 static int validate(const mintid__format_impl *f, mintid_config *cfg) {
@@ -93,6 +94,10 @@ static int validate(const mintid__format_impl *f, mintid_config *cfg) {
         return MINTID_EINVAL;
     if (fmt->entropy_max == 0 ? cfg->entropy_size != 0 : cfg->entropy_size < 1 || cfg->entropy_size > fmt->entropy_max)
         return MINTID_EINVAL;
+    if (cfg->ids_per_reading > MINTID_MAX_IDS_PER_READING)
+        return MINTID_EINVAL;
+    if (cfg->ids_per_reading == 0)
+        cfg->ids_per_reading = 1;
     if (cfg->clock == NULL)
         cfg->clock = mintid_clock_system;
     if (fmt->epoch_settable) {
@@ -294,22 +299,16 @@ int mintid__core_next(const mintid__format_impl *f, const mintid_config *cfg, mi
  * One call never waits longer than max_wait_ms in all, measured on the
  * monotonic clock, even with a clock that stands still.
  */
-static int next_id(mintid_gen *g, mintid_id *out, uint64_t *value, const int64_t *read) {
+static int next_id(mintid_gen *g, mintid_id *out, uint64_t *value, int64_t *now) {
     uint64_t deadline = 0;
     bool rollback_seen = false;
-    for (;;) {
-        int64_t rel;
-        int rc = MINTID_OK;
-        /* A clock reading the caller took for this ID is its first: a
-         * caller's clock may move when read. */
-        if (read != NULL) {
-            rel = *read;
-            read = NULL;
-        } else {
-            rc = read_rel(g, &rel);
-        }
+    for (bool first = true;; first = false) {
+        /* The caller's reading is the first: a caller's clock may move
+         * when read. Any later one goes back to the caller as the latest. */
+        int rc = first ? MINTID_OK : read_rel(g, now);
         if (rc != MINTID_OK)
             return rc;
+        int64_t rel = *now;
         if (g->core.started && rel < (int64_t)g->core.last_ts && !rollback_seen) {
             g->stats.rollbacks++;
             rollback_seen = true;
@@ -373,10 +372,12 @@ static uint64_t value_step(const mintid__format_impl *f, const mintid_config *cf
 
 /*
  * Mints up to n IDs under one lock, into ids or (64-bit formats) values.
- * Where the format allows it (value_step), an ID in the same unit as the
- * one before (of this call or an earlier one) is that one's value plus a
- * step: the clock is still read for every ID, the field rules and packing
- * only when the unit changes or the sequence runs out.
+ * The clock is read for every ID, or with ids_per_reading for the first of
+ * every that many (always again after a wait, which reads it anew). Where
+ * the format allows it (value_step), an ID in the same unit as the one
+ * before (of this call or an earlier one) is that one's value plus a step:
+ * the field rules and packing run only when the unit changes or the
+ * sequence runs out.
  */
 static long next_many(mintid_gen *gen, mintid_id *ids, uint64_t *values, size_t n) {
     int rc = enter(gen);
@@ -384,27 +385,28 @@ static long next_many(mintid_gen *gen, mintid_id *ids, uint64_t *values, size_t 
         return rc;
     uint64_t step = value_step(gen->impl, &gen->cfg), last = gen->last_value;
     uint64_t seq_last = (UINT64_C(1) << gen->impl->seq_width) - 1;
+    unsigned per_reading = n > 1 ? gen->cfg.ids_per_reading : 1, unread = 0;
+    int64_t rel = 0;
     size_t i;
     for (i = 0; i < n; i++) {
-        int64_t rel;
-        const int64_t *read = NULL;
-        if (step != 0 && gen->core.started) {
+        if (unread == 0) {
             if ((rc = read_rel(gen, &rel)) != MINTID_OK)
                 break;
-            read = &rel;
-            if (rel == (int64_t)gen->core.last_ts && gen->core.st.seq < seq_last) {
-                gen->core.st.seq++;
-                last += step;
-                if (ids != NULL)
-                    mintid_id_from_u64(&ids[i], last);
-                else
-                    values[i] = last;
-                gen->stats.issued++;
-                continue;
-            }
+            unread = per_reading;
+        }
+        unread--;
+        if (step != 0 && gen->core.started && rel == (int64_t)gen->core.last_ts && gen->core.st.seq < seq_last) {
+            gen->core.st.seq++;
+            last += step;
+            if (ids != NULL)
+                mintid_id_from_u64(&ids[i], last);
+            else
+                values[i] = last;
+            gen->stats.issued++;
+            continue;
         }
         mintid_id id;
-        rc = ids != NULL ? next_id(gen, &ids[i], NULL, read) : next_id(gen, &id, &values[i], read);
+        rc = ids != NULL ? next_id(gen, &ids[i], NULL, &rel) : next_id(gen, &id, &values[i], &rel);
         if (rc != MINTID_OK)
             break;
         if (step != 0)

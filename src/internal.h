@@ -326,6 +326,17 @@ static inline uint64_t mintid__get_be(const uint8_t *b, unsigned nbytes) {
         v = v << 8 | b[i];
     return v;
 }
+/* Eight and four big-endian bytes as one load each. */
+static inline uint64_t mintid__load_be64(const uint8_t *b) {
+    uint64_t v;
+    __builtin_memcpy(&v, b, 8);
+    return __builtin_bswap64(v);
+}
+static inline uint32_t mintid__load_be32(const uint8_t *b) {
+    uint32_t v;
+    __builtin_memcpy(&v, b, 4);
+    return __builtin_bswap32(v);
+}
 
 /* The shared UUIDv7 generator (uuidv7, typeid). */
 int mintid__uuidv7_next(const mintid__format_impl *f, const mintid_config *cfg, mintid__core *core, int64_t rel,

@@ -507,6 +507,77 @@ static void test_long_order(void) {
     }
 }
 
+static void per_reading_64(mintid_config *c) { c->ids_per_reading = 64; }
+static void per_reading_256_fail(mintid_config *c) {
+    c->ids_per_reading = 256;
+    c->rollback = MINTID_ROLLBACK_FAIL;
+}
+
+/* ids_per_reading: how often a batch reads the clock, and that a wait reads it anew. */
+static void test_ids_per_reading(void) {
+    const mintid_format *nf = mintid_format_get(MINTID_NANOFLAKE);
+    mintid_config cfg;
+    mintid_config_init(&cfg, nf);
+    CHECK_INT(cfg.ids_per_reading, 1);
+    mintid_gen *g = NULL;
+    cfg.ids_per_reading = MINTID_MAX_IDS_PER_READING + 1;
+    CHECK_INT(mintid_gen_new(nf, &cfg, &g), MINTID_EINVAL);
+    cfg.ids_per_reading = 0;
+    CHECK_INT(mintid_gen_new(nf, &cfg, &g), MINTID_OK);
+    CHECK_INT(mintid_gen_config(g)->ids_per_reading, 1);
+    mintid_gen_free(g);
+
+    static mintid_id ids[20000];
+    const mintid_format_id fmts[] = {MINTID_NANOFLAKE, MINTID_SCRU160, MINTID_UUIDV7, MINTID_ULID};
+    for (size_t f = 0; f < sizeof fmts / sizeof fmts[0]; f++) {
+        const mintid_format *fmt = mintid_format_get(fmts[f]);
+        /* Reads counted, the clock standing still. */
+        for (int shared = 0; shared <= 1; shared++) {
+            fake_clock clk = {.now = T0, .tick_every = 1 << 30};
+            g = make(fmts[f], &clk, NULL, shared ? per_reading_64 : NULL);
+            int made = clk.reads; /* a settable epoch is checked against the clock */
+            CHECK_INT(mintid_gen_next_n(g, ids, 1000), 1000);
+            CHECK_INT(clk.reads - made, shared ? 16 : 1000);
+            for (int i = 0; i < 10; i++)
+                CHECK_INT(mintid_gen_next(g, &ids[0]), MINTID_OK);
+            CHECK_INT(clk.reads - made, shared ? 26 : 1010);
+            mintid_gen_free(g);
+        }
+        /* A clock moving 1 ms per reading: 64 IDs per millisecond. */
+        fake_clock clk = {.now = T0, .tick_every = 1};
+        g = make(fmts[f], &clk, NULL, per_reading_64);
+        int64_t t1 = clk.now + 1; /* the first reading */
+        CHECK_INT(mintid_gen_next_n(g, ids, 640), 640);
+        for (int i = 0; i < 640; i++) {
+            int64_t ms = mintid_id_unix_ms(fmt, &ids[i], fmt->epoch_ms);
+            if (ms != t1 + i / 64) {
+                fprintf(stderr, "%s: ID %d carries %" PRId64 ", expected %" PRId64 "\n", fmt->name, i, ms, t1 + i / 64);
+                CHECK(0);
+                break;
+            }
+        }
+        mintid_gen_free(g);
+    }
+
+    /* nanoflake at its cap: after the wait for the next millisecond, the
+     * batch goes on with the reading the wait took, not the one before it
+     * (which, behind the new millisecond, would be a clock gone back). */
+    fake_clock clk = {.now = T0, .tick_every = 100};
+    g = make(MINTID_NANOFLAKE, &clk, NULL, per_reading_256_fail);
+    CHECK_INT(mintid_gen_next_n(g, ids, 20000), 20000);
+    mintid_gen_stats st;
+    mintid_gen_get_stats(g, &st);
+    CHECK_U64(st.rollbacks, 0);
+    CHECK(st.waits >= 4);
+    for (int i = 1; i < 20000; i++)
+        if (mintid_id_compare(mintid_format_get(MINTID_NANOFLAKE), &ids[i - 1], &ids[i]) >= 0) {
+            fprintf(stderr, "nanoflake: ID %d not above the one before\n", i);
+            CHECK(0);
+            break;
+        }
+    mintid_gen_free(g);
+}
+
 int main(void) {
     test_nanoflake_sequence();
     test_wait_limit();
@@ -518,5 +589,6 @@ int main(void) {
     test_failures_leave_state();
     test_ranges();
     test_long_order();
+    test_ids_per_reading();
     return CHECK_DONE();
 }

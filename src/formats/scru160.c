@@ -22,11 +22,19 @@ static int text_encode(const mintid_format *fmt, const mintid_id *id, char *buf,
     (void)fmt;
     if (cap < SCRU160_TEXT_LEN + 1)
         return MINTID_EBUFSIZE;
-    /* Five bytes are eight digits; take 40 bits at a time, ten bits (two
-     * digits, from the alphabet's pair table) per lookup. */
-    for (int chunk = 0; chunk < 4; chunk++) {
-        uint64_t v = mintid__get_be(id->bytes + chunk * 5, 5);
-        char *out = buf + chunk * 8;
+    /* The ID as three big-endian loads, cut into four 40-bit chunks (eight
+     * digits each); ten bits (two digits, from the alphabet's pair table)
+     * per lookup. */
+    uint64_t w0 = mintid__load_be64(id->bytes), w1 = mintid__load_be64(id->bytes + 8);
+    uint64_t chunks[4] = {
+        w0 >> 24,
+        (w0 & 0xffffff) << 16 | w1 >> 48,
+        (w1 >> 8) & 0xffffffffff,
+        (w1 & 0xff) << 32 | mintid__load_be32(id->bytes + 16),
+    };
+    for (int c = 0; c < 4; c++) {
+        uint64_t v = chunks[c];
+        char *out = buf + c * 8;
         memcpy(out, b32hex.pairs[v >> 30], 2);
         memcpy(out + 2, b32hex.pairs[(v >> 20) & 1023], 2);
         memcpy(out + 4, b32hex.pairs[(v >> 10) & 1023], 2);
