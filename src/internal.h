@@ -72,7 +72,7 @@ static inline uint8_t mintid__digit_value(const mintid__alphabet *a, unsigned ch
 static inline int mintid__u64_to_base(uint64_t v, const mintid__alphabet *a, unsigned base, unsigned min_digits,
                                       char *buf, size_t cap) {
     char tmp[64];
-    unsigned n = 0;
+    char *p = tmp + sizeof tmp; /* the digits are written backwards, ending here */
     /*
      * Two digits per division, from the alphabet's pair table. The value is
      * cut from its low end into chunks of `pairs` digit pairs that fit in 32
@@ -88,29 +88,27 @@ static inline int mintid__u64_to_base(uint64_t v, const mintid__alphabet *a, uns
         uint32_t lo = (uint32_t)(v % chunk);
         v /= chunk;
         for (unsigned i = 0; i < pairs; i++) {
-            const char *d = a->pairs[lo % b2];
+            p -= 2;
+            __builtin_memcpy(p, a->pairs[lo % b2], 2);
             lo /= b2;
-            tmp[n++] = d[1];
-            tmp[n++] = d[0];
         }
     }
     /* Below one chunk: below 2^32. */
     uint32_t w = (uint32_t)v;
     while (w >= b2) {
-        const char *d = a->pairs[w % b2];
+        p -= 2;
+        __builtin_memcpy(p, a->pairs[w % b2], 2);
         w /= b2;
-        tmp[n++] = d[1];
-        tmp[n++] = d[0];
     }
-    tmp[n++] = a->digits[w % base];
+    *--p = a->digits[w % base];
     if (w >= base)
-        tmp[n++] = a->digits[w / base];
-    while (n < min_digits)
-        tmp[n++] = a->digits[0];
-    if (cap < (size_t)n + 1)
+        *--p = a->digits[w / base];
+    while (p > tmp + sizeof tmp - min_digits)
+        *--p = a->digits[0];
+    size_t n = (size_t)(tmp + sizeof tmp - p);
+    if (cap < n + 1)
         return MINTID_EBUFSIZE;
-    for (unsigned i = 0; i < n; i++)
-        buf[i] = tmp[n - 1 - i];
+    __builtin_memcpy(buf, p, n);
     buf[n] = '\0';
     return (int)n;
 }
@@ -326,16 +324,27 @@ static inline uint64_t mintid__get_be(const uint8_t *b, unsigned nbytes) {
         v = v << 8 | b[i];
     return v;
 }
-/* Eight and four big-endian bytes as one load each. */
+/* Eight and four big-endian bytes as one load or store each. */
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define MINTID__BE64(v) __builtin_bswap64(v)
+#define MINTID__BE32(v) __builtin_bswap32(v)
+#else
+#define MINTID__BE64(v) (v)
+#define MINTID__BE32(v) (v)
+#endif
 static inline uint64_t mintid__load_be64(const uint8_t *b) {
     uint64_t v;
     __builtin_memcpy(&v, b, 8);
-    return __builtin_bswap64(v);
+    return MINTID__BE64(v);
 }
 static inline uint32_t mintid__load_be32(const uint8_t *b) {
     uint32_t v;
     __builtin_memcpy(&v, b, 4);
-    return __builtin_bswap32(v);
+    return MINTID__BE32(v);
+}
+static inline void mintid__store_be64(uint8_t *b, uint64_t v) {
+    v = MINTID__BE64(v);
+    __builtin_memcpy(b, &v, 8);
 }
 
 /* The shared UUIDv7 generator (uuidv7, typeid). */

@@ -21,10 +21,8 @@ static inline void put_v7(mintid_id *out, uint64_t ts, uint64_t counter, const u
     uint64_t hi = ts << 16 | 0x7000 | ((counter >> 30) & 0x0fff);
     uint64_t lo = (uint64_t)(0x80 | ((counter >> 24) & 0x3f)) << 56 | (counter & 0xffffff) << 32 |
                   (uint64_t)tail[0] << 24 | (uint64_t)tail[1] << 16 | (uint64_t)tail[2] << 8 | tail[3];
-    hi = __builtin_bswap64(hi);
-    lo = __builtin_bswap64(lo);
-    memcpy(out->bytes, &hi, 8);
-    memcpy(out->bytes + 8, &lo, 8);
+    mintid__store_be64(out->bytes, hi);
+    mintid__store_be64(out->bytes + 8, lo);
     memset(out->bytes + 16, 0, MINTID_ID_MAX_BYTES - 16);
 }
 
