@@ -6,6 +6,11 @@
 #   bench/bench_pg.sh [SECONDS [ROWS]]   (default 10 s per run, 2000000
 #                                         rows; 8 clients; ROUNDS=3
 #                                         interleaved rounds, medians)
+#   PAIR=1 bench/bench_pg.sh [SECONDS]   only INSERT gen_nanoflake() against
+#                                         INSERT bigserial, in ROUNDS rounds
+#                                         (default 9), the order turning
+#                                         each round; prints every round's
+#                                         ratio and their median
 #
 # Prints tps per run and these ratios:
 #   INSERT gen_nanoflake() key / INSERT bigserial key
@@ -21,7 +26,8 @@
 set -eu
 SECS=${1:-10}
 ROWS=${2:-2000000}
-ROUNDS=${ROUNDS:-3}
+PAIR=${PAIR:-0}
+if [ "$PAIR" = 1 ]; then ROUNDS=${ROUNDS:-9}; else ROUNDS=${ROUNDS:-3}; fi
 CLIENTS=8
 BIN=$(pg_config --bindir)
 ROOT=$(mktemp -d /tmp/mintid-bench-pg.XXXXXX)
@@ -69,6 +75,25 @@ median() { # name: the median of its runs
   python3 -c "import statistics, sys; print(f'{statistics.median(float(l) for l in open(sys.argv[1])):.0f}')" "$ROOT/$1.tps"
 }
 ratio() { python3 -c "print(f'{$1/$2:.2f}')"; }
+
+if [ "$PAIR" = 1 ]; then
+  # The two keys alone, one after the other in each round (which goes first
+  # turns each round), so that every round's ratio compares two runs a few
+  # seconds apart; the median of those ratios is the figure.
+  echo "pgbench, $CLIENTS clients, $SECS s per run, INSERT gen_nanoflake() against INSERT bigserial, $ROUNDS rounds"
+  for r in $(seq "$ROUNDS"); do
+    if [ $((r % 2)) = 1 ]; then order="bigserial nanoflake"; else order="nanoflake bigserial"; fi
+    for k in $order; do
+      tps "ins_$k" "INSERT INTO k_$k (n) VALUES (1);"
+    done
+    b=$(tail -1 "$ROOT/ins_bigserial.tps")
+    n=$(tail -1 "$ROOT/ins_nanoflake.tps")
+    printf '  round %2d: bigserial %8.0f tps, nanoflake %8.0f tps, ratio %s\n' "$r" "$b" "$n" "$(ratio "$n" "$b")"
+    ratio "$n" "$b" >> "$ROOT/pair.tps"
+  done
+  echo "  INSERT gen_nanoflake / bigserial: median of the rounds' ratios $(python3 -c "import statistics, sys; print(f'{statistics.median(float(l) for l in open(sys.argv[1])):.2f}')" "$ROOT/pair.tps"), ratio of the medians $(ratio "$(median ins_nanoflake)" "$(median ins_bigserial)")"
+  exit 0
+fi
 
 # Interleaved rounds: each run in every round, medians compared, so that a
 # slow moment of the machine does not fall on one side of a ratio.

@@ -8,8 +8,9 @@
  * writes nothing when it needs more; each request's reply is framed as its
  * protocol frames replies (RESP: one of + - $ * : first, CRLF last; HTTP:
  * exactly one response, its Content-Length matching the body, none for
- * HEAD); the response body scratch buffer is left empty; and the server
- * answers a fresh, valid request afterwards.
+ * HEAD); the commands a MULTI queued run at EXEC, inside its reply; the
+ * response body scratch buffer is left empty; and the server answers a
+ * fresh, valid request afterwards.
  */
 #include "fuzz.h"
 #include "http.h"
@@ -113,6 +114,13 @@ static void run(proto p, const char *buf, size_t len, struct evbuffer *out) {
             p == PROTO_HTTP ? http_handle(&c, buf + off, len - off, out) : resp_handle(&c, buf + off, len - off, out);
         REQUIRE(used <= len - off);
         finish_job(&c);
+        /* An EXEC's queued commands run next, one at a time, each to its
+         * end, as the connection layer runs them: their replies are part of
+         * the EXEC's. */
+        while (p == PROTO_RESP && resp_exec_pending(&c)) {
+            resp_exec_step(&c, out);
+            finish_job(&c);
+        }
         REQUIRE(evbuffer_get_length(srv.scratch) == 0);
         size_t n = evbuffer_get_length(out) - before;
         const char *all = (const char *)evbuffer_pullup(out, -1);

@@ -297,11 +297,13 @@ int mintid__core_next(const mintid__format_impl *f, const mintid_config *cfg, mi
  * The next ID: the core, and the waits the policies ask for when
  * it cannot go on (a millisecond used up, the clock behind the last ID).
  * One call never waits longer than max_wait_ms in all, measured on the
- * monotonic clock, even with a clock that stands still.
+ * monotonic clock, even with a clock that stands still. `now` is the
+ * caller's reading of the clock; `fresh` is false when an earlier ID was
+ * given the same reading, whose rollback (if it was one) is then counted.
  */
-static int next_id(mintid_gen *g, mintid_id *out, uint64_t *value, int64_t *now) {
+static int next_id(mintid_gen *g, mintid_id *out, uint64_t *value, int64_t *now, bool fresh) {
     uint64_t deadline = 0;
-    bool rollback_seen = false;
+    bool rollback_seen = !fresh;
     for (bool first = true;; first = false) {
         /* The caller's reading is the first: a caller's clock may move
          * when read. Any later one goes back to the caller as the latest. */
@@ -389,7 +391,8 @@ static long next_many(mintid_gen *gen, mintid_id *ids, uint64_t *values, size_t 
     int64_t rel = 0;
     size_t i;
     for (i = 0; i < n; i++) {
-        if (unread == 0) {
+        bool fresh = unread == 0;
+        if (fresh) {
             if ((rc = read_rel(gen, &rel)) != MINTID_OK)
                 break;
             unread = per_reading;
@@ -406,7 +409,7 @@ static long next_many(mintid_gen *gen, mintid_id *ids, uint64_t *values, size_t 
             continue;
         }
         mintid_id id;
-        rc = ids != NULL ? next_id(gen, &ids[i], NULL, &rel) : next_id(gen, &id, &values[i], &rel);
+        rc = ids != NULL ? next_id(gen, &ids[i], NULL, &rel, fresh) : next_id(gen, &id, &values[i], &rel, fresh);
         if (rc != MINTID_OK)
             break;
         if (step != 0)

@@ -559,6 +559,20 @@ static void test_ids_per_reading(void) {
         mintid_gen_free(g);
     }
 
+    /* A clock behind the last ID (absorbed under reuse): one rollback per
+     * reading, however many IDs shared it. */
+    for (int shared = 0; shared <= 1; shared++) {
+        fake_clock clk = {.now = T0};
+        g = make(MINTID_SCRU160, &clk, NULL, shared ? per_reading_64 : NULL);
+        CHECK_INT(mintid_gen_next(g, &ids[0]), MINTID_OK);
+        clk.now = T0 - 5;
+        CHECK_INT(mintid_gen_next_n(g, ids, 128), 128);
+        mintid_gen_stats st;
+        mintid_gen_get_stats(g, &st);
+        CHECK_U64(st.rollbacks, shared ? 2 : 128);
+        mintid_gen_free(g);
+    }
+
     /* nanoflake at its cap: after the wait for the next millisecond, the
      * batch goes on with the reading the wait took, not the one before it
      * (which, behind the new millisecond, would be a clock gone back). */
