@@ -156,8 +156,10 @@ static int find_form(const mintid_format *fmt, const char *name) {
     int form = mintid_form_find(name);
     char safe[MINTID_ESCAPED_MAX];
     if (form < 0) {
-        fprintf(stderr, "mintid: unknown form '%s'; forms are text, int, hex, padded, core\n",
-                escaped(name, strlen(name), safe, sizeof safe));
+        fprintf(stderr, "mintid: unknown form '%s'; forms are", escaped(name, strlen(name), safe, sizeof safe));
+        for (int f = 0; f < MINTID_FORM_COUNT; f++)
+            fprintf(stderr, "%s %s", f == 0 ? "" : ",", mintid_form_name((mintid_form)f));
+        fputc('\n', stderr);
         return -2;
     }
     if (fmt != NULL && !(fmt->forms & MINTID_FORM_BIT(form))) {

@@ -34,9 +34,9 @@ extern "C" {
 #endif
 
 #define MINTID_VERSION_MAJOR 0
-#define MINTID_VERSION_MINOR 2
+#define MINTID_VERSION_MINOR 3
 #define MINTID_VERSION_PATCH 0
-#define MINTID_VERSION_STRING "0.2.0"
+#define MINTID_VERSION_STRING "0.3.0"
 
 /* ------------------------------------------------------------------------ */
 /* Status codes                                                               */
@@ -426,10 +426,13 @@ typedef struct mintid_config {
     /* mintid_gen_next_n and mintid_gen_next_u64: how many IDs in a row may
      * share one reading of the clock, 1..MINTID_MAX_IDS_PER_READING. 1 (the
      * default; 0 means the same) reads the clock for every ID. A larger
-     * value trades a reading per ID for one per that many, for bulk minting:
-     * an ID then carries the time read at most that many IDs before it
-     * (about 25 ns each), and a new unit, an exhausted sequence or a wait
-     * always reads it again. One-ID calls always read it. */
+     * value, for bulk minting, reads it for the first ID of a call and then
+     * for every that many; an ID that would find its unit's sequence used
+     * up or the clock behind under a reading an earlier ID had reads it
+     * again first, and a wait always does. An ID then carries the time read
+     * at most that many IDs before it: a microsecond or two, unless the
+     * thread is preempted, or a random pool refilled, in between. Order and
+     * uniqueness are the same either way. One-ID calls always read it. */
     unsigned ids_per_reading;
 } mintid_config;
 

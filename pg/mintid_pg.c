@@ -601,16 +601,33 @@ static int64 floor_div64(int64 a, int64 b) { return a / b - ((a % b != 0) && ((a
 
 static int64 ceil_div64(int64 a, int64 b) { return -floor_div64(-a, b); }
 
-/* The state to mint from: shared, or (formats that need no node) this backend's. */
+/*
+ * The state to mint from: shared, or this backend's for the formats whose
+ * IDs stay apart without it: no node field, and 128 bits or more, so that
+ * generators that share nothing are kept apart by their random bits (74 or
+ * more per millisecond). A 64-bit ID has a few random bits at most: two
+ * backends minting in the same millisecond would repeat each other's IDs.
+ */
 static mintid_pg_state *state_for(const mintid_format *f) {
+    char name[64];
+    const char *p;
+    size_t i;
     if (shared_state != NULL)
         return shared_state;
-    if (f->node_bits > 0 && !f->node_optional)
-        ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-                        errmsg("gen_%s() needs the mintid library preloaded", f->name),
-                        errhint("Add mintid to shared_preload_libraries in postgresql.conf and restart the "
-                                "server: %s IDs carry mintid.node and must come from one generator per cluster.",
-                                f->name)));
+    if ((f->node_bits > 0 && !f->node_optional) || f->bits < 128) {
+        for (p = f->name, i = 0; *p != '\0' && i < sizeof name - 1; p++, i++)
+            name[i] = *p == '-' ? '_' : *p;
+        name[i] = '\0';
+        ereport(ERROR,
+                (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+                 errmsg("gen_%s() needs the mintid library preloaded", name),
+                 errhint("Add mintid to shared_preload_libraries in postgresql.conf and restart the server: %s IDs %s "
+                         "and must come from one generator per cluster.",
+                         f->name,
+                         f->node_bits > 0 && !f->node_optional
+                             ? "carry mintid.node"
+                             : "have too few random bits to stay apart when each session mints its own")));
+    }
     if (!local_state_ready) {
         memset(&local_state, 0, sizeof local_state);
         state_init(&local_state);
@@ -824,21 +841,57 @@ MINTID_PG_OPS(STAMP)
 
 /* ---- settings and start ------------------------------------------------------------------- */
 
-/* The check hook of mintid.<format>_epoch: the format is found from the setting's name. */
-static bool epoch_check(char **newval, void **extra, GucSource source) {
-    (void)extra;
-    (void)source;
+/*
+ * The check hook of mintid.<format>_epoch: the value must be an epoch of
+ * that format (a name it knows, Unix ms or an RFC 3339 time), not in the
+ * future. A hook has no way to learn which setting it checks, so each
+ * format's slot in the table has a hook of its own, stamped below.
+ */
+static bool epoch_check_format(int idx, char **newval) {
+    const mintid_format *f = mintid_format_get((mintid_format_id)idx);
+    int64 ms, now;
     if (*newval == NULL || (*newval)[0] == '\0')
         return true;
-    for (int i = 0; i < MINTID_FORMAT_COUNT; i++) {
-        const mintid_format *f = mintid_format_get((mintid_format_id)i);
-        int64 ms;
-        if (f->epoch_settable && mintid_parse_epoch(f, *newval, &ms) == MINTID_OK && ms >= 0)
-            return true;
+    if (mintid_parse_epoch(f, *newval, &ms) != MINTID_OK || ms < 0) {
+        GUC_check_errdetail("An epoch of %s is %sUnix ms or an RFC 3339 time.", f->name,
+                            f->epoch_names != NULL ? "a name it knows (such as twitter), " : "");
+        return false;
     }
-    GUC_check_errdetail("An epoch is a name such as twitter or discord, Unix ms, or an RFC 3339 time.");
-    return false;
+    if (mintid_clock_system(NULL, &now) == MINTID_OK && ms > now) {
+        GUC_check_errdetail("An epoch must not be in the future.");
+        return false;
+    }
+    return true;
 }
+
+#define EPOCH_HOOK(i)                                                                                                  \
+    static bool epoch_check_##i(char **newval, void **extra, GucSource source) {                                       \
+        (void)extra;                                                                                                   \
+        (void)source;                                                                                                  \
+        return epoch_check_format(i, newval);                                                                          \
+    }
+EPOCH_HOOK(0)
+EPOCH_HOOK(1)
+EPOCH_HOOK(2)
+EPOCH_HOOK(3)
+EPOCH_HOOK(4)
+EPOCH_HOOK(5)
+EPOCH_HOOK(6)
+EPOCH_HOOK(7)
+EPOCH_HOOK(8)
+EPOCH_HOOK(9)
+EPOCH_HOOK(10)
+EPOCH_HOOK(11)
+EPOCH_HOOK(12)
+EPOCH_HOOK(13)
+EPOCH_HOOK(14)
+EPOCH_HOOK(15)
+static GucStringCheckHook const epoch_checks[] = {
+    epoch_check_0,  epoch_check_1,  epoch_check_2,  epoch_check_3,  epoch_check_4,  epoch_check_5,
+    epoch_check_6,  epoch_check_7,  epoch_check_8,  epoch_check_9,  epoch_check_10, epoch_check_11,
+    epoch_check_12, epoch_check_13, epoch_check_14, epoch_check_15,
+};
+StaticAssertDecl(MINTID_FORMAT_COUNT <= lengthof(epoch_checks), "a format without an epoch check hook: stamp more");
 
 void _PG_init(void) {
     int ctx = process_shared_preload_libraries_in_progress ? PGC_POSTMASTER : PGC_SIGHUP;
@@ -857,7 +910,7 @@ void _PG_init(void) {
                 *p = '_';
         DefineCustomStringVariable(MemoryContextStrdup(TopMemoryContext, name),
                                    "Epoch of the format: a name, Unix ms or an RFC 3339 time; empty: its default.",
-                                   NULL, &guc_epoch[i], "", ctx, 0, epoch_check, NULL, NULL);
+                                   NULL, &guc_epoch[i], "", ctx, 0, epoch_checks[i], NULL, NULL);
     }
     MarkGUCPrefixReserved("mintid");
 

@@ -41,8 +41,8 @@ static const setting base_settings[] = {
      "PEM CA certificates: when set, TLS clients must present a certificate they signed; empty: none asked"},
     {"tls-handshake-timeout", UINT(tls_handshake_timeout, 1, 300), "10",
      "seconds a TLS client has to finish its handshake"},
-    {"node", UINT(node, 0, 1023), "0",
-     "node id: nanoflake's generator id, and ulid-flake-scalable's when below 32 (else that format is not served)"},
+    {"node", UINT(node, 0, 0) /* up to config_node_max() */, "0",
+     "node id of the formats with a node field; a format whose field is too narrow for it is not served"},
     {"state-dir", STR(state_dir), "mintid-state", "directory for the lock and the timestamp high-water mark"},
     {"max-count", UINT(max_count, 1, 1000000), "100000", "most IDs one request may ask for"},
     {"max-request-size", UINT(max_request, 256, 1048576), "8192", "most bytes one request may take"},
@@ -89,6 +89,16 @@ static const setting base_settings[] = {
 static setting settings[NBASE + MINTID_FORMAT_COUNT];
 static size_t nsettings;
 
+uint64_t config_node_max(void) {
+    unsigned bits = 0;
+    for (int f = 0; f < MINTID_FORMAT_COUNT; f++) {
+        const mintid_format *fmt = mintid_format_get((mintid_format_id)f);
+        if (fmt->node_bits > bits && !fmt->node_optional)
+            bits = fmt->node_bits;
+    }
+    return bits >= 64 ? UINT64_MAX : (UINT64_C(1) << bits) - 1;
+}
+
 static void settings_init(void) {
     static char names[MINTID_FORMAT_COUNT][64], defs[MINTID_FORMAT_COUNT][24], helps[MINTID_FORMAT_COUNT][200];
     if (nsettings != 0)
@@ -97,6 +107,7 @@ static void settings_init(void) {
         settings[nsettings++] = base_settings[i];
         if (strcmp(base_settings[i].name, "node") != 0)
             continue;
+        settings[nsettings - 1].max = config_node_max();
         for (int f = 0; f < MINTID_FORMAT_COUNT; f++) {
             const mintid_format *fmt = mintid_format_get((mintid_format_id)f);
             if (!fmt->epoch_settable)

@@ -63,6 +63,13 @@ bool config_parse_decimal(const char *s, size_t len, uint64_t max, uint64_t *out
 int64_t config_epoch(const config *cfg, const mintid_format *fmt);
 
 /*
+ * The largest node id: that of the widest node field among the formats
+ * that have one, from the format table. A node id too wide for a narrower
+ * field leaves that format unserved rather than wrapped.
+ */
+uint64_t config_node_max(void);
+
+/*
  * Fills cfg from, in rising precedence, the defaults, the config file
  * (--config FILE or MINTID_CONFIG), MINTID_* environment variables and the
  * command line. Returns 0, or 1 after printing help/version, or -1 after

@@ -155,8 +155,15 @@ static bool arg_prefix(conn *c, const resp_command *cmd, int at, const mintid_fo
                        char prefix[MINTID_PREFIX_MAX + 1], int *argc_out) {
     prefix[0] = '\0';
     *argc_out = cmd->argc;
-    if (cmd->argc < at + 2 || cmd->argv[cmd->argc - 2].len != 6 ||
-        strncasecmp(cmd->argv[cmd->argc - 2].ptr, "PREFIX", 6) != 0)
+    const resp_arg *last = &cmd->argv[cmd->argc - 1], *before = &cmd->argv[cmd->argc - 2];
+    bool has_prefix = cmd->argc >= at + 2 && before->len == 6 && strncasecmp(before->ptr, "PREFIX", 6) == 0;
+    /* A PREFIX at the end with nothing after it (but "PREFIX prefix", a
+     * valid one, is a prefix). */
+    if (cmd->argc > at && !has_prefix && last->len == 6 && strncasecmp(last->ptr, "PREFIX", 6) == 0) {
+        reply_error(c, out, "%s: PREFIX needs a prefix after it", fmt->name);
+        return false;
+    }
+    if (!has_prefix)
         return true;
     const resp_arg *a = &cmd->argv[cmd->argc - 1];
     const char *why;

@@ -163,11 +163,13 @@ int main(int argc, char **argv) {
         char err[300];
         memset(&lc, 0, sizeof lc);
         if (lease_parse_url(cfg.node_lease, &lc, err, sizeof err) != 0 ||
-            lease_parse_range(cfg.node_range, 1023, &lc.range_lo, &lc.range_hi) != 0) {
-            log_msg(LOG_ERROR, "%s",
-                    err[0] && cfg.node_lease[0] && strncmp(cfg.node_lease, "etcd://", 7) != 0
-                        ? err
-                        : "node-lease or node-range is malformed: etcd://HOST:PORT/PREFIX, LO-HI within 0-1023");
+            lease_parse_range(cfg.node_range, (unsigned)config_node_max(), &lc.range_lo, &lc.range_hi) != 0) {
+            if (err[0] && cfg.node_lease[0] && strncmp(cfg.node_lease, "etcd://", 7) != 0)
+                log_msg(LOG_ERROR, "%s", err);
+            else
+                log_msg(LOG_ERROR,
+                        "node-lease or node-range is malformed: etcd://HOST:PORT/PREFIX, LO-HI within 0-%" PRIu64,
+                        config_node_max());
             state_close(&st);
             return 2;
         }

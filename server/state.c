@@ -166,9 +166,10 @@ static int parse_v2(state *st, const char *path, const char *buf, size_t n, cons
             size_t len = (size_t)(e - (p + 5));
             if (have_node)
                 return parse_fail(path, lineno, "the node recorded twice");
-            if (!(len == 6 && memcmp(p + 5, "leased", 6) == 0) && !(parse_ms(p + 5, len, &node) && node <= 1023)) {
-                snprintf(msg, sizeof msg, "the node '%s' is neither 0..1023 nor 'leased'",
-                         shown(p + 5, len, esc, sizeof esc));
+            if (!(len == 6 && memcmp(p + 5, "leased", 6) == 0) &&
+                !(parse_ms(p + 5, len, &node) && (uint64_t)node <= config_node_max())) {
+                snprintf(msg, sizeof msg, "the node '%s' is neither 0..%" PRIu64 " nor 'leased'",
+                         shown(p + 5, len, esc, sizeof esc), config_node_max());
                 return parse_fail(path, lineno, msg);
             }
             memcpy(st->node, p + 5, len);

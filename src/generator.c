@@ -298,20 +298,23 @@ int mintid__core_next(const mintid__format_impl *f, const mintid_config *cfg, mi
  * it cannot go on (a millisecond used up, the clock behind the last ID).
  * One call never waits longer than max_wait_ms in all, measured on the
  * monotonic clock, even with a clock that stands still. `now` is the
- * caller's reading of the clock; `fresh` is false when an earlier ID was
- * given the same reading, whose rollback (if it was one) is then counted.
+ * caller's reading of the clock, and gets every later one. `fresh` is
+ * false when an earlier ID had the same reading: its rollback, if it was
+ * one, was counted then, and where the core says the unit's sequence is
+ * used up or the clock is behind, the clock is read again before any
+ * policy applies, as if the ID had read it itself.
  */
 static int next_id(mintid_gen *g, mintid_id *out, uint64_t *value, int64_t *now, bool fresh) {
     uint64_t deadline = 0;
-    bool rollback_seen = !fresh;
+    bool rollback_seen = false;
     for (bool first = true;; first = false) {
         /* The caller's reading is the first: a caller's clock may move
-         * when read. Any later one goes back to the caller as the latest. */
+         * when read. */
         int rc = first ? MINTID_OK : read_rel(g, now);
         if (rc != MINTID_OK)
             return rc;
         int64_t rel = *now;
-        if (g->core.started && rel < (int64_t)g->core.last_ts && !rollback_seen) {
+        if (g->core.started && rel < (int64_t)g->core.last_ts && !rollback_seen && (fresh || !first)) {
             g->stats.rollbacks++;
             rollback_seen = true;
         }
@@ -329,6 +332,10 @@ static int next_id(mintid_gen *g, mintid_id *out, uint64_t *value, int64_t *now,
         if (rc == MINTID_OK) {
             g->stats.issued++;
             return MINTID_OK;
+        }
+        if (!fresh && (rc == MINTID_EEXHAUSTED || rc == MINTID_ECLOCKBACK)) {
+            fresh = true;
+            continue;
         }
         int64_t target;
         if (rc == MINTID_EEXHAUSTED) {

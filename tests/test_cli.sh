@@ -69,7 +69,7 @@ has_err "is not a time"
 run 2 "$M" gen uexky --as padded
 has_err "uexky has no 'padded' form"
 run 2 "$M" gen uexky --as bogus
-has_err "unknown form 'bogus'"
+has_err "unknown form 'bogus'; forms are text, int, hex, padded, core, uuid"
 run 2 "$M" gen ulid-flake-scalable --entropy-size 3
 has_err "takes 1..2 bytes"
 run 2 "$M" gen nanoflake --overflow maybe

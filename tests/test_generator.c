@@ -512,6 +512,10 @@ static void per_reading_256_fail(mintid_config *c) {
     c->ids_per_reading = 256;
     c->rollback = MINTID_ROLLBACK_FAIL;
 }
+static void per_reading_256_all_fail(mintid_config *c) {
+    per_reading_256_fail(c);
+    c->overflow = MINTID_OVERFLOW_FAIL;
+}
 
 /* ids_per_reading: how often a batch reads the clock, and that a wait reads it anew. */
 static void test_ids_per_reading(void) {
@@ -570,6 +574,28 @@ static void test_ids_per_reading(void) {
         mintid_gen_stats st;
         mintid_gen_get_stats(g, &st);
         CHECK_U64(st.rollbacks, shared ? 2 : 128);
+        mintid_gen_free(g);
+    }
+
+    /* The sequence used up under a reading an earlier ID of the batch had:
+     * the clock is read again, and has moved on, so the batch goes on,
+     * even under overflow=fail, with no exhaustion and no wait counted. */
+    {
+        fake_clock clk = {.now = T0};
+        g = make(MINTID_NANOFLAKE, &clk, NULL, per_reading_256_all_fail);
+        CHECK_INT(mintid_gen_next_n(g, ids, 4091), 4091);
+        mintid_gen_stats before, after;
+        mintid_gen_get_stats(g, &before);
+        clk.now = T0 - 1; /* every reading from here on 1 ms later: T0, T0 + 1, ... */
+        clk.tick_every = 1;
+        clk.reads = 0;
+        CHECK_INT(mintid_gen_next_n(g, ids, 10), 10);
+        mintid_gen_get_stats(g, &after);
+        CHECK_U64(after.exhausted - before.exhausted, 0);
+        CHECK_U64(after.waits - before.waits, 0);
+        CHECK_U64(after.rollbacks - before.rollbacks, 0);
+        CHECK_INT(mintid_id_unix_ms(mintid_format_get(MINTID_NANOFLAKE), &ids[9], MINTID_NANOFLAKE_DEFAULT_EPOCH),
+                  T0 + 1);
         mintid_gen_free(g);
     }
 

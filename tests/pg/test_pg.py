@@ -16,6 +16,13 @@ shared_preload_libraries = 'mintid', and runs, in order:
   crash        kill -9 of the postmaster (and its children) mid-load, then a
                restart with the clock an hour back (libfaketime): every ID
                minted after it is greater than every ID a client received
+  upgrade      CREATE EXTENSION at the first version, ALTER EXTENSION
+               UPDATE along the upgrade path to the default version
+  nopreload    the cluster restarted without shared_preload_libraries: the
+               generators that would repeat IDs without the shared state
+               (node-bound, or 64-bit) refuse with a HINT; the others mint
+               per backend, unique under 8 pgbench clients; then preloaded
+               again
 
 The extension must be installed (make -C pg install). The cluster is
 stopped by its postmaster's pid; nothing else is touched. Exit status 0
@@ -395,8 +402,66 @@ def step_standby(c, args):
         c.psql("postgres", "SELECT pg_reload_conf()")
 
 
+def step_upgrade(c, args):
+    c.psql("postgres", "CREATE DATABASE up")
+    default = c.psql("up", "SELECT default_version FROM pg_available_extensions WHERE name = 'mintid'")
+    c.psql("up", "CREATE EXTENSION mintid VERSION '0.1.0'")
+    expect(c.psql("up", "SELECT extversion FROM pg_extension WHERE extname = 'mintid'") == "0.1.0",
+           "CREATE EXTENSION mintid VERSION '0.1.0'")
+    c.psql("up", "ALTER EXTENSION mintid UPDATE")
+    got = c.psql("up", "SELECT extversion FROM pg_extension WHERE extname = 'mintid'")
+    expect(got == default and default != "0.1.0",
+           f"ALTER EXTENSION mintid UPDATE: 0.1.0 -> {got}, the default version ({default})")
+    expect(c.psql("up", "SELECT gen_nanoflake() < gen_nanoflake()") == "t", "the updated extension mints")
+
+
+def step_nopreload(c, args):
+    conf = os.path.join(c.data, "postgresql.conf")
+    with open(conf) as f:
+        saved = f.read()
+    with open(conf, "a") as f:
+        f.write("shared_preload_libraries = ''\n")
+    c.stop()
+    c.start()
+    try:
+        expect(c.psql("postgres", "SHOW shared_preload_libraries") == "", "restarted without the library preloaded")
+        c.psql("postgres", "CREATE DATABASE nopre")
+        c.psql("nopre", "CREATE EXTENSION mintid")
+        shared_only, per_backend = [], []
+        for f, t in all_types_db(c, "nopre"):
+            p = subprocess.run(["psql", "-X", "-At", "-v", "VERBOSITY=verbose", "-d", "nopre", "-c",
+                                f"SELECT gen_{f}()"], capture_output=True, text=True, env=c.env())
+            if p.returncode != 0:
+                shared_only.append(f)
+                expect(f"gen_{f}() needs the mintid library preloaded" in p.stderr and "HINT:" in p.stderr
+                       and "55000" in p.stderr, f"gen_{f}() without the preload: 55000 with a HINT")
+            else:
+                per_backend.append(f)
+        # Which refuse: every format with a node field or a 64-bit ID.
+        want_refused = {"uexky", "ulid_flake", "ulid_flake_scalable", "caloriosa", "nanoflake", "snowflake",
+                        "sonyflake"}
+        expect(set(shared_only) == want_refused, f"refused without the preload: {sorted(shared_only)}")
+        clients, per_client = 8, 300
+        for f in per_backend:
+            t = dict(all_types_db(c, "nopre"))[f]
+            c.psql("nopre", f"CREATE TABLE pb_{f} (id {t} PRIMARY KEY DEFAULT gen_{f}(), n int)")
+            script = os.path.join(c.root, f"pb_{f}.sql")
+            with open(script, "w") as fh:
+                fh.write(f"INSERT INTO pb_{f} (n) VALUES (:client_id);\n")
+            p = subprocess.run(["pgbench", "-n", "-c", str(clients), "-j", str(clients), "-t", str(per_client),
+                                "-f", script, "nopre"], capture_output=True, text=True, env=c.env())
+            n = c.psql("nopre", f"SELECT count(DISTINCT id) FROM pb_{f}")
+            expect(p.returncode == 0 and n == str(clients * per_client),
+                   f"gen_{f}() per backend: {clients} clients, {n} distinct primary keys, no error")
+    finally:
+        with open(conf, "w") as f:
+            f.write(saved)
+        c.stop()
+        c.start()
+
+
 STEPS = [("regress", step_regress), ("pgbench", step_pgbench), ("binary", step_binary), ("dump", step_dump),
-         ("standby", step_standby), ("crash", step_crash)]
+         ("standby", step_standby), ("crash", step_crash), ("upgrade", step_upgrade), ("nopreload", step_nopreload)]
 
 
 def main():

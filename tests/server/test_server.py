@@ -221,6 +221,8 @@ class Prefix(SharedServer):
         self.assertEqual(status, 200, body)
         ids = body.split()
         ids += r.call("MINT", "typeid", "2", "PREFIX", "user")
+        # "prefix" is a type prefix like any other, even after PREFIX.
+        self.assertRegex(r.call("MINT", "typeid", "PREFIX", "prefix"), r"^prefix_[0-7]")
         ids.append(r.call("MINT", "typeid", "prefix", "user"))
         self.assertEqual(len(ids), 6)
         for ident in ids:
@@ -323,6 +325,9 @@ class RespProtocol(SharedServer):
             (("MINT", "nanoflake", "1", "x"), "ERR MINT takes format [count] [PREFIX prefix]"),
             (("MINT", "nanoflake", "PREFIX", "user"), "ERR nanoflake: prefix 'user': this format has no type prefix"),
             (("MINT", "typeid", "PREFIX", "Us"), "ERR typeid: prefix 'Us': a type prefix is 1 to 63"),
+            (("MINT", "typeid", "PREFIX"), "ERR typeid: PREFIX needs a prefix after it"),
+            (("MINT", "typeid", "3", "PREFIX"), "ERR typeid: PREFIX needs a prefix after it"),
+            (("RANGE", "typeid", "1645557742000", "PREFIX"), "ERR typeid: PREFIX needs a prefix after it"),
             (("MINT", "moonflake"), "ERR unknown format 'moonflake'"),
             (("MINT", "nanoflake", "0"), "ERR count must be 1..1000"),
             (("MINT", "nanoflake", "1001"), "ERR count must be 1..1000"),
@@ -520,7 +525,17 @@ class Lifecycle(unittest.TestCase):
             self.assertEqual(json.loads(get(srv.http_port, "/healthz")[2])["node_id"], 8)
         with Server(MINTIDD, args=["--config", path, "--node", "9"], env={"MINTID_NODE": "8"}) as srv:
             self.assertEqual(json.loads(get(srv.http_port, "/healthz")[2])["node_id"], 9)
-        for bad, text in [(["--node", "1024"], "node: '1024' is not a whole number from 0 to 1023"),
+        # The widest node field is sonyflake's (16 bits); a node id too wide
+        # for nanoflake's 10 leaves nanoflake unserved, never wrapped.
+        with Server(MINTIDD, args=["--node", "4242"]) as srv:
+            status, _, body = get(srv.http_port, "/v1/sonyflake")
+            self.assertEqual(status, 200)
+            status, _, body = get(srv.http_port, "/v1/sonyflake/" + body.strip())
+            self.assertEqual(json.loads(body)["machine"], 4242)
+            status, _, body = get(srv.http_port, "/v1/nanoflake")
+            self.assertNotEqual(status, 200)
+            self.assertIn("node id 4242 does not fit its 10-bit field", body)
+        for bad, text in [(["--node", "65536"], "node: '65536' is not a whole number from 0 to 65535"),
                           (["--bogus", "1"], "unknown setting '--bogus'"),
                           (["--nanoflake-epoch", "2999-01-01"], "the epoch is in the future")]:
             srv = Server(MINTIDD, args=bad).start(expect_ready=False)

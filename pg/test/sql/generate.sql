@@ -21,3 +21,10 @@ RESET ALL;
 SHOW mintid.node;
 SHOW mintid.nanoflake_epoch;
 SET mintid.node = 3;
+-- An epoch setting takes an epoch of its own format only, never one in the
+-- future (checked by ALTER SYSTEM; a refused value is not written).
+ALTER SYSTEM SET mintid.nanoflake_epoch = 'discord';
+ALTER SYSTEM SET mintid.sonyflake_epoch = '2999-01-01T00:00:00Z';
+ALTER SYSTEM SET mintid.snowflake_epoch = 'nonsense';
+ALTER SYSTEM SET mintid.snowflake_epoch = 'discord';
+ALTER SYSTEM RESET mintid.snowflake_epoch;
