@@ -690,7 +690,7 @@ static void generate(const mintid_format *f, mintid_id *out) {
         int64 start_ms = (epoch_units + rel) * unit;
         if (st->durable && start_ms >= st->mark_ms)
             mark_raise(st, Max(start_ms + unit, now) + MINTID_MARK_WINDOW_MS);
-        rc = mintid__core_next(impl, &cfg, &g->core, rel, &rng, out);
+        rc = mintid__core_next_refill(impl, &cfg, &g->core, rel, &rng, out);
         if (rc != MINTID_EEXHAUSTED || tries >= 2)
             break;
         rel = (int64)g->core.last_ts + 1;

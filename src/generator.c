@@ -39,22 +39,16 @@ struct mintid_gen {
     struct mintid__gen_rng rng;
 };
 
-int mintid__gen_random_refill(struct mintid__gen_rng *rng, void *buf, size_t len) {
-    uint8_t *out = buf;
-    while (len > 0) {
-        if (rng->pos == RNG_BLOCK) {
-            int rc =
-                rng->fn != NULL ? rng->fn(rng->ctx, rng->buf, RNG_BLOCK) : mintid__random_bytes(rng->buf, RNG_BLOCK);
-            if (rc != MINTID_OK)
-                return rc < 0 ? rc : MINTID_EENTROPY;
-            rng->pos = 0;
-        }
-        size_t n = RNG_BLOCK - rng->pos < len ? RNG_BLOCK - rng->pos : len;
-        memcpy(out, rng->buf + rng->pos, n);
-        rng->pos += n;
-        out += n;
-        len -= n;
+int mintid__gen_random_refill(struct mintid__gen_rng *rng) {
+    size_t keep = RNG_BLOCK - rng->pos;
+    memmove(rng->buf, rng->buf + rng->pos, keep);
+    int rc = rng->fn != NULL ? rng->fn(rng->ctx, rng->buf + keep, RNG_BLOCK - keep)
+                             : mintid__random_bytes(rng->buf + keep, RNG_BLOCK - keep);
+    if (rc != MINTID_OK) {
+        memmove(rng->buf + rng->pos, rng->buf, keep);
+        return rc < 0 ? rc : MINTID_EENTROPY;
     }
+    rng->pos = 0;
     return MINTID_OK;
 }
 
@@ -291,6 +285,44 @@ int mintid__core_next(const mintid__format_impl *f, const mintid_config *cfg, mi
     return rc;
 }
 
+/*
+ * The core, into an ID or (64-bit formats without a next function of
+ * their own) straight into a value, with the pool refilled when it runs
+ * short: the bytes a short attempt drew go back first, so the ID gets the
+ * bytes it would have got from a full pool. After a refill the pool holds
+ * a whole block, more than any ID draws.
+ */
+static int core_mint(const mintid__format_impl *f, const mintid_config *cfg, mintid__core *core, int64_t rel,
+                     struct mintid__gen_rng *rng, mintid_id *out, uint64_t *value) {
+    for (int refilled = 0;; refilled = 1) {
+        size_t pos = rng->pos;
+        int rc;
+        if (value != NULL && f->next == NULL) {
+            /* A 64-bit value straight from the parts, never through bytes. */
+            mintid_parts p;
+            rc = core_next_parts(f, cfg, core, rel, rng, &p);
+            if (rc == MINTID_OK)
+                *value = mintid__pack_u64(&f->pub, &p);
+        } else {
+            rc = mintid__core_next(f, cfg, core, rel, rng, out);
+            if (rc == MINTID_OK && value != NULL)
+                *value = mintid_id_to_u64(out);
+        }
+        if (rc != MINTID__ENEEDRANDOM)
+            return rc;
+        rng->pos = pos;
+        if (refilled)
+            return MINTID_EENTROPY; /* not reached: no ID draws a whole block */
+        if ((rc = mintid__gen_random_refill(rng)) != MINTID_OK)
+            return rc;
+    }
+}
+
+int mintid__core_next_refill(const mintid__format_impl *f, const mintid_config *cfg, mintid__core *core, int64_t rel,
+                             struct mintid__gen_rng *rng, mintid_id *out) {
+    return core_mint(f, cfg, core, rel, rng, out, NULL);
+}
+
 /* ---- the generator around it -------------------------------------------------------- */
 
 /*
@@ -318,17 +350,7 @@ static int next_id(mintid_gen *g, mintid_id *out, uint64_t *value, int64_t *now,
             g->stats.rollbacks++;
             rollback_seen = true;
         }
-        if (value != NULL && g->impl->next == NULL) {
-            /* A 64-bit value straight from the parts, never through bytes. */
-            mintid_parts p;
-            rc = core_next_parts(g->impl, &g->cfg, &g->core, rel, &g->rng, &p);
-            if (rc == MINTID_OK)
-                *value = mintid__pack_u64(&g->impl->pub, &p);
-        } else {
-            rc = mintid__core_next(g->impl, &g->cfg, &g->core, rel, &g->rng, out);
-            if (rc == MINTID_OK && value != NULL)
-                *value = mintid_id_to_u64(out);
-        }
+        rc = core_mint(g->impl, &g->cfg, &g->core, rel, &g->rng, out, value);
         if (rc == MINTID_OK) {
             g->stats.issued++;
             return MINTID_OK;

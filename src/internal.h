@@ -158,23 +158,32 @@ typedef int (*mintid__seq_fn)(const struct mintid__format_impl *f, const mintid_
                               struct mintid__gen_rng *rng, mintid__seq_state *st);
 
 /*
- * The generator's view of its random source: a pool of bytes, refilled in
- * blocks from the caller's random function or libcrypto.
+ * The random bytes the pure core draws from: a pool its caller fills. The
+ * core never fills it and calls no random source: an ID that needs more
+ * bytes than are left gets MINTID__ENEEDRANDOM, its state as it was, and
+ * the caller refills the pool (mintid__gen_random_refill) and asks again.
  */
 #define MINTID__RNG_BLOCK 16384
 struct mintid__gen_rng {
-    mintid_random_fn fn; /* NULL: mintid__random_bytes() */
+    mintid_random_fn fn; /* the refill's source; NULL: mintid__random_bytes() */
     void *ctx;
     size_t pos; /* bytes of buf used; MINTID__RNG_BLOCK means empty */
     uint8_t buf[MINTID__RNG_BLOCK];
 };
 
-/* Refills the pool and draws from it: the slow path of mintid__gen_random(). */
-int mintid__gen_random_refill(struct mintid__gen_rng *rng, void *buf, size_t len);
+/* Internal status of the core: the pool is short. Never leaves the library. */
+#define MINTID__ENEEDRANDOM (-1000)
 
 /*
- * Draws len random bytes from the generator's pool. Inline, so that the
- * formats' small constant draws (4 or 10 bytes) are a few moves.
+ * Refills the pool from its source, the bytes not yet drawn kept in front
+ * (so the bytes IDs get are the same however the refills fall). On the
+ * source's error the pool is as it was.
+ */
+int mintid__gen_random_refill(struct mintid__gen_rng *rng);
+
+/*
+ * Draws len random bytes from the pool. Inline, so that the formats' small
+ * constant draws (4 or 10 bytes) are a few moves.
  */
 static inline int mintid__gen_random(struct mintid__gen_rng *rng, void *buf, size_t len) {
     if (__builtin_expect(MINTID__RNG_BLOCK - rng->pos >= len, 1)) {
@@ -182,7 +191,7 @@ static inline int mintid__gen_random(struct mintid__gen_rng *rng, void *buf, siz
         rng->pos += len;
         return MINTID_OK;
     }
-    return mintid__gen_random_refill(rng, buf, len);
+    return MINTID__ENEEDRANDOM;
 }
 /* A uniformly random value of `bits` bits (bits <= 64). */
 int mintid__gen_random_bits(struct mintid__gen_rng *rng, unsigned bits, uint64_t *out);
@@ -265,10 +274,21 @@ void mintid__core_init(const mintid__format_impl *f, mintid__core *core);
  * the state is unchanged: MINTID_EEXHAUSTED (the last millisecond is used
  * up: call again with a later rel), MINTID_ECLOCKBACK (rel is before the
  * last ID's millisecond and the rollback policy is not reuse), MINTID_ETIME
- * (rel out of the format's range), or the random source's error.
+ * (rel out of the format's range), or MINTID__ENEEDRANDOM (the pool holds
+ * too few random bytes). No clock, lock or random source is inside: the
+ * time is rel and the randomness the pool's bytes.
  */
 int mintid__core_next(const mintid__format_impl *f, const mintid_config *cfg, mintid__core *core, int64_t rel,
                       struct mintid__gen_rng *rng, mintid_id *out);
+
+/*
+ * mintid__core_next for the core's drivers (the generator, the PostgreSQL
+ * extension): a pool that runs short is refilled from its source and the
+ * ID asked for again. MINTID_EENTROPY (or the source's error) if the
+ * refill fails; the state is then unchanged too.
+ */
+int mintid__core_next_refill(const mintid__format_impl *f, const mintid_config *cfg, mintid__core *core, int64_t rel,
+                             struct mintid__gen_rng *rng, mintid_id *out);
 
 /*
  * Where `rel` stands against core's last ID: a later unit, the same one

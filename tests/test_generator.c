@@ -1,9 +1,12 @@
 /*
  * test_generator.c - the generator's rules with an injected clock and
  * random source: sequences, exhaustion, clock rollback and jumps, the wait
- * limit, range errors, and that failures leave the state as it was.
+ * limit, range errors, and that failures leave the state as it was; and
+ * that the core under the generator is pure: no random source, clock or
+ * lock inside, the same ID from the same state, time and random bytes.
  */
 #include "check.h"
+#include "internal.h"
 #include "mintid.h"
 
 #include <stdlib.h>
@@ -618,7 +621,61 @@ static void test_ids_per_reading(void) {
     mintid_gen_free(g);
 }
 
+static int refused_random(void *ctx, void *buf, size_t len) {
+    (void)buf, (void)len;
+    ++*(int *)ctx;
+    return MINTID_EENTROPY;
+}
+
+static void test_pure_core(void) {
+    for (int i = 0; i < MINTID_FORMAT_COUNT; i++) {
+        const mintid_format *fmt = mintid_format_get((mintid_format_id)i);
+        const mintid__format_impl *f = mintid__impl(fmt);
+        mintid_config cfg;
+        mintid_config_init(&cfg, fmt);
+        if (fmt->node_bits > 0 && !fmt->node_optional)
+            cfg.node = 1;
+        static struct mintid__gen_rng rng;
+        int asked = 0;
+        rng.fn = refused_random;
+        rng.ctx = &asked;
+        int64_t rel = (T0 - cfg.epoch_ms) / fmt->ts_unit_ms;
+        mintid__core core, before;
+        mintid__core_init(f, &core);
+        mintid_id a, b;
+        /* An empty pool: formats that draw say so, the state untouched, the source never asked. */
+        rng.pos = MINTID__RNG_BLOCK;
+        before = core;
+        int rc = mintid__core_next(f, &cfg, &core, rel, &rng, &a);
+        if (rc == MINTID__ENEEDRANDOM)
+            CHECK(memcmp(&core, &before, sizeof core) == 0);
+        else
+            CHECK_INT(rc, MINTID_OK); /* a format with nothing random (nanoflake, snowflake, sonyflake) */
+        CHECK_INT(asked, 0);
+        /* A pool of given bytes: the same state, time and bytes give the same ID, twice over. */
+        for (int k = 0; k < MINTID__RNG_BLOCK; k++)
+            rng.buf[k] = (uint8_t)(k * 7 + 1);
+        mintid__core_init(f, &core);
+        rng.pos = 0;
+        CHECK_INT(mintid__core_next(f, &cfg, &core, rel, &rng, &a), MINTID_OK);
+        CHECK_INT(mintid__core_next(f, &cfg, &core, rel, &rng, &a), MINTID_OK);
+        size_t used = rng.pos;
+        mintid__core_init(f, &core);
+        rng.pos = 0;
+        CHECK_INT(mintid__core_next(f, &cfg, &core, rel, &rng, &b), MINTID_OK);
+        CHECK_INT(mintid__core_next(f, &cfg, &core, rel, &rng, &b), MINTID_OK);
+        CHECK_INT(rng.pos, used);
+        CHECK(memcmp(a.bytes, b.bytes, sizeof a.bytes) == 0);
+        CHECK_INT(asked, 0);
+        if (check_failures > 0) {
+            fprintf(stderr, "pure core: %s\n", fmt->name);
+            break;
+        }
+    }
+}
+
 int main(void) {
+    test_pure_core();
     test_nanoflake_sequence();
     test_wait_limit();
     test_rollback();
