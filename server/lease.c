@@ -391,13 +391,14 @@ static int acquire(lease *l) {
         int rc = read_mark(l, node, &floor, bad, sizeof bad);
         if (rc == -2) {
             /* Fail closed: this node id is not used until its mark is repaired. */
-            if (!(l->bad_logged[node / 64] & (UINT64_C(1) << (node % 64))))
+            if (node >= LEASE_NODE_IDS || !(l->bad_logged[node / 64] & (UINT64_C(1) << (node % 64))))
                 log_msg(LOG_ERROR,
                         "node lease: the mark of node id %u in etcd (%s/marks/%u) is '%s', not Unix ms; not using "
                         "this node id, since its previous holder may have issued IDs up to any time (write a "
                         "correct mark there to use it again)",
                         node, l->cfg.prefix, node, bad);
-            l->bad_logged[node / 64] |= UINT64_C(1) << (node % 64);
+            if (node < LEASE_NODE_IDS)
+                l->bad_logged[node / 64] |= UINT64_C(1) << (node % 64);
             /* Let the node id go (revoking deletes the key held under the
              * lease) and carry on with a fresh lease. */
             etcd_revoke(l, id);

@@ -17,6 +17,10 @@
 
 #define LEASE_MAX_ENDPOINTS 8
 
+/* Node ids a lease can take: 0..65535, the widest node field (sonyflake's); node-range is checked
+ * against config_node_max(), which is never more. */
+#define LEASE_NODE_IDS 65536
+
 typedef struct lease_config {
     char endpoints[LEASE_MAX_ENDPOINTS][128]; /* "http://host:port" */
     int nendpoints;
@@ -43,10 +47,10 @@ typedef struct lease {
     bool running;
     /* The thread's own. */
     void *curl;
-    int endpoint;            /* the endpoint in use */
-    int64_t last_node;       /* to try first when acquiring again */
-    uint64_t stale_id;       /* a lease given up while etcd was unreachable, to revoke when it is back */
-    uint64_t bad_logged[16]; /* node ids whose mark in etcd did not parse, said once each */
+    int endpoint;      /* the endpoint in use */
+    int64_t last_node; /* to try first when acquiring again */
+    uint64_t stale_id; /* a lease given up while etcd was unreachable, to revoke when it is back */
+    uint64_t bad_logged[LEASE_NODE_IDS / 64]; /* node ids whose mark in etcd did not parse, said once each */
 } lease;
 
 /*

@@ -46,7 +46,9 @@ int mintid__gen_random_refill(struct mintid__gen_rng *rng) {
                              : mintid__random_bytes(rng->buf + keep, RNG_BLOCK - keep);
     if (rc != MINTID_OK) {
         memmove(rng->buf + rng->pos, rng->buf, keep);
-        return rc < 0 ? rc : MINTID_EENTROPY;
+        /* The source's own negative status goes back to the caller, but
+         * never one the library keeps for itself. */
+        return rc < 0 && rc != MINTID__ENEEDRANDOM ? rc : MINTID_EENTROPY;
     }
     rng->pos = 0;
     return MINTID_OK;

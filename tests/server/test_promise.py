@@ -259,6 +259,11 @@ class LeaseMarks(unittest.TestCase):
         status, ids = mint(srv.http_port, 10)
         self.assertEqual(status, 200)
         self.assertEqual({(i >> 12) & 1023 for i in ids}, {6})
+        # The same with node ids only sonyflake's 16-bit field holds.
+        self.etcd.put("/wide/marks/60000", "x1")
+        wide = self.server(*self.etcd.lease_args("wide", "60000-60001")).start()
+        self.assertEqual(health(wide.http_port)[1]["node_id"], 60001)
+        self.assertIn("not Unix ms", wide.log.decode(errors="replace"))
 
     def test_format_returns_after_lease_taken_again_with_mark_ahead(self):
         srv = self.server(*self.etcd.lease_args("ahead", "7-7", ttl=3, margin=800)).start()
