@@ -104,8 +104,24 @@ synchronous_commit = off
             if lib is None:
                 raise Failure("libfaketime not found (Debian package faketime)")
             env.update(LD_PRELOAD=lib, FAKETIME=faketime, DONT_FAKE_MONOTONIC="1", FAKETIME_NO_CACHE="1")
-        run(self.as_postgres + [os.path.join(PG_BIN, "pg_ctl"), "-D", self.data, "-l", self.log,
-                                "-w" if wait else "-W", "-t", "60", "start"], env=env, quiet=True)
+        for attempt in range(3):
+            try:
+                run(self.as_postgres + [os.path.join(PG_BIN, "pg_ctl"), "-D", self.data, "-l", self.log,
+                                        "-w" if wait else "-W", "-t", "60", "start"], env=env, quiet=True)
+                break
+            except Failure as e:
+                try:
+                    with open(self.log) as f:
+                        tail = "".join(f.readlines()[-15:])
+                except OSError:
+                    tail = ""
+                # The spare port taken by someone else meanwhile: another one.
+                if "Address already in use" in tail and attempt < 2:
+                    self.port = spare_port()
+                    with open(os.path.join(self.data, "postgresql.conf"), "a") as f:
+                        f.write(f"\nport = {self.port}\n")
+                    continue
+                raise Failure(f"{e}\n---- {self.log} (tail)\n{tail}")
         deadline = time.monotonic() + 60
         while not os.path.exists(os.path.join(self.data, "postmaster.pid")) and time.monotonic() < deadline:
             time.sleep(0.05)
