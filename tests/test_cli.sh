@@ -42,6 +42,16 @@ same "${#out}" 13
 run 0 "$M" gen scru160 --as hex
 same "${#out}" 40
 run 0 "$M" gen ulid-flake --entropy-size 3 -n 100 --overflow wait
+# A clock reading shared by up to 256 IDs: still unique and in order, as text.
+for f in scru160 uuidv7 nanoflake; do
+    run 0 "$M" gen "$f" -n 20000 --ids-per-reading 256 --as hex
+    same "$(wc -l <"$tmp/out")" 20000
+    LC_ALL=C sort -c -u "$tmp/out" 2>/dev/null || fail "gen $f --ids-per-reading 256: not strictly increasing"
+done
+for bad in 0 257 x; do
+    run 2 "$M" gen scru160 --ids-per-reading "$bad"
+    has_err "--ids-per-reading '$bad': give 1 to 256"
+done
 
 run 2 "$M"
 run 2 "$M" frobnicate
