@@ -138,7 +138,7 @@ typedef enum mintid_form {
     MINTID_FORM_HEX = 2,    /* lower-case hex, fixed width (16, 32 or 40 digits) */
     MINTID_FORM_PADDED = 3, /* nanoflake: base36 zero-padded to 13 characters */
     MINTID_FORM_CORE = 4,   /* caloriosa: base62 with Caloriosa/core's 0-9A-Za-z */
-    MINTID_FORM_UUID = 5,   /* 128-bit formats: the RFC 9562 8-4-4-4-12 string */
+    MINTID_FORM_UUID = 5,   /* ulid and typeid: the RFC 9562 8-4-4-4-12 string of their 128 bits */
     MINTID_FORM_COUNT,
     MINTID_FORM_ANY = -1 /* decoding only: recognise the form (see mintid_decode) */
 } mintid_form;

@@ -1,7 +1,8 @@
 /*
  * generator.c - the generator: a pure core (the next ID from a state, a
- * time and a random source) and the thread-safe generator around it (one
- * lock, one clock, one random pool, bounded waits).
+ * time and the random bytes of a pool it is given, which it never refills
+ * itself) and the thread-safe generator around it (one lock, one clock, one
+ * random pool and its refills, bounded waits).
  *
  * The invariant everything here protects: the (timestamp, sequence) pair of
  * each ID is greater than the previous one's, so every ID is greater than
