@@ -238,14 +238,22 @@ static int policy_from(const char *s, const char *const *names, int n) {
 }
 
 static int cmd_gen(int argc, char **argv) {
+    /* clang-format off */
     static const struct option opts[] = {
-        {"count", required_argument, NULL, 'n'},    {"node", required_argument, NULL, 'N'},
-        {"epoch", required_argument, NULL, 'e'},    {"as", required_argument, NULL, 'a'},
-        {"overflow", required_argument, NULL, 'o'}, {"rollback", required_argument, NULL, 'r'},
-        {"max-wait", required_argument, NULL, 'w'}, {"entropy-size", required_argument, NULL, 'E'},
-        {"prefix", required_argument, NULL, 'p'},   {"ids-per-reading", required_argument, NULL, 'R'},
-        {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0},
+        {"count", required_argument, NULL, 'n'},
+        {"node", required_argument, NULL, 'N'},
+        {"epoch", required_argument, NULL, 'e'},
+        {"as", required_argument, NULL, 'a'},
+        {"overflow", required_argument, NULL, 'o'},
+        {"rollback", required_argument, NULL, 'r'},
+        {"max-wait", required_argument, NULL, 'w'},
+        {"entropy-size", required_argument, NULL, 'E'},
+        {"prefix", required_argument, NULL, 'p'},
+        {"ids-per-reading", required_argument, NULL, 'R'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
     };
+    /* clang-format on */
     static const char *const overflow_names[] = {"wait", "fail"};
     static const char *const rollback_names[] = {"wait", "reuse", "fail"};
     const char *count_arg = NULL, *node_arg = NULL, *epoch_arg = NULL, *as_arg = NULL, *overflow_arg = NULL,

@@ -11,6 +11,7 @@
  * Usage: gen_sql VERSION > mintid--VERSION.sql
  */
 #include "mintid.h"
+#include "sql_name.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -39,14 +40,6 @@ static enum kind kind_of(const mintid_format *f) {
         mintid_encode(f, MINTID_FORM_TEXT, &id, text, sizeof text) > 0 && is_uuid_text(text))
         return KIND_UUID;
     return KIND_TYPE;
-}
-
-/* The SQL name of a format: its name with '-' as '_'. */
-static void sql_name(const mintid_format *f, char *out, size_t cap) {
-    snprintf(out, cap, "%s", f->name);
-    for (char *p = out; *p; p++)
-        if (*p == '-')
-            *p = '_';
 }
 
 #define C_FN(op) "AS 'MODULE_PATHNAME', 'mintid_" op "_%d' LANGUAGE C"
@@ -98,8 +91,7 @@ static void type_sql(const mintid_format *f, const char *t, int i) {
     printf("CREATE FUNCTION %s_larger(%s, %s) RETURNS %s\n  " C_FN("larger") " " DECODING ";\n", t, t, t, t, i);
     printf("CREATE FUNCTION %s_sortsupport(internal) RETURNS void\n  " C_FN("sortsupport") " " DECODING ";\n", t, i);
     printf("CREATE FUNCTION %s_hash(%s) RETURNS int4\n  " C_FN("hash") " " DECODING " LEAKPROOF;\n", t, t, i);
-    printf("CREATE FUNCTION %s_hash_extended(%s, int8) RETURNS int8\n  " C_FN("hash_ext") " " DECODING
-           " LEAKPROOF;\n",
+    printf("CREATE FUNCTION %s_hash_extended(%s, int8) RETURNS int8\n  " C_FN("hash_ext") " " DECODING " LEAKPROOF;\n",
            t, t, i);
     for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++)
         printf("CREATE OPERATOR %s (\n  LEFTARG = %s, RIGHTARG = %s, FUNCTION = %s_%s,\n"
@@ -135,8 +127,8 @@ static void type_sql(const mintid_format *f, const char *t, int i) {
     for (int k = 0; k < 2 && other[k] != NULL; k++) {
         printf("CREATE FUNCTION %s_to_%s(%s) RETURNS %s\n  " C_FN("%s") " " DECODING ";\n", t, other[k], t, other[k],
                op_to[k], i);
-        printf("CREATE FUNCTION %s_from_%s(%s) RETURNS %s\n  " C_FN("%s") " " DECODING ";\n", t, other[k], other[k],
-               t, op_from[k], i);
+        printf("CREATE FUNCTION %s_from_%s(%s) RETURNS %s\n  " C_FN("%s") " " DECODING ";\n", t, other[k], other[k], t,
+               op_from[k], i);
         printf("CREATE CAST (%s AS %s) WITH FUNCTION %s_to_%s(%s);\n", t, other[k], t, other[k], t);
         printf("CREATE CAST (%s AS %s) WITH FUNCTION %s_from_%s(%s);\n", other[k], t, t, other[k], other[k]);
     }
@@ -150,12 +142,12 @@ static void uuid_sql(const mintid_format *f, const char *name, int i) {
 
 static void prefixed_sql(const mintid_format *f, const char *name, int i) {
     printf("\n-- %s: %s; text in SQL, a uuid inside\n", f->name, f->title);
-    printf("CREATE FUNCTION gen_%s(prefix text DEFAULT '') RETURNS text\n  " C_FN("gen_prefixed")
-           " VOLATILE STRICT PARALLEL SAFE;\n",
+    printf("CREATE FUNCTION gen_%s(prefix text DEFAULT '') RETURNS text\n  " C_FN(
+               "gen_prefixed") " VOLATILE STRICT PARALLEL SAFE;\n",
            name, i);
     printf("CREATE FUNCTION %s_to_uuid(text) RETURNS uuid\n  " C_FN("prefixed_to_uuid") " " DECODING ";\n", name, i);
-    printf("CREATE FUNCTION uuid_to_%s(uuid, prefix text DEFAULT '') RETURNS text\n  " C_FN("uuid_to_prefixed")
-           " " DECODING ";\n",
+    printf("CREATE FUNCTION uuid_to_%s(uuid, prefix text DEFAULT '') RETURNS text\n  " C_FN(
+               "uuid_to_prefixed") " " DECODING ";\n",
            name, i);
 }
 
@@ -166,7 +158,7 @@ int main(int argc, char **argv) {
     for (int i = 0; i < MINTID_FORMAT_COUNT; i++) {
         const mintid_format *f = mintid_format_get((mintid_format_id)i);
         char name[64];
-        sql_name(f, name, sizeof name);
+        mintid_pg_sql_name(f, name, sizeof name);
         switch (kind_of(f)) {
         case KIND_TYPE:
             type_sql(f, name, i);

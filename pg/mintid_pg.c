@@ -53,6 +53,7 @@
 #pragma GCC diagnostic ignored "-Wdeclaration-after-statement"
 #include "internal.h"
 #include "mintid.h"
+#include "sql_name.h"
 #pragma GCC diagnostic pop
 
 PG_MODULE_MAGIC;
@@ -610,14 +611,10 @@ static int64 ceil_div64(int64 a, int64 b) { return -floor_div64(-a, b); }
  */
 static mintid_pg_state *state_for(const mintid_format *f) {
     char name[64];
-    const char *p;
-    size_t i;
     if (shared_state != NULL)
         return shared_state;
     if ((f->node_bits > 0 && !f->node_optional) || f->bits < 128) {
-        for (p = f->name, i = 0; *p != '\0' && i < sizeof name - 1; p++, i++)
-            name[i] = *p == '-' ? '_' : *p;
-        name[i] = '\0';
+        mintid_pg_sql_name(f, name, sizeof name);
         ereport(ERROR,
                 (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
                  errmsg("gen_%s() needs the mintid library preloaded", name),
@@ -901,13 +898,11 @@ void _PG_init(void) {
                             0, NULL, NULL, NULL);
     for (i = 0; i < MINTID_FORMAT_COUNT; i++) {
         const mintid_format *f = mintid_format_get((mintid_format_id)i);
-        char name[96], *p;
+        char sql[64], name[96];
         if (!f->epoch_settable)
             continue;
-        snprintf(name, sizeof name, "mintid.%s_epoch", f->name);
-        for (p = name; *p; p++)
-            if (*p == '-')
-                *p = '_';
+        mintid_pg_sql_name(f, sql, sizeof sql);
+        snprintf(name, sizeof name, "mintid.%s_epoch", sql);
         DefineCustomStringVariable(MemoryContextStrdup(TopMemoryContext, name),
                                    "Epoch of the format: a name, Unix ms or an RFC 3339 time; empty: its default.",
                                    NULL, &guc_epoch[i], "", ctx, 0, epoch_checks[i], NULL, NULL);

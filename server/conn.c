@@ -90,13 +90,18 @@ static void wait_remove(conn *c) {
 /* A new job behind a waiting queue has the queue looked at again within this. */
 #define WAIT_RECHECK_NS 1000000u
 
+static struct timeval ns_timeval(uint64_t ns) {
+    return (struct timeval){(time_t)(ns / 1000000000u), (suseconds_t)(ns % 1000000000u / 1000u)};
+}
+
 /*
  * Parks c's job in its format's queue, at the back or (a job whose turn
  * came and could mint nothing) the front. A job starting to wait gets its
  * deadline: max-wait bounds each wait, not a whole batch that keeps
  * progressing. A request is counted once, however many turns it waits.
+ * Returns the time left to the deadline, in ns.
  */
-static void wait_push(conn *c, bool front) {
+static uint64_t wait_push(conn *c, bool front) {
     server *srv = c->srv;
     mint_job *j = &c->job;
     wait_queue *q = &srv->waiting[j->fmt->id];
@@ -127,8 +132,9 @@ static void wait_push(conn *c, bool front) {
     j->parked = true;
     srv->svc->parked_now++;
     uint64_t left = j->deadline_ns > now ? j->deadline_ns - now : 0;
-    struct timeval tv = {(time_t)(left / 1000000000u), (suseconds_t)(left % 1000000000u / 1000u)};
+    struct timeval tv = ns_timeval(left);
     event_add(c->timer, &tv);
+    return left;
 }
 
 /* Wakes q after retry_ns, unless it is already due sooner. */
@@ -137,7 +143,7 @@ static void wait_arm(wait_queue *q, uint64_t retry_ns) {
     if (q->due_ns != 0 && q->due_ns <= due && event_pending(q->timer, EV_TIMEOUT, NULL))
         return;
     q->due_ns = due;
-    struct timeval tv = {(time_t)(retry_ns / 1000000000u), (suseconds_t)(retry_ns % 1000000000u / 1000u)};
+    struct timeval tv = ns_timeval(retry_ns);
     event_add(q->timer, &tv);
 }
 
@@ -148,10 +154,8 @@ static void wait_arm(wait_queue *q, uint64_t retry_ns) {
  * since the clock can be stepped meanwhile.
  */
 static void wait_park(conn *c, bool front, uint64_t retry_ns) {
-    wait_queue *q = &c->srv->waiting[c->job.fmt->id];
-    wait_push(c, front);
-    uint64_t now = monotonic_ns(), left = c->job.deadline_ns > now ? c->job.deadline_ns - now : 0;
-    wait_arm(q, retry_ns < left ? retry_ns : left);
+    uint64_t left = wait_push(c, front);
+    wait_arm(&c->srv->waiting[c->job.fmt->id], retry_ns < left ? retry_ns : left);
 }
 
 static void conn_free(conn *c) {

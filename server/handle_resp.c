@@ -165,11 +165,10 @@ static bool arg_prefix(conn *c, const resp_command *cmd, int at, const mintid_fo
     }
     if (!has_prefix)
         return true;
-    const resp_arg *a = &cmd->argv[cmd->argc - 1];
     const char *why;
-    if (!service_parse_prefix(fmt, MINTID_FORM_TEXT, a->ptr, a->len, prefix, &why)) {
+    if (!service_parse_prefix(fmt, MINTID_FORM_TEXT, last->ptr, last->len, prefix, &why)) {
         char shown[MINTID_ESCAPED_MAX];
-        reply_error(c, out, "%s: prefix '%s': %s", fmt->name, arg_text(a, shown, sizeof shown), why);
+        reply_error(c, out, "%s: prefix '%s': %s", fmt->name, arg_text(last, shown, sizeof shown), why);
         return false;
     }
     *argc_out = cmd->argc - 2;

@@ -98,11 +98,11 @@ uint64_t mintid_format_max_timestamp(const mintid_format *fmt) {
 /* ---- IDs and their fields ------------------------------------------------ */
 
 void mintid_id_from_u64(mintid_id *id, uint64_t value) {
-    mintid__store_be64(id->bytes, value);
+    mintid__put_be(id->bytes, 8, value);
     memset(id->bytes + 8, 0, sizeof id->bytes - 8);
 }
 
-uint64_t mintid_id_to_u64(const mintid_id *id) { return mintid__load_be64(id->bytes); }
+uint64_t mintid_id_to_u64(const mintid_id *id) { return mintid__get_be(id->bytes, 8); }
 
 int mintid_id_compare(const mintid_format *fmt, const mintid_id *a, const mintid_id *b) {
     return memcmp(a->bytes, b->bytes, fmt->bits / 8u);

@@ -35,7 +35,9 @@ struct mintid_gen {
     int64_t unit_ms;          /* length of a timestamp unit */
     int64_t epoch_units;      /* the epoch, in whole units (sonyflake truncates its start) */
     mintid__core core;
-    uint64_t last_value; /* the last ID as a 64-bit value, once core.started (formats with a value_step) */
+    uint64_t step;       /* value_step(): 0, or the same unit's next ID is last_value + step */
+    uint64_t seq_last;   /* the largest sequence number */
+    uint64_t last_value; /* the last ID as a 64-bit value, once core.started (formats with a step) */
     mintid_gen_stats stats;
     struct mintid__gen_rng rng;
 };
@@ -108,6 +110,21 @@ static int validate(const mintid__format_impl *f, mintid_config *cfg) {
     return MINTID_OK;
 }
 
+/*
+ * The sequence step of a 64-bit value, for a format whose next ID in the
+ * same unit is the last one plus a step: the generic core, a sequence
+ * that steps by one, and nothing drawn per ID (nanoflake, snowflake,
+ * sonyflake, caloriosa). 0 for the others.
+ */
+static uint64_t value_step(const mintid__format_impl *f, const mintid_config *cfg) {
+    const mintid__plan *pl = &mintid__plans[f->pub.id];
+    bool random_per_id = pl->random_bits != 0 && !f->random_per_ms && !(f->pub.node_optional && cfg->node >= 0);
+    if (f->next != NULL || f->pub.bits != 64 || f->seq_step != mintid__seq_step_one || random_per_id ||
+        pl->has_random80 || f->seq_width == 0)
+        return 0;
+    return UINT64_C(1) << pl->seq_shift;
+}
+
 int mintid_gen_new(const mintid_format *fmt, const mintid_config *cfg, mintid_gen **out) {
     if (fmt == NULL || out == NULL)
         return MINTID_EINVAL;
@@ -133,6 +150,8 @@ int mintid_gen_new(const mintid_format *fmt, const mintid_config *cfg, mintid_ge
     g->fork_generation = mintid__fork_generation();
     g->unit_ms = fmt->ts_unit_ms;
     g->epoch_units = mintid__floor_div(c.epoch_ms, g->unit_ms);
+    g->step = value_step(f, &c);
+    g->seq_last = (UINT64_C(1) << f->seq_width) - 1;
     mintid__core_init(f, &g->core);
     g->rng.fn = c.random;
     g->rng.ctx = c.random_ctx;
@@ -390,25 +409,10 @@ static int enter(mintid_gen *g) {
 }
 
 /*
- * The sequence step of a 64-bit value, for a format whose next ID in the
- * same unit is the last one plus a step: the generic core, a sequence
- * that steps by one, and nothing drawn per ID (nanoflake, snowflake,
- * sonyflake, caloriosa). 0 for the others.
- */
-static uint64_t value_step(const mintid__format_impl *f, const mintid_config *cfg) {
-    const mintid__plan *pl = &mintid__plans[f->pub.id];
-    bool random_per_id = pl->random_bits != 0 && !f->random_per_ms && !(f->pub.node_optional && cfg->node >= 0);
-    if (f->next != NULL || f->pub.bits != 64 || f->seq_step != mintid__seq_step_one || random_per_id ||
-        pl->has_random80 || f->seq_width == 0)
-        return 0;
-    return UINT64_C(1) << pl->seq_shift;
-}
-
-/*
  * Mints up to n IDs under one lock, into ids or (64-bit formats) values.
  * The clock is read for every ID, or with ids_per_reading for the first of
  * every that many (always again after a wait, which reads it anew). Where
- * the format allows it (value_step), an ID in the same unit as the one
+ * the format allows it (gen->step), an ID in the same unit as the one
  * before (of this call or an earlier one) is that one's value plus a step:
  * the field rules and packing run only when the unit changes or the
  * sequence runs out.
@@ -417,8 +421,7 @@ static long next_many(mintid_gen *gen, mintid_id *ids, uint64_t *values, size_t 
     int rc = enter(gen);
     if (rc != MINTID_OK)
         return rc;
-    uint64_t step = value_step(gen->impl, &gen->cfg), last = gen->last_value;
-    uint64_t seq_last = (UINT64_C(1) << gen->impl->seq_width) - 1;
+    uint64_t step = gen->step, last = gen->last_value;
     unsigned per_reading = n > 1 ? gen->cfg.ids_per_reading : 1, unread = 0;
     int64_t rel = 0;
     size_t i;
@@ -430,7 +433,7 @@ static long next_many(mintid_gen *gen, mintid_id *ids, uint64_t *values, size_t 
             unread = per_reading;
         }
         unread--;
-        if (step != 0 && gen->core.started && rel == (int64_t)gen->core.last_ts && gen->core.st.seq < seq_last) {
+        if (step != 0 && gen->core.started && rel == (int64_t)gen->core.last_ts && gen->core.st.seq < gen->seq_last) {
             gen->core.st.seq++;
             last += step;
             if (ids != NULL)

@@ -333,18 +333,8 @@ static inline int mintid__core_open_unit(const mintid__format_impl *f, const min
 /* a / b rounded down (b > 0): the unit a time before 1970 or an epoch falls in. */
 static inline int64_t mintid__floor_div(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
 
-/* Big-endian stores for the formats' own generators. */
-static inline void mintid__put_be(uint8_t *b, unsigned nbytes, uint64_t v) {
-    for (unsigned i = nbytes; i-- > 0; v >>= 8)
-        b[i] = (uint8_t)v;
-}
-static inline uint64_t mintid__get_be(const uint8_t *b, unsigned nbytes) {
-    uint64_t v = 0;
-    for (unsigned i = 0; i < nbytes; i++)
-        v = v << 8 | b[i];
-    return v;
-}
-/* Eight and four big-endian bytes as one load or store each. */
+/* Big-endian loads and stores of up to eight bytes; eight and four (with
+ * the caller's constant count) are one load or store each. */
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define MINTID__BE64(v) __builtin_bswap64(v)
 #define MINTID__BE32(v) __builtin_bswap32(v)
@@ -352,19 +342,30 @@ static inline uint64_t mintid__get_be(const uint8_t *b, unsigned nbytes) {
 #define MINTID__BE64(v) (v)
 #define MINTID__BE32(v) (v)
 #endif
-static inline uint64_t mintid__load_be64(const uint8_t *b) {
-    uint64_t v;
-    __builtin_memcpy(&v, b, 8);
-    return MINTID__BE64(v);
+static inline void mintid__put_be(uint8_t *b, unsigned nbytes, uint64_t v) {
+    if (nbytes == 8) {
+        v = MINTID__BE64(v);
+        __builtin_memcpy(b, &v, 8);
+        return;
+    }
+    for (unsigned i = nbytes; i-- > 0; v >>= 8)
+        b[i] = (uint8_t)v;
 }
-static inline uint32_t mintid__load_be32(const uint8_t *b) {
-    uint32_t v;
-    __builtin_memcpy(&v, b, 4);
-    return MINTID__BE32(v);
-}
-static inline void mintid__store_be64(uint8_t *b, uint64_t v) {
-    v = MINTID__BE64(v);
-    __builtin_memcpy(b, &v, 8);
+static inline uint64_t mintid__get_be(const uint8_t *b, unsigned nbytes) {
+    if (nbytes == 8) {
+        uint64_t v;
+        __builtin_memcpy(&v, b, 8);
+        return MINTID__BE64(v);
+    }
+    if (nbytes == 4) {
+        uint32_t v;
+        __builtin_memcpy(&v, b, 4);
+        return MINTID__BE32(v);
+    }
+    uint64_t v = 0;
+    for (unsigned i = 0; i < nbytes; i++)
+        v = v << 8 | b[i];
+    return v;
 }
 
 /* The shared UUIDv7 generator (uuidv7, typeid). */

@@ -25,12 +25,12 @@ static int text_encode(const mintid_format *fmt, const mintid_id *id, char *buf,
     /* The ID as three big-endian loads, cut into four 40-bit chunks (eight
      * digits each); ten bits (two digits, from the alphabet's pair table)
      * per lookup. */
-    uint64_t w0 = mintid__load_be64(id->bytes), w1 = mintid__load_be64(id->bytes + 8);
+    uint64_t w0 = mintid__get_be(id->bytes, 8), w1 = mintid__get_be(id->bytes + 8, 8);
     uint64_t chunks[4] = {
         w0 >> 24,
         (w0 & 0xffffff) << 16 | w1 >> 48,
         (w1 >> 8) & 0xffffffffff,
-        (w1 & 0xff) << 32 | mintid__load_be32(id->bytes + 16),
+        (w1 & 0xff) << 32 | mintid__get_be(id->bytes + 16, 4),
     };
     for (int c = 0; c < 4; c++) {
         uint64_t v = chunks[c];

@@ -21,8 +21,8 @@ static inline void put_v7(mintid_id *out, uint64_t ts, uint64_t counter, const u
     uint64_t hi = ts << 16 | 0x7000 | ((counter >> 30) & 0x0fff);
     uint64_t lo = (uint64_t)(0x80 | ((counter >> 24) & 0x3f)) << 56 | (counter & 0xffffff) << 32 |
                   (uint64_t)tail[0] << 24 | (uint64_t)tail[1] << 16 | (uint64_t)tail[2] << 8 | tail[3];
-    mintid__store_be64(out->bytes, hi);
-    mintid__store_be64(out->bytes + 8, lo);
+    mintid__put_be(out->bytes, 8, hi);
+    mintid__put_be(out->bytes + 8, 8, lo);
     memset(out->bytes + 16, 0, MINTID_ID_MAX_BYTES - 16);
 }
 
