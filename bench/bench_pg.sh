@@ -29,6 +29,7 @@ ROWS=${2:-2000000}
 PAIR=${PAIR:-0}
 if [ "$PAIR" = 1 ]; then ROUNDS=${ROUNDS:-9}; else ROUNDS=${ROUNDS:-3}; fi
 CLIENTS=8
+KEYS="bigserial nanoflake scru160 ulid uuidv7 uuid4" # the primary keys compared
 BIN=$(pg_config --bindir)
 ROOT=$(mktemp -d /tmp/mintid-bench-pg.XXXXXX)
 chmod 755 "$ROOT"
@@ -71,8 +72,16 @@ tps() { # name sql: one pgbench run, its tps appended to $ROOT/name.tps
   pgbench -n -c $CLIENTS -j $CLIENTS -T "$SECS" -f "$ROOT/$1.sql" 2>/dev/null \
     | sed -n 's/^tps = \([0-9.]*\) .*/\1/p' >> "$ROOT/$1.tps"
 }
-median() { # name: the median of its runs
-  python3 -c "import statistics, sys; print(f'{statistics.median(float(l) for l in open(sys.argv[1])):.0f}')" "$ROOT/$1.tps"
+median() { # name [decimals]: the median of its runs
+  python3 -c "import statistics, sys; print(f'{statistics.median(float(l) for l in open(sys.argv[1])):.{sys.argv[2]}f}')" \
+    "$ROOT/$1.tps" "${2:-0}"
+}
+medians() { # prefix: every key's median INSERT run, printed and kept in ${prefix}_KEY
+  for k in $KEYS; do
+    t=$(median "$1_$k")
+    eval "$1_$k=$t"
+    printf '  INSERT, %-10s key  %10s tps\n' "$k" "$t"
+  done
 }
 ratio() { python3 -c "print(f'{$1/$2:.2f}')"; }
 
@@ -91,7 +100,7 @@ if [ "$PAIR" = 1 ]; then
     printf '  round %2d: bigserial %8.0f tps, nanoflake %8.0f tps, ratio %s\n' "$r" "$b" "$n" "$(ratio "$n" "$b")"
     ratio "$n" "$b" >> "$ROOT/pair.tps"
   done
-  echo "  INSERT gen_nanoflake / bigserial: median of the rounds' ratios $(python3 -c "import statistics, sys; print(f'{statistics.median(float(l) for l in open(sys.argv[1])):.2f}')" "$ROOT/pair.tps"), ratio of the medians $(ratio "$(median ins_nanoflake)" "$(median ins_bigserial)")"
+  echo "  INSERT gen_nanoflake / bigserial: median of the rounds' ratios $(median pair 2), ratio of the medians $(ratio "$(median ins_nanoflake)" "$(median ins_bigserial)")"
   exit 0
 fi
 
@@ -99,18 +108,14 @@ fi
 # slow moment of the machine does not fall on one side of a ratio.
 echo "pgbench, $CLIENTS clients, $SECS s per run, median of $ROUNDS interleaved rounds"
 for r in $(seq "$ROUNDS"); do
-  for k in bigserial nanoflake scru160 ulid uuidv7 uuid4; do
+  for k in $KEYS; do
     tps "ins_$k" "INSERT INTO k_$k (n) VALUES (1);"
   done
   tps sel_nextval "SELECT nextval('s');"
   tps sel_nanoflake "SELECT gen_nanoflake();"
   tps sel_uuid4 "SELECT gen_random_uuid();"
 done
-for k in bigserial nanoflake scru160 ulid uuidv7 uuid4; do
-  t=$(median "ins_$k")
-  eval "ins_$k=$t"
-  printf '  INSERT, %-10s key  %10s tps\n' "$k" "$t"
-done
+medians ins
 sel_nextval=$(median sel_nextval)
 sel_nanoflake=$(median sel_nanoflake)
 sel_uuid4=$(median sel_uuid4)
@@ -140,7 +145,7 @@ sizes() {
   psql -XAt -c "SELECT '  ' || rpad(c.relname, 18) || lpad(pg_size_pretty(pg_relation_size(i.indexrelid)), 10)
     FROM pg_index i JOIN pg_class c ON c.oid = i.indrelid WHERE c.relname LIKE 'l\\_%' ORDER BY pg_relation_size(i.indexrelid)"
 }
-for k in bigserial nanoflake scru160 ulid uuidv7 uuid4; do
+for k in $KEYS; do
   case $k in
     bigserial) col="id bigserial PRIMARY KEY" ;;
     uuid4) col="id uuid PRIMARY KEY DEFAULT gen_random_uuid()" ;;
@@ -151,22 +156,18 @@ for k in bigserial nanoflake scru160 ulid uuidv7 uuid4; do
 done
 echo "primary-key index sizes after $HALF rows"
 sizes
-for k in bigserial nanoflake scru160 ulid uuidv7 uuid4; do
+for k in $KEYS; do
   psql -Xq -c "INSERT INTO l_$k (n) SELECT 1 FROM generate_series(1, $((ROWS - HALF)))"
 done
 psql -Xq -c VACUUM -c CHECKPOINT
 echo "primary-key index sizes after $ROWS rows"
 sizes
 for r in $(seq "$ROUNDS"); do
-  for k in bigserial nanoflake scru160 ulid uuidv7 uuid4; do
+  for k in $KEYS; do
     tps "big_$k" "INSERT INTO l_$k (n) VALUES (1);"
   done
 done
-for k in bigserial nanoflake scru160 ulid uuidv7 uuid4; do
-  t=$(median "big_$k")
-  eval "big_$k=$t"
-  printf '  INSERT, %-10s key  %10s tps\n' "$k" "$t"
-done
+medians big
 echo "ratios, index past shared_buffers"
 for k in nanoflake scru160 ulid uuidv7; do
   eval "t=\$big_$k"

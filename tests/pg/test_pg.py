@@ -211,20 +211,26 @@ def step_regress(c, args):
         raise Failure("pg_regress failed")
 
 
+def insert_load(c, db, table, fmt, sqltype, clients, per_client):
+    """pgbench: `clients` clients each INSERT `per_client` rows keyed by DEFAULT gen_<fmt>() into a new
+    table's primary key; an error (a unique violation, say) fails the step. Returns the distinct keys."""
+    c.psql(db, f"CREATE TABLE {table} (id {sqltype} PRIMARY KEY DEFAULT gen_{fmt}(), n int)")
+    script = os.path.join(c.root, f"{db}_{table}.sql")
+    with open(script, "w") as f:
+        f.write(f"INSERT INTO {table} (n) VALUES (:client_id);\n")
+    p = subprocess.run(["pgbench", "-n", "-c", str(clients), "-j", str(clients), "-t", str(per_client),
+                        "-f", script, db], capture_output=True, text=True, env=c.env())
+    if p.returncode != 0:
+        raise Failure(f"pgbench {fmt}: exit {p.returncode}\n{p.stdout[-2000:]}{p.stderr[-2000:]}")
+    return int(c.psql(db, f"SELECT count(DISTINCT id) FROM {table}"))
+
+
 def step_pgbench(c, args):
     c.psql("postgres", "CREATE DATABASE bench")
     c.psql("bench", "CREATE EXTENSION mintid")
     clients, per_client = 8, 400
     for fmt, sqltype in LOAD_TYPES:
-        c.psql("bench", f"CREATE TABLE load_{fmt} (id {sqltype} PRIMARY KEY DEFAULT gen_{fmt}(), n int)")
-        script = os.path.join(c.root, f"insert_{fmt}.sql")
-        with open(script, "w") as f:
-            f.write(f"INSERT INTO load_{fmt} (n) VALUES (:client_id);\n")
-        p = subprocess.run(["pgbench", "-n", "-c", str(clients), "-j", str(clients), "-t", str(per_client),
-                            "-f", script, "bench"], capture_output=True, text=True, env=c.env())
-        if p.returncode != 0:
-            raise Failure(f"pgbench {fmt}: exit {p.returncode}\n{p.stdout[-2000:]}{p.stderr[-2000:]}")
-        n = int(c.psql("bench", f"SELECT count(DISTINCT id) FROM load_{fmt}"))
+        n = insert_load(c, "bench", f"load_{fmt}", fmt, sqltype, clients, per_client)
         expect(n == clients * per_client, f"pgbench {fmt}: {clients} clients, {n} distinct primary keys, no error")
 
 
@@ -452,22 +458,15 @@ def step_nopreload(c, args):
                 expect(f"gen_{f}() needs the mintid library preloaded" in p.stderr and "HINT:" in p.stderr
                        and "55000" in p.stderr, f"gen_{f}() without the preload: 55000 with a HINT")
             else:
-                per_backend.append(f)
+                per_backend.append((f, t))
         # Which refuse: every format with a node field or a 64-bit ID.
         want_refused = {"uexky", "ulid_flake", "ulid_flake_scalable", "caloriosa", "nanoflake", "snowflake",
                         "sonyflake"}
         expect(set(shared_only) == want_refused, f"refused without the preload: {sorted(shared_only)}")
         clients, per_client = 8, 300
-        for f in per_backend:
-            t = dict(all_types_db(c, "nopre"))[f]
-            c.psql("nopre", f"CREATE TABLE pb_{f} (id {t} PRIMARY KEY DEFAULT gen_{f}(), n int)")
-            script = os.path.join(c.root, f"pb_{f}.sql")
-            with open(script, "w") as fh:
-                fh.write(f"INSERT INTO pb_{f} (n) VALUES (:client_id);\n")
-            p = subprocess.run(["pgbench", "-n", "-c", str(clients), "-j", str(clients), "-t", str(per_client),
-                                "-f", script, "nopre"], capture_output=True, text=True, env=c.env())
-            n = c.psql("nopre", f"SELECT count(DISTINCT id) FROM pb_{f}")
-            expect(p.returncode == 0 and n == str(clients * per_client),
+        for f, t in per_backend:
+            n = insert_load(c, "nopre", f"pb_{f}", f, t, clients, per_client)
+            expect(n == clients * per_client,
                    f"gen_{f}() per backend: {clients} clients, {n} distinct primary keys, no error")
     finally:
         with open(conf, "w") as f:
