@@ -22,10 +22,13 @@ static const char *const usage_head = "usage: mintid COMMAND [OPTIONS]\n"
                                       "  gen FORMAT [-n COUNT] [--node N] [--epoch WHEN] [--as FORM]\n"
                                       "             [--overflow wait|fail] [--rollback wait|reuse|fail]\n"
                                       "             [--max-wait MS] [--entropy-size N] [--prefix TYPE]\n"
-                                      "             [--ids-per-reading N]\n"
+                                      "             [--ids-per-reading N] [--local]\n"
                                       "      print COUNT new IDs (default 1), one per line; with\n"
                                       "      --ids-per-reading N (1 to 256, default 1) up to N IDs in a row\n"
-                                      "      share one reading of the clock, for bulk output\n"
+                                      "      share one reading of the clock, for bulk output. Every run on\n"
+                                      "      the host continues one sequence per format, node and epoch (state\n"
+                                      "      in $MINTID_HOST_DIR, default /dev/shm), so parallel runs never\n"
+                                      "      repeat an ID; --local mints from this run's own generator instead\n"
                                       "  inspect [--format FORMAT] [--from FORM] [--epoch WHEN] [ID...]\n"
                                       "      print each ID's fields as one JSON object per line; IDs are read\n"
                                       "      from standard input, one per line of at most 4096 bytes, when none\n"
@@ -250,6 +253,7 @@ static int cmd_gen(int argc, char **argv) {
         {"entropy-size", required_argument, NULL, 'E'},
         {"prefix", required_argument, NULL, 'p'},
         {"ids-per-reading", required_argument, NULL, 'R'},
+        {"local", no_argument, NULL, 'L'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -258,6 +262,7 @@ static int cmd_gen(int argc, char **argv) {
     static const char *const rollback_names[] = {"wait", "reuse", "fail"};
     const char *count_arg = NULL, *node_arg = NULL, *epoch_arg = NULL, *as_arg = NULL, *overflow_arg = NULL,
                *rollback_arg = NULL, *wait_arg = NULL, *entropy_arg = NULL, *prefix_arg = NULL, *reading_arg = NULL;
+    bool local = false;
     int c;
     while ((c = getopt_long(argc, argv, ":n:h", opts, NULL)) != -1) {
         switch (c) {
@@ -290,6 +295,9 @@ static int cmd_gen(int argc, char **argv) {
             break;
         case 'R':
             reading_arg = optarg;
+            break;
+        case 'L':
+            local = true;
             break;
         case 'h':
             print_usage();
@@ -365,8 +373,22 @@ static int cmd_gen(int argc, char **argv) {
         cfg.ids_per_reading = (unsigned)v;
     }
 
+    /* The host-wide generator by default: runs in parallel (xargs -P, cron
+     * jobs, scripts) then never repeat an ID. */
     mintid_gen *gen;
-    int rc = mintid_gen_new(fmt, &cfg, &gen);
+    const char *host_dir = getenv("MINTID_HOST_DIR");
+    if (host_dir != NULL && host_dir[0] == '\0')
+        host_dir = NULL;
+    int rc = local ? mintid_gen_new(fmt, &cfg, &gen) : mintid_gen_new_host(fmt, &cfg, host_dir, &gen);
+    if (rc == MINTID_EHOST || rc == MINTID_EHOSTSTATE) {
+        const char *why = rc == MINTID_EHOST ? strerror(errno) : NULL;
+        fprintf(stderr,
+                "mintid: %s: in %s: %s%s%s (MINTID_HOST_DIR names the directory; --local mints apart from "
+                "other runs)\n",
+                fmt->name, host_dir != NULL ? host_dir : MINTID_HOST_DIR_DEFAULT, mintid_strerror(rc),
+                why != NULL ? ": " : "", why != NULL ? why : "");
+        return EXIT_FAILURE_RT;
+    }
     if (rc != MINTID_OK) {
         if (rc == MINTID_ETIME)
             fprintf(stderr, "mintid: %s: the epoch %" PRId64 " is in the future\n", fmt->name, cfg.epoch_ms);

@@ -65,7 +65,9 @@ extern "C" {
     XX(ECLOCK, -16, "clock could not be read")                                                                         \
     XX(EINVALID, -17, "not a valid ID of this format")                                                                 \
     XX(EAMBIGUOUS, -18, "ambiguous: several formats or forms match")                                                   \
-    XX(EPREFIX, -19, "invalid type prefix")
+    XX(EPREFIX, -19, "invalid type prefix")                                                                            \
+    XX(EHOST, -20, "host-wide state could not be opened, created or mapped (errno says why)")                          \
+    XX(EHOSTSTATE, -21, "host-wide state file is damaged or of another version")
 
 typedef enum mintid_status {
     MINTID_OK = 0,
@@ -478,6 +480,48 @@ MINTID_API long mintid_gen_next_n(mintid_gen *gen, mintid_id *out, size_t n);
 
 /* As mintid_gen_next_n, for 64-bit formats, writing plain values (else MINTID_EFORMAT). */
 MINTID_API long mintid_gen_next_u64(mintid_gen *gen, uint64_t *out, size_t n);
+
+/*
+ * A host-wide generator: its state lives in a small file of shared memory
+ * that every process on the host maps, under a process-shared robust mutex,
+ * so that every process minting the same format with the same parameters
+ * continues one strictly increasing sequence: parallel command runs,
+ * pre-forked workers, several programs. It is used as any generator
+ * (mintid_gen_next and the others, mintid_gen_free), at about the same
+ * cost.
+ *
+ * The state file is dir/mintid-<format>[-node<N>][-epoch<ms>]: the node id
+ * for formats whose node field is not optional (-1 counts as 0, as it
+ * mints), the epoch for formats whose epoch is settable. dir NULL is
+ * MINTID_HOST_DIR_DEFAULT; every process that is to share a sequence must
+ * use the same directory, and be allowed to write the file (it is made
+ * readable and writable by every user; the directory's own permissions
+ * decide who may share it). The other settings (policies, entropy size,
+ * clock, random source, waits) are each process's own: each keeps the
+ * shared sequence increasing whatever they are.
+ *
+ * Guarantees beyond a process generator's:
+ * - A process killed while it holds the lock leaves no repeated ID: the
+ *   next holder mints only in a later time unit than any ID before.
+ * - A forked child may go on minting from an inherited host-wide
+ *   generator (its random pool is renewed); it needs no new one.
+ * - A state file deleted or replaced under running processes does not
+ *   split them: each process looks again at the path at least every
+ *   MINTID_HOST_CHECK_MS and at once when the clock steps, moves to the
+ *   path's state, raising it above every ID it issued; a state created new
+ *   issues nothing in its first 2 * MINTID_HOST_CHECK_MS, the time the
+ *   other processes take to move.
+ *
+ * Errors: those of mintid_gen_new(), MINTID_EHOST (errno tells why: a
+ * directory missing or not writable) and MINTID_EHOSTSTATE (a file at the
+ * path that is not such a state, or one of another library version).
+ */
+#define MINTID_HOST_DIR_DEFAULT "/dev/shm"
+#define MINTID_HOST_CHECK_MS 50
+MINTID_API int mintid_gen_new_host(const mintid_format *fmt, const mintid_config *cfg, const char *dir,
+                                   mintid_gen **out);
+/* The host-wide generator's state file ("/dev/shm/mintid-nanoflake-node0-..."), or NULL for a process generator. */
+MINTID_API const char *mintid_gen_host_path(const mintid_gen *gen);
 
 /* Counters since creation, for metrics. Safe to call at any time. */
 typedef struct mintid_gen_stats {

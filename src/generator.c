@@ -34,10 +34,15 @@ struct mintid_gen {
     uint64_t fork_generation; /* the process's, when the generator was made */
     int64_t unit_ms;          /* length of a timestamp unit */
     int64_t epoch_units;      /* the epoch, in whole units (sonyflake truncates its start) */
-    mintid__core core;
-    uint64_t step;       /* value_step(): 0, or the same unit's next ID is last_value + step */
-    uint64_t seq_last;   /* the largest sequence number */
-    uint64_t last_value; /* the last ID as a 64-bit value, once core.started (formats with a step) */
+    /* The state: this generator's own, or (host-wide) the host's shared
+     * one, which moves when the lock is taken (see enter()). */
+    mintid__core *core;
+    uint64_t *last_value;      /* the last ID as a 64-bit value, once core->started (formats with a step) */
+    struct mintid__host *host; /* NULL: a process generator */
+    uint64_t step;             /* value_step(): 0, or the same unit's next ID is last_value + step */
+    uint64_t seq_last;         /* the largest sequence number */
+    mintid__core own_core;
+    uint64_t own_last_value;
     mintid_gen_stats stats;
     struct mintid__gen_rng rng;
 };
@@ -125,7 +130,8 @@ static uint64_t value_step(const mintid__format_impl *f, const mintid_config *cf
     return UINT64_C(1) << pl->seq_shift;
 }
 
-int mintid_gen_new(const mintid_format *fmt, const mintid_config *cfg, mintid_gen **out) {
+static int gen_new(const mintid_format *fmt, const mintid_config *cfg, const char *host_dir, bool host,
+                   mintid_gen **out) {
     if (fmt == NULL || out == NULL)
         return MINTID_EINVAL;
     const mintid__format_impl *f = mintid__impl(fmt);
@@ -152,12 +158,31 @@ int mintid_gen_new(const mintid_format *fmt, const mintid_config *cfg, mintid_ge
     g->epoch_units = mintid__floor_div(c.epoch_ms, g->unit_ms);
     g->step = value_step(f, &c);
     g->seq_last = (UINT64_C(1) << f->seq_width) - 1;
-    mintid__core_init(f, &g->core);
+    mintid__core_init(f, &g->own_core);
+    g->core = &g->own_core;
+    g->last_value = &g->own_last_value;
     g->rng.fn = c.random;
     g->rng.ctx = c.random_ctx;
     g->rng.pos = RNG_BLOCK;
+    if (host && (rc = mintid__host_open(f, &g->cfg, host_dir, &g->host)) != MINTID_OK) {
+        pthread_mutex_destroy(&g->lock);
+        free(g);
+        return rc;
+    }
     *out = g;
     return MINTID_OK;
+}
+
+int mintid_gen_new(const mintid_format *fmt, const mintid_config *cfg, mintid_gen **out) {
+    return gen_new(fmt, cfg, NULL, false, out);
+}
+
+int mintid_gen_new_host(const mintid_format *fmt, const mintid_config *cfg, const char *dir, mintid_gen **out) {
+    return gen_new(fmt, cfg, dir, true, out);
+}
+
+const char *mintid_gen_host_path(const mintid_gen *gen) {
+    return gen->host != NULL ? mintid__host_path(gen->host) : NULL;
 }
 
 void mintid_gen_free(mintid_gen *gen) {
@@ -166,6 +191,7 @@ void mintid_gen_free(mintid_gen *gen) {
     /* In a child the lock may be a copy held by a parent's thread; leave it. */
     if (gen->fork_generation == mintid__fork_generation())
         pthread_mutex_destroy(&gen->lock);
+    mintid__host_close(gen->host);
     memset(gen->rng.buf, 0, sizeof gen->rng.buf);
     free(gen);
 }
@@ -195,6 +221,19 @@ static int read_rel(mintid_gen *g, int64_t *rel) {
 /* Unix ms at which timestamp `ts` (units after the epoch) begins. */
 static int64_t unit_start_ms(const mintid_gen *g, int64_t ts) { return (g->epoch_units + ts) * g->unit_ms; }
 
+static void host_attach(mintid_gen *g) {
+    g->core = mintid__host_core(g->host);
+    g->last_value = mintid__host_last_value(g->host);
+}
+
+/* Takes the host's lock again after a sleep; MINTID_EHOST leaves it unlocked and the caller's call failed. */
+static int host_relock(mintid_gen *g) {
+    int rc = mintid__host_lock(g->host);
+    if (rc == MINTID_OK)
+        host_attach(g);
+    return rc;
+}
+
 /*
  * Waits until the clock reads at least `target` (ms relative to the epoch).
  * The limit is measured on the monotonic clock from the first wait of the
@@ -219,6 +258,11 @@ static int wait_until(mintid_gen *g, int64_t target, uint64_t *deadline) {
         if (now_ns >= *deadline)
             return MINTID_ETIMEDOUT;
         uint64_t left = *deadline - now_ns;
+        /* A host-wide generator sleeps without the host's lock: the other
+         * processes go on meanwhile, and the caller looks at the state
+         * afresh. */
+        if (g->host != NULL)
+            mintid__host_unlock(g->host);
         if (g->cfg.clock == mintid_clock_system) {
             mintid__sleep_until_ms(unit_start_ms(g, target), left);
         } else if ((target - rel) * g->unit_ms > 1) {
@@ -227,6 +271,8 @@ static int wait_until(mintid_gen *g, int64_t target, uint64_t *deadline) {
             uint64_t ns = (uint64_t)((target - rel) * g->unit_ms - 1) * 1000000u;
             mintid__sleep_ns(ns < left ? ns : left);
         }
+        if (g->host != NULL && (rc = host_relock(g)) != MINTID_OK)
+            return rc;
     }
 }
 
@@ -236,6 +282,7 @@ void mintid__core_init(const mintid__format_impl *f, mintid__core *core) {
     mintid__plans_init();
     memset(core, 0, sizeof *core);
     core->st.seq = f->seq_init;
+    core->floor = INT64_MIN;
 }
 
 /* The field rules: the next ID's parts. */
@@ -368,11 +415,11 @@ static int next_id(mintid_gen *g, mintid_id *out, uint64_t *value, int64_t *now,
         if (rc != MINTID_OK)
             return rc;
         int64_t rel = *now;
-        if (g->core.started && rel < (int64_t)g->core.last_ts && !rollback_seen && (fresh || !first)) {
+        if (g->core->started && rel < (int64_t)g->core->last_ts && !rollback_seen && (fresh || !first)) {
             g->stats.rollbacks++;
             rollback_seen = true;
         }
-        rc = core_mint(g->impl, &g->cfg, &g->core, rel, &g->rng, out, value);
+        rc = core_mint(g->impl, &g->cfg, g->core, rel, &g->rng, out, value);
         if (rc == MINTID_OK) {
             g->stats.issued++;
             return MINTID_OK;
@@ -386,12 +433,12 @@ static int next_id(mintid_gen *g, mintid_id *out, uint64_t *value, int64_t *now,
             g->stats.exhausted++;
             if (g->cfg.overflow == MINTID_OVERFLOW_FAIL)
                 return rc;
-            target = (int64_t)g->core.last_ts + 1;
+            target = mintid__core_next_unit(g->core);
         } else if (rc == MINTID_ECLOCKBACK) {
             /* Under reuse: further behind than the format absorbs. */
             if (g->cfg.rollback != MINTID_ROLLBACK_WAIT)
                 return rc;
-            target = (int64_t)g->core.last_ts;
+            target = g->core->floor > (int64_t)g->core->last_ts ? g->core->floor : (int64_t)g->core->last_ts;
         } else {
             return rc;
         }
@@ -401,11 +448,37 @@ static int next_id(mintid_gen *g, mintid_id *out, uint64_t *value, int64_t *now,
     }
 }
 
+/*
+ * Takes the generator's lock: a process generator's own, or the host's.
+ * A process generator inherited by fork() refuses; a host-wide one goes on
+ * in the child, with a random pool of its own (the parent's bytes must not
+ * be drawn twice).
+ */
 static int enter(mintid_gen *g) {
-    if (g->fork_generation != mintid__fork_generation())
-        return MINTID_EFORKED;
-    pthread_mutex_lock(&g->lock);
+    if (g->host == NULL) {
+        if (g->fork_generation != mintid__fork_generation())
+            return MINTID_EFORKED;
+        pthread_mutex_lock(&g->lock);
+        return MINTID_OK;
+    }
+    int rc = mintid__host_lock(g->host);
+    if (rc != MINTID_OK)
+        return rc;
+    uint64_t fg = mintid__fork_generation();
+    if (g->fork_generation != fg) {
+        memset(g->rng.buf, 0, sizeof g->rng.buf);
+        g->rng.pos = RNG_BLOCK;
+        g->fork_generation = fg;
+    }
+    host_attach(g);
     return MINTID_OK;
+}
+
+static void leave(mintid_gen *g) {
+    if (g->host != NULL)
+        mintid__host_unlock(g->host);
+    else
+        pthread_mutex_unlock(&g->lock);
 }
 
 /*
@@ -421,7 +494,8 @@ static long next_many(mintid_gen *gen, mintid_id *ids, uint64_t *values, size_t 
     int rc = enter(gen);
     if (rc != MINTID_OK)
         return rc;
-    uint64_t step = gen->step, last = gen->last_value;
+    uint64_t step = gen->step, last = *gen->last_value;
+    bool unsaved = false; /* last is ahead of *gen->last_value */
     unsigned per_reading = n > 1 ? gen->cfg.ids_per_reading : 1, unread = 0;
     int64_t rel = 0;
     size_t i;
@@ -433,9 +507,11 @@ static long next_many(mintid_gen *gen, mintid_id *ids, uint64_t *values, size_t 
             unread = per_reading;
         }
         unread--;
-        if (step != 0 && gen->core.started && rel == (int64_t)gen->core.last_ts && gen->core.st.seq < gen->seq_last) {
-            gen->core.st.seq++;
+        if (step != 0 && gen->core->started && rel == (int64_t)gen->core->last_ts &&
+            gen->core->st.seq < gen->seq_last && rel >= gen->core->floor) {
+            gen->core->st.seq++;
             last += step;
+            unsaved = true;
             if (ids != NULL)
                 mintid_id_from_u64(&ids[i], last);
             else
@@ -444,14 +520,25 @@ static long next_many(mintid_gen *gen, mintid_id *ids, uint64_t *values, size_t 
             continue;
         }
         mintid_id id;
+        /* next_id may sleep without a host-wide state's lock: the state
+         * others then see must hold the value its sequence says. */
+        if (unsaved)
+            *gen->last_value = last;
+        unsaved = false;
         rc = ids != NULL ? next_id(gen, &ids[i], NULL, &rel, fresh) : next_id(gen, &id, &values[i], &rel, fresh);
         if (rc != MINTID_OK)
             break;
-        if (step != 0)
+        if (step != 0) {
             last = ids != NULL ? mintid_id_to_u64(&ids[i]) : values[i];
+            unsaved = true;
+        }
     }
-    gen->last_value = last;
-    pthread_mutex_unlock(&gen->lock);
+    /* MINTID_EHOST: the host's lock could not be taken again after a wait. */
+    if (rc != MINTID_EHOST) {
+        if (unsaved)
+            *gen->last_value = last;
+        leave(gen);
+    }
     return i > 0 ? (long)i : rc;
 }
 
@@ -475,6 +562,6 @@ void mintid_gen_get_stats(mintid_gen *gen, mintid_gen_stats *out) {
         return;
     }
     *out = gen->stats;
-    out->last_unix_ms = gen->core.started ? unit_start_ms(gen, (int64_t)gen->core.last_ts) : -1;
-    pthread_mutex_unlock(&gen->lock);
+    out->last_unix_ms = gen->core->started ? unit_start_ms(gen, (int64_t)gen->core->last_ts) : -1;
+    leave(gen);
 }

@@ -263,6 +263,8 @@ typedef struct mintid__core {
     bool started;         /* false until the first ID */
     uint64_t last_ts;     /* timestamp field of the last ID */
     mintid__seq_state st; /* sequence (and per-ms random) of the last ID */
+    int64_t floor;        /* no ID in a unit before this one (INT64_MIN: none): a host-wide
+                             state's after a holder died, or when it is new or moved to */
 } mintid__core;
 
 void mintid__core_init(const mintid__format_impl *f, mintid__core *core);
@@ -298,6 +300,8 @@ int mintid__core_next_refill(const mintid__format_impl *f, const mintid_config *
 enum { MINTID__TICK_NEW = 1, MINTID__TICK_SAME = 2 };
 static inline int mintid__core_tick(const mintid__format_impl *f, const mintid_config *cfg, const mintid__core *core,
                                     int64_t rel) {
+    if (rel < core->floor)
+        return MINTID_EEXHAUSTED; /* as a used-up unit: call again at the floor */
     if (!core->started || rel > (int64_t)core->last_ts)
         return MINTID__TICK_NEW;
     if (rel == (int64_t)core->last_ts)
@@ -308,6 +312,12 @@ static inline int mintid__core_tick(const mintid__format_impl *f, const mintid_c
     if (f->pub.rollback_allowance_ms != 0 && behind > f->pub.rollback_allowance_ms / f->pub.ts_unit_ms)
         return MINTID_ECLOCKBACK;
     return MINTID__TICK_SAME;
+}
+
+/* The earliest unit in which the core can mint again after MINTID_EEXHAUSTED. */
+static inline int64_t mintid__core_next_unit(const mintid__core *core) {
+    int64_t after = core->started ? (int64_t)core->last_ts + 1 : INT64_MIN;
+    return after > core->floor ? after : core->floor;
 }
 
 /*
@@ -413,6 +423,25 @@ int mintid__seq_step_one(const mintid__format_impl *f, const mintid_config *cfg,
 /* A new millisecond continues the counter, wrapping around its field (uexky, caloriosa). */
 int mintid__seq_begin_next(const mintid__format_impl *f, const mintid_config *cfg, struct mintid__gen_rng *rng,
                            mintid__seq_state *st);
+
+/* ---- the host-wide state (host.c) ---------------------------------------- */
+
+/*
+ * A host-wide generator's view of its shared state: opened for a format and
+ * its parameters, locked around every use. The core and the last value it
+ * hands out are valid only while it is locked (a lock may move it to the
+ * path's new state, see host.c).
+ */
+struct mintid__host;
+int mintid__host_open(const mintid__format_impl *f, const mintid_config *cfg, const char *dir,
+                      struct mintid__host **out);
+void mintid__host_close(struct mintid__host *h);
+/* MINTID_OK with the state locked, or MINTID_EHOST (errno set) with nothing locked. */
+int mintid__host_lock(struct mintid__host *h);
+void mintid__host_unlock(struct mintid__host *h);
+mintid__core *mintid__host_core(struct mintid__host *h);
+uint64_t *mintid__host_last_value(struct mintid__host *h);
+const char *mintid__host_path(const struct mintid__host *h);
 
 /* ---- clock and entropy (clock.c, entropy.c) ------------------------------ */
 

@@ -1,0 +1,344 @@
+/*
+ * host.c - the host-wide generator's state: a generator core in a small
+ * file of shared memory that every process on the host maps, under a
+ * process-shared robust mutex.
+ *
+ * Three things can go wrong beyond what a process generator meets, and
+ * each is closed here:
+ *
+ * - A process dies holding the lock (kill -9 in the middle of a mint). The
+ *   next locker gets EOWNERDEAD, and the state may be half written: the
+ *   sequence advanced but the last value not, say. Whatever the dead
+ *   process changed, it changed within the unit of the last ID or opened a
+ *   new one it recorded in last_ts first, so the state is made consistent
+ *   by a floor: no ID from now on in a unit at or before the last one.
+ *
+ * - The file is deleted or replaced while processes have it mapped. A
+ *   process that opens the path then gets a new state, knowing nothing of
+ *   the IDs of the old one. Every process looks at the path again (stat,
+ *   same device and inode) at least every MINTID_HOST_CHECK_MS of its own
+ *   minting, and at once when the clock steps; one that finds it changed
+ *   marks its old state replaced (so the other processes on it move at
+ *   their next lock, without waiting for their own look), and moves to the
+ *   path's state, raising that state's floor above every unit the old one
+ *   issued. A state created new has a floor 2 * MINTID_HOST_CHECK_MS
+ *   ahead: the time the processes still on an old state take to notice.
+ *
+ * - A file half created, seen by a process opening the path at that
+ *   moment. A new state is written in full under a private name and only
+ *   then linked to the path (link() fails if another process won the
+ *   race: that one is used).
+ */
+#include "internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define HOST_MAGIC "mintid-host-gen"
+#define HOST_VERSION 1u
+#define HOST_REJOIN_TRIES 4
+
+/* The file's contents. Everything after `lock` is read and written under it. */
+struct host_state {
+    char magic[16];
+    uint32_t version;
+    uint32_t size; /* sizeof(struct host_state): a build that lays it out otherwise refuses the file */
+    uint32_t format;
+    uint32_t ts_unit_ms;
+    int64_t node;
+    int64_t epoch_ms;
+    int64_t created_ms;
+    pthread_mutex_t lock;
+    uint32_t replaced; /* 1: the path names another state now; move to it */
+    uint32_t reserved;
+    mintid__core core;
+    uint64_t last_value; /* the generator's fast path: the last ID as a value */
+};
+
+struct mintid__host {
+    struct host_state *st;
+    dev_t dev;
+    ino_t ino;
+    int64_t checked_ms; /* the coarse real-time clock at the last look at the path */
+    const mintid__format_impl *f;
+    int64_t node; /* as in the key: -1 where the format has no (or an optional) node */
+    int64_t epoch_ms;
+    char path[PATH_MAX];
+};
+
+static int64_t coarse_ms(void) {
+    struct timespec ts;
+    if (clock_gettime(CLOCK_REALTIME_COARSE, &ts) != 0)
+        return 0;
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/*
+ * Whether processes minting this format apart could repeat each other's
+ * IDs: a node id to share, or under 128 bits, so too few random bits to
+ * keep them apart. Only such a state needs the floor of a new file.
+ */
+static bool needs_creation_floor(const mintid_format *fmt) {
+    return (fmt->node_bits > 0 && !fmt->node_optional) || fmt->bits < 128;
+}
+
+static void raise_floor(mintid__core *core, int64_t unit) {
+    if (unit > core->floor)
+        core->floor = unit;
+}
+
+/* Writes a new state for h's key into fd. */
+static int init_state(const struct mintid__host *h, int fd, struct host_state **out) {
+    if (ftruncate(fd, (off_t)sizeof(struct host_state)) != 0)
+        return MINTID_EHOST;
+    struct host_state *st = mmap(NULL, sizeof *st, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (st == MAP_FAILED)
+        return MINTID_EHOST;
+    memset(st, 0, sizeof *st);
+    memcpy(st->magic, HOST_MAGIC, sizeof st->magic);
+    st->version = HOST_VERSION;
+    st->size = (uint32_t)sizeof *st;
+    st->format = (uint32_t)h->f->pub.id;
+    st->ts_unit_ms = h->f->pub.ts_unit_ms;
+    st->node = h->node;
+    st->epoch_ms = h->epoch_ms;
+    st->created_ms = coarse_ms();
+    pthread_mutexattr_t attr;
+    int rc = MINTID_EHOST;
+    if (pthread_mutexattr_init(&attr) == 0) {
+        if (pthread_mutexattr_setpshared(&attr, PTHREAD_PROCESS_SHARED) == 0 &&
+            pthread_mutexattr_setrobust(&attr, PTHREAD_MUTEX_ROBUST) == 0 && pthread_mutex_init(&st->lock, &attr) == 0)
+            rc = MINTID_OK;
+        pthread_mutexattr_destroy(&attr);
+    }
+    if (rc != MINTID_OK) {
+        munmap(st, sizeof *st);
+        return rc;
+    }
+    mintid__core_init(h->f, &st->core);
+    if (needs_creation_floor(&h->f->pub)) {
+        int64_t unit = h->f->pub.ts_unit_ms;
+        int64_t until = coarse_ms() + 2 * MINTID_HOST_CHECK_MS + 4; /* + the coarse clock's resolution */
+        st->core.floor = mintid__floor_div(until, unit) + 1 - mintid__floor_div(h->epoch_ms, unit);
+    }
+    *out = st;
+    return MINTID_OK;
+}
+
+/* Whether a mapped file is a state of h's key, laid out as this build lays it out. */
+static bool state_matches(const struct mintid__host *h, const struct host_state *st) {
+    return memcmp(st->magic, HOST_MAGIC, sizeof st->magic) == 0 && st->version == HOST_VERSION &&
+           st->size == sizeof *st && st->format == (uint32_t)h->f->pub.id && st->ts_unit_ms == h->f->pub.ts_unit_ms &&
+           st->node == h->node && st->epoch_ms == h->epoch_ms;
+}
+
+/* Maps the state at h->path, creating it if there is none; sets h->st, dev, ino. */
+static int map_path(struct mintid__host *h) {
+    static atomic_uint tmp_counter;
+    for (int attempt = 0; attempt < HOST_REJOIN_TRIES; attempt++) {
+        int fd = open(h->path, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
+        if (fd >= 0) {
+            struct stat sb;
+            if (fstat(fd, &sb) != 0) {
+                close(fd);
+                return MINTID_EHOST;
+            }
+            if (!S_ISREG(sb.st_mode) || sb.st_size != (off_t)sizeof(struct host_state)) {
+                close(fd);
+                return MINTID_EHOSTSTATE;
+            }
+            struct host_state *st = mmap(NULL, sizeof *st, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+            close(fd);
+            if (st == MAP_FAILED)
+                return MINTID_EHOST;
+            if (!state_matches(h, st)) {
+                munmap(st, sizeof *st);
+                return MINTID_EHOSTSTATE;
+            }
+            h->st = st;
+            h->dev = sb.st_dev;
+            h->ino = sb.st_ino;
+            return MINTID_OK;
+        }
+        if (errno != ENOENT)
+            return MINTID_EHOST;
+        /* None: write one in full under a private name, then link it into place. */
+        char tmp[PATH_MAX + 48];
+        int n = snprintf(tmp, sizeof tmp, "%s.new.%ld.%u", h->path, (long)getpid(),
+                         atomic_fetch_add_explicit(&tmp_counter, 1, memory_order_relaxed));
+        if (n < 0 || (size_t)n >= sizeof tmp) {
+            errno = ENAMETOOLONG;
+            return MINTID_EHOST;
+        }
+        fd = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+        if (fd < 0)
+            return MINTID_EHOST;
+        struct host_state *st = NULL;
+        /* Every user's processes share the host's sequence (see mintid.h). */
+        int rc = fchmod(fd, 0666) == 0 ? init_state(h, fd, &st) : MINTID_EHOST;
+        struct stat sb;
+        if (rc == MINTID_OK && fstat(fd, &sb) != 0)
+            rc = MINTID_EHOST;
+        int saved = errno;
+        close(fd);
+        if (rc == MINTID_OK && link(tmp, h->path) != 0) {
+            saved = errno;
+            rc = saved == EEXIST ? 1 : MINTID_EHOST; /* 1: another process won; use its state */
+        }
+        unlink(tmp);
+        errno = saved;
+        if (rc == MINTID_OK) {
+            h->st = st;
+            h->dev = sb.st_dev;
+            h->ino = sb.st_ino;
+            return MINTID_OK;
+        }
+        if (st != NULL)
+            munmap(st, sizeof *st);
+        if (rc < 0)
+            return rc;
+    }
+    errno = EAGAIN;
+    return MINTID_EHOST;
+}
+
+int mintid__host_open(const mintid__format_impl *f, const mintid_config *cfg, const char *dir,
+                      struct mintid__host **out) {
+    const mintid_format *fmt = &f->pub;
+    struct mintid__host *h = calloc(1, sizeof *h);
+    if (h == NULL)
+        return MINTID_ENOMEM;
+    h->f = f;
+    h->node = fmt->node_bits > 0 && !fmt->node_optional ? (cfg->node < 0 ? 0 : cfg->node) : -1;
+    h->epoch_ms = cfg->epoch_ms;
+    if (dir == NULL)
+        dir = MINTID_HOST_DIR_DEFAULT;
+    char key[96];
+    int n = snprintf(key, sizeof key, "mintid-%s", fmt->name);
+    if (h->node >= 0)
+        n += snprintf(key + n, sizeof key - (size_t)n, "-node%" PRId64, h->node);
+    if (fmt->epoch_settable)
+        snprintf(key + n, sizeof key - (size_t)n, "-epoch%" PRId64, h->epoch_ms);
+    n = snprintf(h->path, sizeof h->path, "%s/%s", dir, key);
+    if (n < 0 || (size_t)n >= sizeof h->path - 48) {
+        free(h);
+        errno = ENAMETOOLONG;
+        return MINTID_EHOST;
+    }
+    int rc = map_path(h);
+    if (rc != MINTID_OK) {
+        int saved = errno;
+        free(h);
+        errno = saved;
+        return rc;
+    }
+    h->checked_ms = coarse_ms();
+    *out = h;
+    return MINTID_OK;
+}
+
+void mintid__host_close(struct mintid__host *h) {
+    if (h == NULL)
+        return;
+    munmap(h->st, sizeof *h->st);
+    free(h);
+}
+
+const char *mintid__host_path(const struct mintid__host *h) { return h->path; }
+
+/* Locks st; a holder that died leaves a floor past every unit it may have used. */
+static int lock_state(struct host_state *st) {
+    int rc = pthread_mutex_lock(&st->lock);
+    if (rc == EOWNERDEAD) {
+        raise_floor(&st->core, mintid__core_next_unit(&st->core));
+        if (pthread_mutex_consistent(&st->lock) != 0) {
+            pthread_mutex_unlock(&st->lock);
+            errno = ENOTRECOVERABLE;
+            return MINTID_EHOST;
+        }
+        return MINTID_OK;
+    }
+    if (rc != 0) {
+        errno = rc;
+        return MINTID_EHOST;
+    }
+    return MINTID_OK;
+}
+
+/* Whether the path still names the state h has mapped. */
+static bool path_is_ours(const struct mintid__host *h) {
+    struct stat sb;
+    return stat(h->path, &sb) == 0 && sb.st_dev == h->dev && sb.st_ino == h->ino;
+}
+
+/*
+ * h's old state (locked) is no longer the path's: mark it so, and move to
+ * the path's state, raised above every unit the old one issued. Returns
+ * with the new state locked, or an error with nothing locked and h still
+ * on its old, replaced state (so every later call tries again).
+ */
+static int rejoin(struct mintid__host *h) {
+    struct host_state *old = h->st;
+    old->replaced = 1;
+    int64_t carry = mintid__core_next_unit(&old->core);
+    pthread_mutex_unlock(&old->lock);
+    for (int i = 0; i < HOST_REJOIN_TRIES; i++) {
+        int rc = map_path(h);
+        if (rc != MINTID_OK) {
+            h->st = old;
+            return rc;
+        }
+        if ((rc = lock_state(h->st)) != MINTID_OK) {
+            munmap(h->st, sizeof *h->st);
+            h->st = old;
+            return rc;
+        }
+        if (!h->st->replaced) {
+            raise_floor(&h->st->core, carry);
+            munmap(old, sizeof *old);
+            h->checked_ms = coarse_ms();
+            return MINTID_OK;
+        }
+        /* Replaced again meanwhile: carry this one's too. */
+        int64_t also = mintid__core_next_unit(&h->st->core);
+        if (also > carry)
+            carry = also;
+        pthread_mutex_unlock(&h->st->lock);
+        munmap(h->st, sizeof *h->st);
+    }
+    h->st = old;
+    errno = EAGAIN;
+    return MINTID_EHOST;
+}
+
+int mintid__host_lock(struct mintid__host *h) {
+    int rc = lock_state(h->st);
+    if (rc != MINTID_OK)
+        return rc;
+    if (h->st->replaced)
+        return rejoin(h);
+    int64_t now = coarse_ms();
+    if (now < h->checked_ms || now - h->checked_ms >= MINTID_HOST_CHECK_MS) {
+        if (!path_is_ours(h))
+            return rejoin(h);
+        h->checked_ms = now;
+    }
+    return MINTID_OK;
+}
+
+void mintid__host_unlock(struct mintid__host *h) { pthread_mutex_unlock(&h->st->lock); }
+
+mintid__core *mintid__host_core(struct mintid__host *h) { return &h->st->core; }
+
+uint64_t *mintid__host_last_value(struct mintid__host *h) { return &h->st->last_value; }

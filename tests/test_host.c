@@ -1,0 +1,315 @@
+/*
+ * test_host.c - the host-wide generator: processes that each open one, or
+ * share one across fork(), continue one strictly increasing sequence; a
+ * holder killed in the middle of a mint, and a state file deleted or
+ * replaced under running processes, repeat no ID.
+ *
+ * Every test uses a directory of its own (mkdtemp), never the host's.
+ */
+#include "check.h"
+#include "internal.h"
+#include "mintid.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define WORKERS 4
+#define PER_WORKER 5000
+#define BATCH 64
+
+static char dir[64];
+
+/* A new directory for each test: one test's states (a clock run ahead) must not meet another's. */
+static void make_dir(void) {
+    snprintf(dir, sizeof dir, "/tmp/mintid-test-host-XXXXXX");
+    if (mkdtemp(dir) == NULL) {
+        perror("mkdtemp");
+        exit(2);
+    }
+}
+
+static void remove_dir(void) {
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "could not remove %s\n", dir);
+}
+
+static const mintid_format *fmt_at(int i) { return mintid_format_get((mintid_format_id)i); }
+
+static int cmp_ids(const void *a, const void *b) { return memcmp(a, b, sizeof(mintid_id)); }
+
+/* Counts IDs that occur more than once among n (sorted in place). */
+static size_t duplicates(mintid_id *ids, size_t n) {
+    qsort(ids, n, sizeof *ids, cmp_ids);
+    size_t d = 0;
+    for (size_t i = 1; i < n; i++)
+        d += memcmp(&ids[i - 1], &ids[i], sizeof *ids) == 0;
+    return d;
+}
+
+/*
+ * Each worker writes its IDs into its slice of a shared mapping and exits
+ * 0 if they increase strictly, 1 if not, 2+ on a failed call. `shared`:
+ * the workers mint from `inherited`, made before fork(); else each opens
+ * its own.
+ */
+/* IDs per worker: at most 50 ms of the format's capacity (sonyflake's 25.6 per ms), so each run takes a moment. */
+static size_t per_worker(const mintid_format *fmt) {
+    size_t cap = (size_t)fmt->capacity_per_ms * 50; /* 0: no fixed capacity */
+    return cap != 0 && cap < PER_WORKER ? cap : PER_WORKER;
+}
+
+static int worker(const mintid_format *fmt, mintid_gen *inherited, mintid_id *out) {
+    const size_t count = per_worker(fmt);
+    mintid_gen *gen = inherited;
+    mintid_config cfg;
+    mintid_config_init(&cfg, fmt);
+    cfg.overflow = MINTID_OVERFLOW_WAIT;
+    if (gen == NULL && mintid_gen_new_host(fmt, &cfg, dir, &gen) != MINTID_OK)
+        return 2;
+    for (size_t done = 0; done < count;) {
+        long got = mintid_gen_next_n(gen, out + done, done + BATCH <= count ? BATCH : count - done);
+        if (got <= 0)
+            return 3;
+        done += (size_t)got;
+    }
+    for (size_t i = 1; i < count; i++)
+        if (mintid_id_compare(fmt, &out[i - 1], &out[i]) >= 0)
+            return 1;
+    mintid_gen_free(gen);
+    return 0;
+}
+
+static void run_workers(int f, bool shared) {
+    const mintid_format *fmt = fmt_at(f);
+    size_t total = (size_t)WORKERS * per_worker(fmt);
+    mintid_id *ids = mmap(NULL, total * sizeof *ids, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    CHECK(ids != MAP_FAILED);
+    if (ids == MAP_FAILED)
+        return;
+    mintid_gen *parent = NULL;
+    if (shared) {
+        mintid_config cfg;
+        mintid_config_init(&cfg, fmt);
+        cfg.overflow = MINTID_OVERFLOW_WAIT;
+        CHECK_INT(mintid_gen_new_host(fmt, &cfg, dir, &parent), MINTID_OK);
+        mintid_id first;
+        CHECK_INT(mintid_gen_next(parent, &first), MINTID_OK);
+    }
+    fflush(NULL);
+    pid_t pids[WORKERS];
+    for (int w = 0; w < WORKERS; w++) {
+        pids[w] = fork();
+        if (pids[w] == 0)
+            _exit(worker(fmt, parent, ids + (size_t)w * per_worker(fmt)));
+    }
+    for (int w = 0; w < WORKERS; w++) {
+        int st;
+        waitpid(pids[w], &st, 0);
+        if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+            fprintf(stderr, "%s: worker %d ended with status %d\n", fmt->name, w, st);
+        CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    }
+    size_t d = duplicates(ids, total);
+    if (d != 0)
+        fprintf(stderr, "%s (%s): %zu duplicates\n", fmt->name, shared ? "inherited" : "own", d);
+    CHECK_U64(d, 0);
+    mintid_gen_free(parent);
+    munmap(ids, total * sizeof *ids);
+}
+
+/* Workers that each open the host's generator, for every format. */
+static void test_processes_share_one_sequence(void) {
+    for (int f = 0; f < MINTID_FORMAT_COUNT; f++)
+        run_workers(f, false);
+}
+
+/* Workers forked from a process that opened it go on minting from it. */
+static void test_forked_children_go_on(void) {
+    for (int f = 0; f < MINTID_FORMAT_COUNT; f++)
+        run_workers(f, true);
+}
+
+/* ---- a holder killed with the lock held ------------------------------------------------ */
+
+static int64_t fixed_ms;
+static int fixed_clock(void *ctx, int64_t *unix_ms) {
+    (void)ctx;
+    *unix_ms = fixed_ms;
+    return MINTID_OK;
+}
+
+/*
+ * A child takes the lock and dies with the state half written, as a mint
+ * whose compiler stored the new sequence before the new timestamp would
+ * leave it: the sequence of a new unit beside the last unit's timestamp.
+ * Carrying on from that state would mint the last unit's second ID again.
+ */
+static void test_holder_killed_mid_mint(void) {
+    for (int f = 0; f < MINTID_FORMAT_COUNT; f++) {
+        const mintid_format *fmt = fmt_at(f);
+        mintid_config cfg;
+        mintid_config_init(&cfg, fmt);
+        cfg.clock = fixed_clock;
+        cfg.max_wait_ms = 5;
+        cfg.rollback = MINTID_ROLLBACK_WAIT;
+        cfg.overflow = MINTID_OVERFLOW_WAIT;
+        /* Ahead of the real clock: past the floor a new state has. */
+        CHECK_INT(mintid_clock_system(NULL, &fixed_ms), MINTID_OK);
+        fixed_ms += 10000;
+        mintid_gen *gen;
+        CHECK_INT(mintid_gen_new_host(fmt, &cfg, dir, &gen), MINTID_OK);
+        mintid_id before[4];
+        long got = mintid_gen_next_n(gen, before, 4);
+        CHECK_INT(got, 4);
+
+        fflush(NULL);
+        pid_t pid = fork();
+        if (pid == 0) {
+            struct mintid__host *h;
+            if (mintid__host_open(mintid__impl(fmt), &cfg, dir, &h) != MINTID_OK || mintid__host_lock(h) != MINTID_OK)
+                _exit(1);
+            mintid__core *core = mintid__host_core(h);
+            core->st.seq = mintid__impl(fmt)->seq_init; /* the new unit's sequence, not yet its timestamp */
+            core->st.random = 0;
+            *mintid__host_last_value(h) = 0;
+            raise(SIGKILL);
+            _exit(2);
+        }
+        int st;
+        waitpid(pid, &st, 0);
+        CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
+
+        /* The clock still in the same millisecond: nothing may be minted in it any more. */
+        mintid_id after;
+        int rc = mintid_gen_next(gen, &after);
+        if (rc == MINTID_OK) {
+            for (int i = 0; i < 4; i++)
+                if (memcmp(&after, &before[i], sizeof after) == 0)
+                    fprintf(stderr, "%s: the ID after the holder died repeats ID %d before\n", fmt->name, i);
+        }
+        CHECK_INT(rc, MINTID_ETIMEDOUT);
+        /* The next unit: minting goes on, above everything before. */
+        fixed_ms += fmt->ts_unit_ms;
+        CHECK_INT(mintid_gen_next(gen, &after), MINTID_OK);
+        CHECK(mintid_id_compare(fmt, &after, &before[3]) > 0);
+        mintid_gen_free(gen);
+    }
+}
+
+/* ---- the state file deleted or replaced ------------------------------------------------ */
+
+/*
+ * Two generators of one format take turns, one ID each: the first opened
+ * the state, which is then deleted, and the second made a new one. Kept on
+ * their own states, they would mint the same IDs in the same milliseconds.
+ */
+static void test_state_deleted_under_a_generator(bool replace_with_garbage) {
+    const mintid_format *fmt = mintid_format_find("nanoflake");
+    mintid_gen *a, *b;
+    CHECK_INT(mintid_gen_new_host(fmt, NULL, dir, &a), MINTID_OK);
+    enum { TURNS = 20000 };
+    static mintid_id ids[3 * TURNS];
+    size_t n = 0;
+    for (int i = 0; i < TURNS; i++)
+        CHECK_INT(mintid_gen_next(a, &ids[n++]), MINTID_OK);
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s", mintid_gen_host_path(a));
+    CHECK_INT(unlink(path), 0);
+    if (replace_with_garbage) {
+        /* Something else at the path: a moving generator must not take it. */
+        FILE *fp = fopen(path, "w");
+        CHECK(fp != NULL);
+        if (fp != NULL) {
+            fputs("not a state\n", fp);
+            fclose(fp);
+        }
+        CHECK_INT(mintid_gen_new_host(fmt, NULL, dir, &b), MINTID_EHOSTSTATE);
+        mintid_id id;
+        /* a looks at the path within MINTID_HOST_CHECK_MS and refuses to go on alone. */
+        usleep(2 * MINTID_HOST_CHECK_MS * 1000);
+        CHECK_INT(mintid_gen_next(a, &id), MINTID_EHOSTSTATE);
+        CHECK_INT(unlink(path), 0);
+        /* With the path free again, it moves to a new state. */
+        CHECK_INT(mintid_gen_next(a, &id), MINTID_OK);
+        CHECK(mintid_id_compare(fmt, &id, &ids[n - 1]) > 0);
+        mintid_gen_free(a);
+        return;
+    }
+    CHECK_INT(mintid_gen_new_host(fmt, NULL, dir, &b), MINTID_OK);
+    CHECK(strcmp(mintid_gen_host_path(b), path) == 0);
+    for (int i = 0; i < TURNS; i++) {
+        CHECK_INT(mintid_gen_next(b, &ids[n++]), MINTID_OK);
+        CHECK_INT(mintid_gen_next(a, &ids[n++]), MINTID_OK);
+    }
+    size_t d = duplicates(ids, n);
+    if (d != 0)
+        fprintf(stderr, "state deleted: %zu duplicates\n", d);
+    CHECK_U64(d, 0);
+    mintid_gen_free(a);
+    mintid_gen_free(b);
+}
+
+static void test_state_deleted(void) { test_state_deleted_under_a_generator(false); }
+static void test_state_replaced_by_garbage(void) { test_state_deleted_under_a_generator(true); }
+
+/* ---- bad state files and directories --------------------------------------------------- */
+
+static void test_bad_files(void) {
+    const mintid_format *fmt = mintid_format_find("uexky");
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/mintid-uexky", dir);
+    /* A file of the right size but not a state (another version's, say). */
+    FILE *fp = fopen(path, "w");
+    CHECK(fp != NULL);
+    if (fp == NULL)
+        return;
+    mintid_gen *gen;
+    for (int i = 0; i < 4096; i++)
+        fputc('x', fp);
+    fclose(fp);
+    CHECK_INT(mintid_gen_new_host(fmt, NULL, dir, &gen), MINTID_EHOSTSTATE);
+    unlink(path);
+    /* A directory that does not exist. */
+    CHECK_INT(mintid_gen_new_host(fmt, NULL, "/nonexistent/mintid", &gen), MINTID_EHOST);
+    CHECK_INT(errno, ENOENT);
+    /* A bad configuration is refused before any file is made. */
+    mintid_config cfg;
+    mintid_config_init(&cfg, mintid_format_find("nanoflake"));
+    cfg.node = 1 << 12;
+    CHECK_INT(mintid_gen_new_host(mintid_format_find("nanoflake"), &cfg, dir, &gen), MINTID_EINVAL);
+    /* Different node ids and epochs are different states. */
+    mintid_gen *a, *b;
+    cfg.node = 1;
+    CHECK_INT(mintid_gen_new_host(mintid_format_find("nanoflake"), &cfg, dir, &a), MINTID_OK);
+    cfg.node = 2;
+    CHECK_INT(mintid_gen_new_host(mintid_format_find("nanoflake"), &cfg, dir, &b), MINTID_OK);
+    CHECK(strcmp(mintid_gen_host_path(a), mintid_gen_host_path(b)) != 0);
+    CHECK(mintid_gen_host_path(a) != NULL && strstr(mintid_gen_host_path(a), "-node1-epoch") != NULL);
+    mintid_gen_free(a);
+    mintid_gen_free(b);
+    CHECK_INT(mintid_gen_new(fmt, NULL, &gen), MINTID_OK);
+    CHECK(mintid_gen_host_path(gen) == NULL);
+    mintid_gen_free(gen);
+}
+
+int main(void) {
+    void (*const tests[])(void) = {
+        test_processes_share_one_sequence, test_forked_children_go_on,
+        test_holder_killed_mid_mint,       test_state_deleted,
+        test_state_replaced_by_garbage,    test_bad_files,
+    };
+    for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++) {
+        make_dir();
+        tests[i]();
+        remove_dir();
+    }
+    return CHECK_DONE();
+}
