@@ -123,7 +123,10 @@ bench: build
 # The fault scenarios at length (tests/fault/README.md): more kill -9 rounds
 # and longer load under every fault than in `make check`.
 soak: build
-	@status=0; for t in tests/fault/test_*.py; do \
+	@status=0; \
+	echo "== tests/test_cli.sh, 200 parallel runs of every format"; \
+	MINTID_PARALLEL_RUNS=200 bash tests/test_cli.sh $(BUILD)/mintid || status=1; \
+	for t in tests/fault/test_*.py; do \
 	  echo "== $$t --long"; \
 	  python3 -W ignore $$t --mintidd $(BUILD)/mintidd --mintid $(BUILD)/mintid --long || status=1; \
 	done; exit $$status

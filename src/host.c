@@ -74,6 +74,8 @@ struct mintid__host {
     const mintid__format_impl *f;
     int64_t node; /* as in the key: -1 where the format has no (or an optional) node */
     int64_t epoch_ms;
+    mintid_clock_fn clock; /* the generator's: a new state's floor is on the clock its IDs carry */
+    void *clock_ctx;
     char path[PATH_MAX];
 };
 
@@ -127,9 +129,10 @@ static int init_state(const struct mintid__host *h, int fd, struct host_state **
         return rc;
     }
     mintid__core_init(h->f, &st->core);
-    if (needs_creation_floor(&h->f->pub)) {
+    int64_t now;
+    if (needs_creation_floor(&h->f->pub) && h->clock(h->clock_ctx, &now) == MINTID_OK) {
         int64_t unit = h->f->pub.ts_unit_ms;
-        int64_t until = coarse_ms() + 2 * MINTID_HOST_CHECK_MS + 4; /* + the coarse clock's resolution */
+        int64_t until = now + 2 * MINTID_HOST_CHECK_MS + 4; /* + the coarse clock's resolution */
         st->core.floor = mintid__floor_div(until, unit) + 1 - mintid__floor_div(h->epoch_ms, unit);
     }
     *out = st;
@@ -222,6 +225,8 @@ int mintid__host_open(const mintid__format_impl *f, const mintid_config *cfg, co
     h->f = f;
     h->node = fmt->node_bits > 0 && !fmt->node_optional ? (cfg->node < 0 ? 0 : cfg->node) : -1;
     h->epoch_ms = cfg->epoch_ms;
+    h->clock = cfg->clock != NULL ? cfg->clock : mintid_clock_system;
+    h->clock_ctx = cfg->clock_ctx;
     if (dir == NULL)
         dir = MINTID_HOST_DIR_DEFAULT;
     char key[96];

@@ -12,6 +12,12 @@ trap 'rm -rf "$tmp"' EXIT
 
 fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
 
+# The host-wide generators' states: the test's own, never the host's.
+export MINTID_HOST_DIR="$tmp/host"
+mkdir "$MINTID_HOST_DIR"
+# A host of its own, for a run whose clock is faked: its state must not meet the others'.
+new_host() { MINTID_HOST_DIR=$(mktemp -d -p "$tmp"); }
+
 # run EXPECTED_STATUS CMD...: runs CMD, keeps stdout/stderr in $out/$err.
 run() {
     local want=$1; shift
@@ -42,6 +48,42 @@ same "${#out}" 13
 run 0 "$M" gen scru160 --as hex
 same "${#out}" 40
 run 0 "$M" gen ulid-flake --entropy-size 3 -n 100 --overflow wait
+run 0 "$M" gen nanoflake -n 10 --local
+same "$(wc -l <"$tmp/out")" 10
+
+# ---- the host-wide generator -------------------------------------------------------
+# Runs of every format, 8 at a time (xargs -P, as cron jobs or a build
+# script would run them): not one ID twice. 40 runs of each here, 200 in
+# make soak (MINTID_PARALLEL_RUNS). Formats with a small capacity
+# (sonyflake's 25.6 IDs per ms) mint fewer per run.
+runs=${MINTID_PARALLEL_RUNS:-40}
+for f in $formats; do
+    cap=$("$M" formats | awk -v f="$f" '/^[a-z]/ { cur = $1 } cur == f && $1 == "capacity:" && $2 ~ /^[0-9]+$/ { print $2 }')
+    n=1000
+    [ -n "$cap" ] && [ "$cap" -lt 200 ] && n=$((cap * 5))
+    seq "$runs" | xargs -P 8 -I{} "$M" gen "$f" -n "$n" >"$tmp/par" 2>"$tmp/par.err" || fail "parallel gen $f: $(head -c 300 "$tmp/par.err")"
+    same "$(wc -l <"$tmp/par")" $((runs * n))
+    dups=$(sort "$tmp/par" | uniq -d | wc -l)
+    [ "$dups" = 0 ] || fail "$runs parallel runs of gen $f -n $n: $dups IDs repeated"
+done
+# The state deleted under a running generator, and a new run on a new state
+# beside it: the first moves to the new state, raised above its own IDs.
+"$M" gen nanoflake -n 4000000 --as hex >"$tmp/a" 2>"$tmp/a.err" &
+first=$!
+for _ in $(seq 100); do [ -s "$tmp/a" ] && break; sleep 0.01; done
+sleep 0.2
+rm -f "$MINTID_HOST_DIR"/mintid-nanoflake-*
+run 0 "$M" gen nanoflake -n 1000000 --as hex
+cp "$tmp/out" "$tmp/b"
+wait $first || fail "gen nanoflake with its state deleted: $(cat "$tmp/a.err")"
+LC_ALL=C sort -c -u "$tmp/a" 2>/dev/null || fail "gen nanoflake with its state deleted: not strictly increasing"
+dups=$(sort "$tmp/a" "$tmp/b" | uniq -d | wc -l)
+[ "$dups" = 0 ] || fail "gen nanoflake beside a run whose state was deleted: $dups IDs repeated"
+# A directory that is not there: a clear error, no IDs.
+MINTID_HOST_DIR=$tmp/none run 3 "$M" gen nanoflake
+has_err "in $tmp/none: host-wide state could not be opened"
+has_err "No such file or directory"
+same "$out" ""
 # A clock reading shared by up to 256 IDs: still unique and in order, as text.
 for f in scru160 uuidv7 nanoflake; do
     run 0 "$M" gen "$f" -n 20000 --ids-per-reading 256 --as hex
@@ -283,20 +325,28 @@ elif command -v faketime >/dev/null; then
     # The wait limit is measured on the monotonic clock, so that must stay real.
     export FAKETIME_DONT_FAKE_MONOTONIC=1 ASAN_OPTIONS=${ASAN_OPTIONS:-}:verify_asan_link_order=0
     # Before a format's epoch, or past its end: an error, never a wrapped timestamp.
+    new_host
     run 3 faketime '2017-06-01 00:00:00' "$M" gen uexky
     has_err "timestamp outside the format's range"
+    new_host
     run 3 faketime '2081-01-01 00:00:00' "$M" gen nanoflake
     has_err "timestamp outside the format's range"
+    new_host
     run 2 faketime '2009-01-01 00:00:00' "$M" gen nanoflake
     has_err "is in the future"
-    # A clock that stands still: one millisecond's worth, then a bounded wait and an error.
-    run 3 faketime -f '2026-06-01 00:00:00' "$M" gen nanoflake -n 5000 --max-wait 50
+    # A clock that stands still: one millisecond's worth, then a bounded wait
+    # and an error. (A process generator: a new host-wide state mints nothing
+    # until the clock has moved on past its first 100 ms.)
+    new_host
+    run 3 faketime -f '2026-06-01 00:00:00' "$M" gen nanoflake -n 5000 --max-wait 50 --local
     same "$(wc -l <"$tmp/out")" 4096
     has_err "wait limit reached"
-    run 3 faketime -f '2026-06-01 00:00:00' "$M" gen caloriosa -n 5000 --overflow fail
+    new_host
+    run 3 faketime -f '2026-06-01 00:00:00' "$M" gen caloriosa -n 5000 --overflow fail --local
     same "$(wc -l <"$tmp/out")" 1023
     has_err "sequence exhausted"
-    run 3 faketime -f '2026-06-01 00:00:00' "$M" gen uexky -n 5000 --max-wait 20
+    new_host
+    run 3 faketime -f '2026-06-01 00:00:00' "$M" gen uexky -n 5000 --max-wait 20 --local
     same "$(wc -l <"$tmp/out")" 512
     run 0 "$M" inspect --format uexky -- "$(tail -n 1 "$tmp/out")"
     case "$out" in *'"time":"2026-06-01T00:00:00.000Z"'*'"sequence":511'*) ;; *) fail "frozen uexky: $out" ;; esac

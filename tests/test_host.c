@@ -166,6 +166,7 @@ static void test_holder_killed_mid_mint(void) {
         fixed_ms += 10000;
         mintid_gen *gen;
         CHECK_INT(mintid_gen_new_host(fmt, &cfg, dir, &gen), MINTID_OK);
+        fixed_ms += 2000; /* past the first 100 ms of the new state, and into a new ksuid second */
         mintid_id before[4];
         long got = mintid_gen_next_n(gen, before, 4);
         CHECK_INT(got, 4);
