@@ -112,10 +112,11 @@ check-pg: pg
 	$(SUDO) python3 -W ignore tests/pg/test_pg.py
 
 bench: build
-	cmake --build $(BUILD) --target bench_gen bench_uuidv7_lib -j$(JOBS)
+	cmake --build $(BUILD) --target bench_gen bench_uuidv7_lib bench_host -j$(JOBS)
 	$(BUILD)/bench/bench_gen
 	bench/cli_throughput.sh $(BUILD)/mintid
 	$(BUILD)/bench/bench_uuidv7_lib
+	$(BUILD)/bench/bench_host
 	bench/bench_uuidv7.sh $(BUILD)/mintid
 	bench/bench_server.sh $(BUILD)/mintidd
 	python3 bench/bench_fairness.py $(BUILD)/mintidd

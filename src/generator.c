@@ -226,7 +226,15 @@ static void host_attach(mintid_gen *g) {
     g->last_value = mintid__host_last_value(g->host);
 }
 
-/* Takes the host's lock again after a sleep; MINTID_EHOST leaves it unlocked and the caller's call failed. */
+/* Before minting at `rel`: the host's state file may have been replaced (see host.c). */
+static int host_check(mintid_gen *g, int64_t rel) {
+    int rc = mintid__host_check(g->host, unit_start_ms(g, rel));
+    if (rc == MINTID_OK)
+        host_attach(g);
+    return rc;
+}
+
+/* Takes the host's lock again after a sleep; an error leaves it unlocked and fails the caller's call. */
 static int host_relock(mintid_gen *g) {
     int rc = mintid__host_lock(g->host);
     if (rc == MINTID_OK)
@@ -251,6 +259,8 @@ static int wait_until(mintid_gen *g, int64_t target, uint64_t *deadline) {
         int64_t rel;
         int rc = read_rel(g, &rel);
         if (rc != MINTID_OK)
+            return rc;
+        if (g->host != NULL && (rc = host_check(g, rel)) != MINTID_OK)
             return rc;
         if (rel >= target)
             return MINTID_OK;
@@ -504,6 +514,8 @@ static long next_many(mintid_gen *gen, mintid_id *ids, uint64_t *values, size_t 
         if (fresh) {
             if ((rc = read_rel(gen, &rel)) != MINTID_OK)
                 break;
+            if (i == 0 && gen->host != NULL && (rc = host_check(gen, rel)) != MINTID_OK)
+                break;
             unread = per_reading;
         }
         unread--;
@@ -533,8 +545,8 @@ static long next_many(mintid_gen *gen, mintid_id *ids, uint64_t *values, size_t 
             unsaved = true;
         }
     }
-    /* MINTID_EHOST: the host's lock could not be taken again after a wait. */
-    if (rc != MINTID_EHOST) {
+    /* The host's lock could not be taken again, or its state not moved to. */
+    if (rc != MINTID_EHOST && rc != MINTID_EHOSTSTATE) {
         if (unsaved)
             *gen->last_value = last;
         leave(gen);

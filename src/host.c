@@ -16,8 +16,8 @@
  * - The file is deleted or replaced while processes have it mapped. A
  *   process that opens the path then gets a new state, knowing nothing of
  *   the IDs of the old one. Every process looks at the path again (stat,
- *   same device and inode) at least every MINTID_HOST_CHECK_MS of its own
- *   minting, and at once when the clock steps; one that finds it changed
+ *   same device and inode) before it mints, when MINTID_HOST_CHECK_MS have
+ *   passed since its last look or the clock stepped back; one that finds it changed
  *   marks its old state replaced (so the other processes on it move at
  *   their next lock, without waiting for their own look), and moves to the
  *   path's state, raising that state's floor above every unit the old one
@@ -70,7 +70,7 @@ struct mintid__host {
     struct host_state *st;
     dev_t dev;
     ino_t ino;
-    int64_t checked_ms; /* the coarse real-time clock at the last look at the path */
+    int64_t checked_ms; /* the generator's clock at the last look at the path */
     const mintid__format_impl *f;
     int64_t node; /* as in the key: -1 where the format has no (or an optional) node */
     int64_t epoch_ms;
@@ -78,13 +78,6 @@ struct mintid__host {
     void *clock_ctx;
     char path[PATH_MAX];
 };
-
-static int64_t coarse_ms(void) {
-    struct timespec ts;
-    if (clock_gettime(CLOCK_REALTIME_COARSE, &ts) != 0)
-        return 0;
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 /*
  * Whether processes minting this format apart could repeat each other's
@@ -115,7 +108,8 @@ static int init_state(const struct mintid__host *h, int fd, struct host_state **
     st->ts_unit_ms = h->f->pub.ts_unit_ms;
     st->node = h->node;
     st->epoch_ms = h->epoch_ms;
-    st->created_ms = coarse_ms();
+    if (h->clock(h->clock_ctx, &st->created_ms) != MINTID_OK)
+        st->created_ms = 0;
     pthread_mutexattr_t attr;
     int rc = MINTID_EHOST;
     if (pthread_mutexattr_init(&attr) == 0) {
@@ -129,10 +123,9 @@ static int init_state(const struct mintid__host *h, int fd, struct host_state **
         return rc;
     }
     mintid__core_init(h->f, &st->core);
-    int64_t now;
-    if (needs_creation_floor(&h->f->pub) && h->clock(h->clock_ctx, &now) == MINTID_OK) {
+    if (needs_creation_floor(&h->f->pub) && st->created_ms != 0) {
         int64_t unit = h->f->pub.ts_unit_ms;
-        int64_t until = now + 2 * MINTID_HOST_CHECK_MS + 4; /* + the coarse clock's resolution */
+        int64_t until = st->created_ms + 2 * MINTID_HOST_CHECK_MS;
         st->core.floor = mintid__floor_div(until, unit) + 1 - mintid__floor_div(h->epoch_ms, unit);
     }
     *out = st;
@@ -248,7 +241,7 @@ int mintid__host_open(const mintid__format_impl *f, const mintid_config *cfg, co
         errno = saved;
         return rc;
     }
-    h->checked_ms = coarse_ms();
+    h->checked_ms = INT64_MIN; /* the first mint looks at the path */
     *out = h;
     return MINTID_OK;
 }
@@ -312,7 +305,6 @@ static int rejoin(struct mintid__host *h) {
         if (!h->st->replaced) {
             raise_floor(&h->st->core, carry);
             munmap(old, sizeof *old);
-            h->checked_ms = coarse_ms();
             return MINTID_OK;
         }
         /* Replaced again meanwhile: carry this one's too. */
@@ -331,14 +323,15 @@ int mintid__host_lock(struct mintid__host *h) {
     int rc = lock_state(h->st);
     if (rc != MINTID_OK)
         return rc;
-    if (h->st->replaced)
+    return h->st->replaced ? rejoin(h) : MINTID_OK;
+}
+
+int mintid__host_check(struct mintid__host *h, int64_t now_ms) {
+    if (now_ms >= h->checked_ms && now_ms < h->checked_ms + MINTID_HOST_CHECK_MS)
+        return MINTID_OK;
+    if (!path_is_ours(h))
         return rejoin(h);
-    int64_t now = coarse_ms();
-    if (now < h->checked_ms || now - h->checked_ms >= MINTID_HOST_CHECK_MS) {
-        if (!path_is_ours(h))
-            return rejoin(h);
-        h->checked_ms = now;
-    }
+    h->checked_ms = now_ms;
     return MINTID_OK;
 }
 

@@ -436,8 +436,19 @@ struct mintid__host;
 int mintid__host_open(const mintid__format_impl *f, const mintid_config *cfg, const char *dir,
                       struct mintid__host **out);
 void mintid__host_close(struct mintid__host *h);
-/* MINTID_OK with the state locked, or MINTID_EHOST (errno set) with nothing locked. */
+/*
+ * MINTID_OK with the state locked, or MINTID_EHOST (errno set) or
+ * MINTID_EHOSTSTATE with nothing locked: the only functions that return
+ * those two, and the only ones that can leave the lock released.
+ */
 int mintid__host_lock(struct mintid__host *h);
+/*
+ * With the lock held, before minting at the clock's `now_ms`: looks at the
+ * path again when MINTID_HOST_CHECK_MS have passed since the last look (or
+ * the clock went back), and moves to the path's state if it is another.
+ * Fails as mintid__host_lock().
+ */
+int mintid__host_check(struct mintid__host *h, int64_t now_ms);
 void mintid__host_unlock(struct mintid__host *h);
 mintid__core *mintid__host_core(struct mintid__host *h);
 uint64_t *mintid__host_last_value(struct mintid__host *h);
