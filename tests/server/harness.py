@@ -1,7 +1,8 @@
 """harness.py - start and stop a real mintidd on spare loopback ports.
 
 Used by the server black-box tests. Everything runs on 127.0.0.1; each
-server gets its own temporary state directory unless one is given.
+server gets its own temporary state directory and id-space unless one is
+given.
 """
 
 import base64
