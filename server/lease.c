@@ -364,7 +364,7 @@ static void publish_lost(lease *l) {
  */
 static bool claim_here(lease *l, unsigned node) {
     long holder;
-    int rc = claim_take(l->cfg.claim, node, &holder);
+    int rc = claim_take(l->cfg.claim, node, &holder), err = errno;
     if (rc == 0)
         return true;
     if (node >= LEASE_NODE_IDS || !(l->claimed_logged[node / 64] & (UINT64_C(1) << (node % 64)))) {
@@ -376,7 +376,7 @@ static bool claim_here(lease *l, unsigned node) {
                     "node lease: node id %u is in use by another mintidd on this host (pid %s); not leasing it", node,
                     pid);
         else
-            log_msg(LOG_ERROR, "node lease: node id %u: cannot claim it on this host: %s", node, strerror(errno));
+            log_msg(LOG_ERROR, "node lease: node id %u: cannot claim it on this host: %s", node, strerror(err));
     }
     if (node < LEASE_NODE_IDS)
         l->claimed_logged[node / 64] |= UINT64_C(1) << (node % 64);

@@ -10,6 +10,7 @@
 #include "service.h"
 #include "state.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <sys/resource.h>
@@ -30,8 +31,8 @@ typedef struct app {
 static void on_reserve(evutil_socket_t fd, short what, void *arg) {
     (void)fd, (void)what;
     service_reserve(((app *)arg)->srv.svc);
-    /* Servers refused the node id asked who holds it; their connections
-     * are let go here, a few at a time, so that later ones can ask too. */
+    /* Servers refused the node id asked who holds it: their connections
+     * are let go here, so that the backlog stays free for later ones. */
     claim_answer(((app *)arg)->claim);
 }
 
@@ -134,7 +135,7 @@ static int wait_for_mark(const config *cfg, int64_t mark, const char *whose) {
  */
 static int claim_static(node_claim *claim, uint64_t node) {
     long holder;
-    int rc = claim_take(claim, node, &holder);
+    int rc = claim_take(claim, node, &holder), err = errno;
     if (rc == 0)
         return 0;
     char pid[32] = "unknown";
@@ -147,7 +148,7 @@ static int claim_static(node_claim *claim, uint64_t node) {
                 "its own node id, whatever its state directory)",
                 node, pid, claim->space);
     else
-        log_msg(LOG_ERROR, "node id %" PRIu64 ": cannot claim it on this host: %s", node, strerror(errno));
+        log_msg(LOG_ERROR, "node id %" PRIu64 ": cannot claim it on this host: %s", node, strerror(err));
     return -1;
 }
 
