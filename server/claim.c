@@ -19,7 +19,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#define CLAIM_BACKLOG 16 /* servers asking at once; the rest learn no pid until these are answered */
+#define CLAIM_BACKLOG 128 /* servers asking between two answers (reserve-ahead/4); later ones learn no pid */
 
 bool claim_space_valid(const char *space) {
     size_t n = strlen(space);

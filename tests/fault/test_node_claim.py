@@ -176,6 +176,29 @@ class StaticAndLeased(ClaimCase):
         self.assertEqual(status, 0, log)
         check_all(self, [la.clients], ["nanoflake"])
 
+    def test_claim_follows_a_lease_that_moves(self):
+        a = self.claimed(None, self.etcd.lease_args("moves", "6-7", ttl=2, margin=500)).start()
+        self.assertEqual(node_id(a), 6)
+        la = self.load(a, NANOFLAKE_ONLY, name="leased")
+        time.sleep(0.3)
+        # Node 6's key taken from under the lease (as by a hand edit): the
+        # server loses node 6 at its next mark write and leases node 7.
+        self.etcd.put("/moves/nodes/6", "someone else")
+        self.assertTrue(wait_for(lambda: node_id(a) == 7, 10), f"still node {node_id(a)}")
+        self.assert_second_refused(a, la, self.claimed(None, ["--node", "7"]), "static beside a lease that moved")
+        # Node 6 is no longer claimed: a static server may have it.
+        c = self.claimed(None, ["--node", "6"]).start()
+        lc = self.load(c, NANOFLAKE_ONLY, name="static")
+        time.sleep(0.5)
+        for load in (la, lc):
+            load.stop()
+            load.assert_no_failures(self)
+        for s in (a, c):
+            status, log = s.stop()
+            self.assertEqual(status, 0, log)
+        check_unique(self, la.clients + lc.clients, "nanoflake")
+        self.assertEqual({nanoflake_node(v) for v in la.values("nanoflake")} - {6, 7}, set())
+
 
 if __name__ == "__main__":
     main()
