@@ -44,6 +44,9 @@ static const setting base_settings[] = {
     {"node", UINT(node, 0, 0) /* up to config_node_max() */, "0",
      "node id of the formats with a node field; a format whose field is too narrow for it is not served"},
     {"state-dir", STR(state_dir), "mintid-state", "directory for the lock and the timestamp high-water mark"},
+    {"id-space", STR(id_space), "default",
+     "name of the ID space this server mints in: on one host, a second server with the same id-space and node id "
+     "(static or leased) refuses to run; 1 to 64 letters, digits, '.', '_' or '-'"},
     {"max-count", UINT(max_count, 1, 1000000), "100000", "most IDs one request may ask for"},
     {"max-request-size", UINT(max_request, 256, 1048576), "8192", "most bytes one request may take"},
     {"max-connections", UINT(max_connections, 1, 1000000), "10000", "most client connections at once"},

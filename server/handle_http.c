@@ -399,7 +399,9 @@ static void route(conn *c, const http_request *req, struct evbuffer *out) {
         service *svc = srv->svc;
         lease_status ls;
         service_lease_status(svc, &ls);
-        const char *problem = atomic_load(&svc->st->failing)    ? "the state file cannot be written"
+        const char *problem = atomic_load(&svc->st->dir_lost)
+                                  ? "the state directory is no longer the one this server locked"
+                              : atomic_load(&svc->st->failing)  ? "the state file cannot be written"
                               : svc->lease != NULL && !ls.valid ? "node lease lost"
                                                                 : NULL;
         response r = {problem != NULL ? 503 : 200, "application/json", true};

@@ -22,6 +22,7 @@
 #include "mintid.h"
 
 #include <curl/curl.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -356,11 +357,38 @@ static void publish_lost(lease *l) {
 }
 
 /*
+ * Claims node on this host before etcd is asked for it, so that no other
+ * server here (leased under another prefix or etcd, or with a static node
+ * id) mints with it meanwhile. False if another holds it, said once per
+ * node id.
+ */
+static bool claim_here(lease *l, unsigned node) {
+    long holder;
+    int rc = claim_take(l->cfg.claim, node, &holder), err = errno;
+    if (rc == 0)
+        return true;
+    if (node >= LEASE_NODE_IDS || !(l->claimed_logged[node / 64] & (UINT64_C(1) << (node % 64)))) {
+        char pid[32] = "unknown";
+        if (holder > 0)
+            snprintf(pid, sizeof pid, "%ld", holder);
+        if (rc > 0)
+            log_msg(LOG_WARN,
+                    "node lease: node id %u is in use by another mintidd on this host (pid %s); not leasing it", node,
+                    pid);
+        else
+            log_msg(LOG_ERROR, "node lease: node id %u: cannot claim it on this host: %s", node, strerror(err));
+    }
+    if (node < LEASE_NODE_IDS)
+        l->claimed_logged[node / 64] |= UINT64_C(1) << (node % 64);
+    return false;
+}
+
+/*
  * Takes a free node id: the one held last if it is free again, else the
  * first free one in the range. Returns 0, -1 if etcd is unreachable, -2 if
  * every node id in the range is held.
  */
-static int acquire(lease *l) {
+static int acquire_node(lease *l) {
     /* A lease given up while etcd could not be reached may still be alive
      * there, holding the node id: let it go first, so the id can be taken
      * again at once instead of after its TTL. */
@@ -379,6 +407,8 @@ static int acquire(lease *l) {
                          : 0;
     for (unsigned k = 0; k < span; k++) {
         unsigned node = l->cfg.range_lo + (start + k) % span;
+        if (l->cfg.claim != NULL && !claim_here(l, node))
+            continue;
         int won = try_node(l, node, id);
         if (won < 0) {
             etcd_revoke(l, id);
@@ -434,6 +464,18 @@ static int acquire(lease *l) {
     }
     etcd_revoke(l, id);
     return -2;
+}
+
+/*
+ * acquire_node(), letting the host-wide claim go when no node id was
+ * leased: nothing is minted then (the lease is not valid), and the node id
+ * tried last stays free for another server here.
+ */
+static int acquire(lease *l) {
+    int rc = acquire_node(l);
+    if (rc != 0 && l->cfg.claim != NULL)
+        claim_release(l->cfg.claim);
+    return rc;
 }
 
 static bool stopping(lease *l) { return atomic_load(&l->stop); }

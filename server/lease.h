@@ -10,6 +10,8 @@
 #ifndef MINTIDD_LEASE_H
 #define MINTIDD_LEASE_H
 
+#include "claim.h"
+
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -29,6 +31,7 @@ typedef struct lease_config {
     unsigned ttl_s;              /* lease TTL */
     unsigned margin_ms;          /* stop minting this long before the lease could expire */
     unsigned reserve_ahead_ms;   /* mark kept this far ahead of the clock */
+    node_claim *claim;           /* the host-wide claim, moved to a node id before it is leased */
 } lease_config;
 
 typedef struct lease {
@@ -50,7 +53,8 @@ typedef struct lease {
     int endpoint;      /* the endpoint in use */
     int64_t last_node; /* to try first when acquiring again */
     uint64_t stale_id; /* a lease given up while etcd was unreachable, to revoke when it is back */
-    uint64_t bad_logged[LEASE_NODE_IDS / 64]; /* node ids whose mark in etcd did not parse, said once each */
+    uint64_t bad_logged[LEASE_NODE_IDS / 64];     /* node ids whose mark in etcd did not parse, said once each */
+    uint64_t claimed_logged[LEASE_NODE_IDS / 64]; /* node ids another server on this host holds, said once each */
 } lease;
 
 /*

@@ -2,6 +2,7 @@
  * main.c - mintidd: settings, the state directory, the event loop, and a
  * clean shutdown on SIGTERM or SIGINT.
  */
+#include "claim.h"
 #include "config.h"
 #include "lease.h"
 #include "log.h"
@@ -9,6 +10,7 @@
 #include "service.h"
 #include "state.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <sys/resource.h>
@@ -20,6 +22,7 @@
 
 typedef struct app {
     server srv;
+    node_claim *claim;
     struct event *reserve_timer, *drain_timer, *sig_term, *sig_int, *sig_hup;
     auth secrets[2]; /* auth-file's: the one in use, and the one a reload fills */
     time_t drain_deadline;
@@ -28,6 +31,9 @@ typedef struct app {
 static void on_reserve(evutil_socket_t fd, short what, void *arg) {
     (void)fd, (void)what;
     service_reserve(((app *)arg)->srv.svc);
+    /* Servers refused the node id asked who holds it: their connections
+     * are let go here, so that the backlog stays free for later ones. */
+    claim_answer(((app *)arg)->claim);
 }
 
 static void on_drain(evutil_socket_t fd, short what, void *arg) {
@@ -122,6 +128,30 @@ static int wait_for_mark(const config *cfg, int64_t mark, const char *whose) {
     }
 }
 
+/*
+ * Claims the static node id on this host before anything is minted: a
+ * second server with the same node id and id-space refuses to start,
+ * naming the first, whatever became of the first's state directory.
+ */
+static int claim_static(node_claim *claim, uint64_t node) {
+    long holder;
+    int rc = claim_take(claim, node, &holder), err = errno;
+    if (rc == 0)
+        return 0;
+    char pid[32] = "unknown";
+    if (holder > 0)
+        snprintf(pid, sizeof pid, "%ld", holder);
+    if (rc > 0)
+        log_msg(LOG_ERROR,
+                "node id %" PRIu64 " is in use by another mintidd on this host (pid %s, id-space %s); two servers "
+                "minting with one node id would issue the same IDs, so this one will not start (give each server "
+                "its own node id, whatever its state directory)",
+                node, pid, claim->space);
+    else
+        log_msg(LOG_ERROR, "node id %" PRIu64 ": cannot claim it on this host: %s", node, strerror(err));
+    return -1;
+}
+
 /* Each connection is a descriptor: make room for max-connections of them. */
 static void raise_fd_limit(const config *cfg) {
     struct rlimit rl;
@@ -146,14 +176,24 @@ int main(int argc, char **argv) {
     signal(SIGPIPE, SIG_IGN);
     raise_fd_limit(&cfg);
 
+    static node_claim claim;
+    if (claim_init(&claim, cfg.id_space) != 0) {
+        char shown[MINTID_ESCAPED_MAX];
+        mintid_escape(cfg.id_space, strlen(cfg.id_space), shown, sizeof shown);
+        log_msg(LOG_ERROR, "id-space: '%s' is not 1 to %d letters, digits, '.', '_' or '-'", shown, CLAIM_SPACE_MAX);
+        return 2;
+    }
     state st;
     bool leased = cfg.node_lease[0] != '\0';
-    if (state_open(&st, cfg.state_dir) != 0 || state_check_params(&st, &cfg, leased, cfg.adopt_params != 0) != 0) {
+    if (state_open(&st, cfg.state_dir) != 0 || state_check_params(&st, &cfg, leased, cfg.adopt_params != 0) != 0 ||
+        (!leased && claim_static(&claim, cfg.node) != 0)) {
         state_close(&st);
+        claim_free(&claim);
         return 1;
     }
     if (wait_for_mark(&cfg, st.start_mark, "this state directory") != 0) {
         state_close(&st);
+        claim_free(&claim);
         return 1;
     }
     static lease node_lease;
@@ -171,15 +211,18 @@ int main(int argc, char **argv) {
                         "node-lease or node-range is malformed: etcd://HOST:PORT/PREFIX, LO-HI within 0-%" PRIu64,
                         config_node_max());
             state_close(&st);
+            claim_free(&claim);
             return 2;
         }
         lc.ttl_s = (unsigned)cfg.lease_ttl;
         lc.margin_ms = (unsigned)cfg.lease_margin;
         lc.reserve_ahead_ms = (unsigned)cfg.reserve_ahead;
+        lc.claim = &claim;
         if (lease_start(&node_lease, &lc, (unsigned)cfg.lease_start_wait) != 0 ||
             wait_for_mark(&cfg, atomic_load(&node_lease.floor_ms), "the node id's previous holder") != 0) {
             lease_stop(&node_lease, 0);
             state_close(&st);
+            claim_free(&claim);
             return 1;
         }
         l = &node_lease;
@@ -193,12 +236,14 @@ int main(int argc, char **argv) {
         if (l != NULL)
             lease_stop(l, 0);
         state_close(&st);
+        claim_free(&claim);
         return 1;
     }
 
     service svc;
     app a;
     memset(&a, 0, sizeof a);
+    a.claim = &claim;
     server *srv = &a.srv;
     int status = 1;
     if (service_init(&svc, &cfg, &st, l) != 0)
@@ -290,6 +335,8 @@ out:
     if (srv->auth != NULL)
         auth_free(srv->auth);
     state_close(&st);
+    /* The node id is let go last, after every ID minted with it. */
+    claim_free(&claim);
     log_msg(status == 0 ? LOG_INFO : LOG_ERROR, status == 0 ? "stopped" : "not started");
     return status;
 }

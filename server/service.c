@@ -166,6 +166,11 @@ static int64_t unit_end(const mintid_format *fmt, int64_t ms) {
  */
 static int admit(service *svc, const mintid_format *fmt, int64_t now, int64_t *wait_for, const char **why) {
     *wait_for = 0;
+    if (atomic_load(&svc->st->dir_lost)) {
+        *why = "the state directory is no longer the one this server locked (deleted, renamed or replaced); "
+               "not minting";
+        return MINTID_ECLOCK;
+    }
     if (svc->lease != NULL) {
         lease *l = svc->lease;
         if (!lease_valid(l) || atomic_load(&l->generation) != svc->lease_generation) {

@@ -38,7 +38,8 @@
 #define STATE_TMP "state.tmp"
 #define PID_FILE "pid"
 #define STATE_MAX_BYTES 16384
-#define RETRY_MS 200 /* a failed write is tried again this often */
+#define RETRY_MS 200  /* a failed write is tried again this often */
+#define CHECK_MS 1000 /* an idle writer looks at the state directory's path this often */
 
 static uint64_t fnv1a64(const char *p, size_t n) {
     uint64_t h = 0xcbf29ce484222325u;
@@ -354,11 +355,26 @@ int state_open(state *st, const char *dir) {
         st->dir_fd = -1;
         return -1;
     }
+    struct stat sb;
+    if (fstat(st->dir_fd, &sb) != 0) {
+        log_msg(LOG_ERROR, "state directory %s: %s", dir, strerror(errno));
+        return -1;
+    }
+    st->dir_dev = sb.st_dev;
+    st->dir_ino = sb.st_ino;
     /* A directory with a pid file (or the lock file of earlier versions)
      * was used by a server: its state file must be there. */
     bool used_before = faccessat(st->dir_fd, PID_FILE, F_OK, AT_SYMLINK_NOFOLLOW) == 0 ||
                        faccessat(st->dir_fd, "lock", F_OK, AT_SYMLINK_NOFOLLOW) == 0;
-    if (pthread_mutex_init(&st->lock, NULL) != 0 || pthread_cond_init(&st->wake, NULL) != 0) {
+    /* The writer's waits run on the monotonic clock: a wall clock stepped
+     * forward or back must neither hurry nor stall its retries and checks. */
+    pthread_condattr_t attr;
+    bool ok = pthread_mutex_init(&st->lock, NULL) == 0 && pthread_condattr_init(&attr) == 0;
+    if (ok) {
+        ok = pthread_condattr_setclock(&attr, CLOCK_MONOTONIC) == 0 && pthread_cond_init(&st->wake, &attr) == 0;
+        pthread_condattr_destroy(&attr);
+    }
+    if (!ok) {
         log_msg(LOG_ERROR, "out of memory");
         return -1;
     }
@@ -521,8 +537,35 @@ static void write_pid(state *st) {
         close(fd);
 }
 
+bool state_dir_ours(state *st) {
+    struct stat sb;
+    char why[128];
+    why[0] = '\0';
+    if (stat(st->dir, &sb) != 0)
+        snprintf(why, sizeof why, "%s", strerror(errno));
+    else if (sb.st_dev != st->dir_dev || sb.st_ino != st->dir_ino)
+        snprintf(why, sizeof why, "it names another directory now");
+    bool lost = why[0] != '\0';
+    if (atomic_exchange(&st->dir_lost, lost) != lost) {
+        if (lost)
+            log_msg(LOG_ERROR,
+                    "the state directory %s is no longer the one this server locked (%s): it was deleted, renamed "
+                    "or replaced, so a server started on that path would not find this one's lock or mark. No ID "
+                    "is issued until the path names the locked directory again; restart this server to lock the "
+                    "directory the path names now",
+                    st->dir, why);
+        else
+            log_msg(LOG_INFO, "the state directory %s is the one this server locked again; minting resumes", st->dir);
+    }
+    return !lost;
+}
+
 /* Writes `mark` and publishes it. Logs failures once per run of them. */
 static int commit(state *st, int64_t mark) {
+    /* Nothing is written to a directory the path no longer names: its mark
+     * would cover IDs no server on the path can see. */
+    if (!state_dir_ours(st))
+        return -1;
     if (write_file(st, mark) != 0) {
         atomic_fetch_add(&st->failures, 1);
         if (!atomic_exchange(&st->failing, true))
@@ -552,26 +595,36 @@ int state_write_final(state *st, int64_t last_issued) {
     return commit(st, mark);
 }
 
+/* Waits on st->wake (locked) for up to ms, on the monotonic clock. */
+static void wait_ms(state *st, long ms) {
+    struct timespec until;
+    clock_gettime(CLOCK_MONOTONIC, &until);
+    until.tv_nsec += ms * 1000000L;
+    until.tv_sec += until.tv_nsec / 1000000000L;
+    until.tv_nsec %= 1000000000L;
+    pthread_cond_timedwait(&st->wake, &st->lock, &until);
+}
+
 static void *writer_main(void *arg) {
     state *st = arg;
     pthread_mutex_lock(&st->lock);
     while (!st->stop) {
         int64_t want = atomic_load(&st->wanted), have = atomic_load(&st->mark);
         if (want <= have) {
-            pthread_cond_wait(&st->wake, &st->lock);
+            /* Idle, the path is still looked at every CHECK_MS: a server
+             * whose directory went must stop minting before its next write. */
+            pthread_mutex_unlock(&st->lock);
+            state_dir_ours(st);
+            pthread_mutex_lock(&st->lock);
+            if (!st->stop && atomic_load(&st->wanted) <= atomic_load(&st->mark))
+                wait_ms(st, CHECK_MS);
             continue;
         }
         pthread_mutex_unlock(&st->lock);
         int rc = commit(st, want);
         pthread_mutex_lock(&st->lock);
-        if (rc != 0 && !st->stop) {
-            struct timespec until;
-            clock_gettime(CLOCK_REALTIME, &until);
-            until.tv_nsec += RETRY_MS * 1000000L;
-            until.tv_sec += until.tv_nsec / 1000000000L;
-            until.tv_nsec %= 1000000000L;
-            pthread_cond_timedwait(&st->wake, &st->lock, &until);
-        }
+        if (rc != 0 && !st->stop)
+            wait_ms(st, RETRY_MS);
     }
     pthread_mutex_unlock(&st->lock);
     return NULL;

@@ -18,6 +18,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #define STATE_LAYOUT_MAX 160
 
@@ -32,6 +33,8 @@ typedef struct state_format {
 typedef struct state {
     char dir[256];
     int dir_fd;    /* the directory itself, flock()ed while the server runs */
+    dev_t dir_dev; /* ...and its identity, to notice when the path names another */
+    ino_t dir_ino;
     int version;   /* of the file read at start: 0 (none), 1 or 2 */
     char node[24]; /* "5", or "leased" */
     state_format formats[MINTID_FORMAT_COUNT];
@@ -42,6 +45,7 @@ typedef struct state {
     _Atomic uint64_t writes;   /* times the file was written */
     _Atomic uint64_t failures; /* writes that failed */
     _Atomic bool failing;      /* the last write failed */
+    _Atomic bool dir_lost;     /* the path no longer names the directory locked: nothing is minted */
     pthread_t writer;
     pthread_mutex_t lock;
     pthread_cond_t wake;
@@ -81,6 +85,17 @@ int state_write_now(state *st, int64_t mark);
  * be waited out by the next start. Only after state_writer_stop().
  */
 int state_write_final(state *st, int64_t last_issued);
+
+/*
+ * Whether the state directory's path still names the directory this server
+ * opened and locked: an operator may have deleted it (and perhaps made
+ * another), renamed it, or pointed a symlink elsewhere, and a server
+ * started on the path would then lock another directory and read another
+ * mark. The writer asks on every write and every second, and sets
+ * dir_lost (logged once per change) for admission to read; writes are
+ * refused while it is set. Not for the event loop: it calls stat().
+ */
+bool state_dir_ours(state *st);
 
 /* Starts the writer thread. Returns 0, or -1 after logging. */
 int state_writer_start(state *st);

@@ -1,10 +1,12 @@
 """harness.py - start and stop a real mintidd on spare loopback ports.
 
 Used by the server black-box tests. Everything runs on 127.0.0.1; each
-server gets its own temporary state directory unless one is given.
+server gets its own temporary state directory and id-space unless one is
+given.
 """
 
 import base64
+import itertools
 import json
 import os
 import re
@@ -41,6 +43,12 @@ def spare_port():
         return s.getsockname()[1]
 
 
+# Each server gets an id-space of its own unless a test gives one: servers
+# of tests that run at once on this host (ctest -j) may share a node id,
+# and the host-wide claim on it would refuse all but the first.
+_id_spaces = itertools.count()
+
+
 class Server:
     """One mintidd process. Use as a context manager, or start()/stop()."""
 
@@ -55,6 +63,7 @@ class Server:
         self.state_dir = state_dir
         self.args = list(args)
         self.env = dict(os.environ)
+        self.env["MINTID_ID_SPACE"] = f"test-{os.getpid()}-{next(_id_spaces)}"
         self.env.update(env or {})
         self.faketime = faketime
         self.faketime_file = faketime_file  # a file whose offset ("+600") may change while running

@@ -537,11 +537,17 @@ class Lifecycle(unittest.TestCase):
             self.assertIn("node id 4242 does not fit its 10-bit field", body)
         for bad, text in [(["--node", "65536"], "node: '65536' is not a whole number from 0 to 65535"),
                           (["--bogus", "1"], "unknown setting '--bogus'"),
+                          (["--id-space", "a/b"], "id-space: 'a/b' is not 1 to 64 letters, digits"),
+                          (["--id-space", ""], "id-space: '' is not 1 to 64 letters, digits"),
+                          (["--id-space", "x" * 65], "is not 1 to 64 letters, digits"),
                           (["--nanoflake-epoch", "2999-01-01"], "the epoch is in the future")]:
             srv = Server(MINTIDD, args=bad).start(expect_ready=False)
             status, log = srv.wait()
             self.assertNotEqual(status, 0, bad)
             self.assertIn(text, log, bad)
+            if bad[0] == "--id-space":
+                self.assertEqual(status, 2, log)
+                self.assertFalse(os.path.exists(srv.state_dir), f"{bad}: the state directory was made")
 
     def test_restart_with_clock_set_back(self):
         if NO_FAKETIME:
