@@ -1,7 +1,7 @@
 /*
  * mintid.h - unique, time-ordered identifiers in several formats.
  *
- * This is the one public header of libmintid. It has three layers:
+ * This is the one public header of libmintid. It has four layers:
  *
  *   1. Formats: a read-only table describing every format (bit layout, text
  *      forms, epoch, capacity). See mintid_format_find().
@@ -9,7 +9,12 @@
  *      decode its text forms. These functions use no clock, no randomness, no
  *      global state and no allocation; they are safe to call from any thread.
  *   3. The generator: a thread-safe object that mints strictly increasing IDs
- *      of one format from a clock and a CSPRNG, both replaceable.
+ *      of one format from a clock and a CSPRNG, both replaceable; its state
+ *      in the process, or shared by every process of the host.
+ *   4. The generator's core and its driver, for a caller that keeps the
+ *      state itself (a database's shared memory, an event loop): the next
+ *      ID from a state, a time and random bytes, with no clock, lock or wait
+ *      inside.
  *
  * Every function that can fail returns a mintid_status: MINTID_OK (0) or a
  * negative code; mintid_strerror() describes it. The library never prints and
@@ -67,7 +72,8 @@ extern "C" {
     XX(EAMBIGUOUS, -18, "ambiguous: several formats or forms match")                                                   \
     XX(EPREFIX, -19, "invalid type prefix")                                                                            \
     XX(EHOST, -20, "host-wide state could not be opened, created or mapped (errno says why)")                          \
-    XX(EHOSTSTATE, -21, "host-wide state file is damaged or of another version")
+    XX(EHOSTSTATE, -21, "host-wide state file is damaged or of another version")                                       \
+    XX(ERANDOM, -22, "the random pool holds too few bytes: refill it and call again")
 
 typedef enum mintid_status {
     MINTID_OK = 0,
@@ -532,6 +538,94 @@ typedef struct mintid_gen_stats {
     int64_t last_unix_ms; /* timestamp of the last ID issued, Unix ms; -1 before the first */
 } mintid_gen_stats;
 MINTID_API void mintid_gen_get_stats(mintid_gen *gen, mintid_gen_stats *out);
+
+/* ------------------------------------------------------------------------ */
+/* The generator's core and its driver                                        */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * What every generator above drives (a process generator, a host-wide one)
+ * and what a caller that keeps the state itself drives the same way (the
+ * PostgreSQL extension, in the database's shared memory under its own
+ * lock): the state of one generator as plain data, and the next ID from it,
+ * a time and random bytes. Nothing here reads a clock, takes a lock, waits
+ * or keeps anything outside the state and the pool it is given; the caller
+ * serialises the calls on one state and decides what to do when an ID
+ * cannot be minted now (wait, run ahead, fail).
+ */
+
+/* A generator's state: plain data without pointers, so it may live in any
+ * memory, shared between processes included. Set up by mintid_core_init(). */
+typedef struct mintid_core {
+    uint64_t opaque_[8];
+} mintid_core;
+
+/*
+ * Random bytes for the core: the caller's pool, drawn from in order. The
+ * pure core (mintid_core_next) never fills it; the driver
+ * (mintid_core_mint) refills it from `fn` (NULL: libcrypto's DRBG, as a
+ * generator's) when it runs short, keeping the bytes not yet drawn in
+ * front. A pool must not be shared between processes or used by two
+ * threads at once; a process that forks gives the child a new one
+ * (mintid_pool_init), else both draw the same bytes.
+ */
+#define MINTID_POOL_BYTES 16384u
+typedef struct mintid_pool {
+    mintid_random_fn fn;
+    void *ctx;
+    size_t pos; /* bytes of buf already drawn; MINTID_POOL_BYTES: empty */
+    uint8_t buf[MINTID_POOL_BYTES];
+} mintid_pool;
+
+/* An empty pool over a random source (fn NULL: the library's). */
+MINTID_API void mintid_pool_init(mintid_pool *pool, mintid_random_fn fn, void *ctx);
+/* Refills the pool from its source; on the source's error (MINTID_EENTROPY, or its own status) it is as it was. */
+MINTID_API int mintid_pool_refill(mintid_pool *pool);
+
+/* A new state of fmt's generator: no ID yet, no floor. */
+MINTID_API void mintid_core_init(const mintid_format *fmt, mintid_core *core);
+
+/*
+ * The pure core: the ID after the state's last one, at Unix ms `unix_ms`
+ * (in the timestamp unit it falls in, counted from cfg->epoch_ms), drawing
+ * random bytes from pool. MINTID_OK: *out written, the state advanced.
+ * Otherwise the state and the pool are unchanged:
+ *   MINTID_EEXHAUSTED  the unit is used up (or below the floor): call again
+ *                      at the time mintid_core_mint() gives
+ *   MINTID_ECLOCKBACK  unix_ms is behind the last ID and cfg->rollback is
+ *                      not MINTID_ROLLBACK_REUSE (or beyond its allowance)
+ *   MINTID_ETIME       unix_ms outside the format's timestamps
+ *   MINTID_ERANDOM     the pool holds too few bytes: refill it, call again
+ * cfg must be one mintid_gen_new() accepts (mintid_config_init() and the
+ * node, epoch and policies set); its clock, random source, wait limit and
+ * ids_per_reading are not used. Every call on one state must pass the same
+ * format, node and epoch.
+ */
+MINTID_API int mintid_core_next(const mintid_format *fmt, const mintid_config *cfg, mintid_core *core, int64_t unix_ms,
+                                mintid_pool *pool, mintid_id *out);
+
+/*
+ * The driver every generator uses: mintid_core_next(), with the pool
+ * refilled from its source when it runs short, and, when the ID cannot be
+ * minted at unix_ms (MINTID_EEXHAUSTED, MINTID_ECLOCKBACK), the earliest
+ * Unix ms at which a call can succeed in *retry_ms (if retry_ms is not
+ * NULL): the caller waits until then, or (a caller that never waits) runs
+ * ahead of the clock by calling with that time. Other errors as
+ * mintid_core_next(), and the source's error (MINTID_EENTROPY).
+ */
+MINTID_API int mintid_core_mint(const mintid_format *fmt, const mintid_config *cfg, mintid_core *core, int64_t unix_ms,
+                                mintid_pool *pool, mintid_id *out, int64_t *retry_ms);
+
+/*
+ * No ID from now on carries a time before Unix ms `unix_ms` (rounded up to
+ * the unit it is in): a mark of an earlier run, the IDs of another state.
+ * A floor only ever rises; a lower one changes nothing.
+ */
+MINTID_API void mintid_core_set_floor(const mintid_format *fmt, const mintid_config *cfg, mintid_core *core,
+                                      int64_t unix_ms);
+
+/* Unix ms at which the last ID's timestamp unit begins; -1 before the first ID. */
+MINTID_API int64_t mintid_core_last_ms(const mintid_format *fmt, const mintid_config *cfg, const mintid_core *core);
 
 /* ------------------------------------------------------------------------ */
 /* Utilities                                                                  */

@@ -576,14 +576,14 @@ int mintid_guess_recent(const char *text, size_t len, int64_t now_ms, int64_t ep
 
 static uint64_t seq_mask(const mintid__format_impl *f) { return (UINT64_C(1) << f->seq_width) - 1; }
 
-int mintid__seq_begin_zero(const mintid__format_impl *f, const mintid_config *cfg, struct mintid__gen_rng *rng,
+int mintid__seq_begin_zero(const mintid__format_impl *f, const mintid_config *cfg, mintid_pool *rng,
                            mintid__seq_state *st) {
     (void)f, (void)cfg, (void)rng;
     st->seq = 0;
     return MINTID_OK;
 }
 
-int mintid__seq_step_one(const mintid__format_impl *f, const mintid_config *cfg, struct mintid__gen_rng *rng,
+int mintid__seq_step_one(const mintid__format_impl *f, const mintid_config *cfg, mintid_pool *rng,
                          mintid__seq_state *st) {
     (void)cfg, (void)rng;
     if (st->seq >= seq_mask(f))
@@ -602,7 +602,7 @@ int mintid__seq_step_one(const mintid__format_impl *f, const mintid_config *cfg,
  * millisecond after the first therefore starts at 0 and holds the full
  * capacity.
  */
-int mintid__seq_begin_next(const mintid__format_impl *f, const mintid_config *cfg, struct mintid__gen_rng *rng,
+int mintid__seq_begin_next(const mintid__format_impl *f, const mintid_config *cfg, mintid_pool *rng,
                            mintid__seq_state *st) {
     (void)cfg, (void)rng;
     st->seq = (st->seq + 1) & seq_mask(f);

@@ -19,13 +19,13 @@
 #include <time.h>
 
 /*
- * Random bytes per refill of a generator's pool (MINTID__RNG_BLOCK). Per
+ * Random bytes per refill of a generator's pool (MINTID_POOL_BYTES). Per
  * byte, on the 2-core benchmark machine: getrandom() ~14 ns in 256-byte
  * blocks, ~6 in 1024, ~4.5 from 4096 up; libcrypto's RAND_bytes() ~22 ns at
  * 256 (a per-call cost), ~1.5 at 4096, ~0.8 at 16384. 16 KiB per
  * generator halves the cost of scru160's twelve fresh bytes per ID.
  */
-#define RNG_BLOCK MINTID__RNG_BLOCK
+#define RNG_BLOCK MINTID_POOL_BYTES
 
 struct mintid_gen {
     pthread_mutex_t lock;
@@ -44,10 +44,16 @@ struct mintid_gen {
     mintid__core own_core;
     uint64_t own_last_value;
     mintid_gen_stats stats;
-    struct mintid__gen_rng rng;
+    mintid_pool rng;
 };
 
-int mintid__gen_random_refill(struct mintid__gen_rng *rng) {
+void mintid_pool_init(mintid_pool *pool, mintid_random_fn fn, void *ctx) {
+    pool->fn = fn;
+    pool->ctx = ctx;
+    pool->pos = RNG_BLOCK;
+}
+
+int mintid_pool_refill(mintid_pool *rng) {
     size_t keep = RNG_BLOCK - rng->pos;
     memmove(rng->buf, rng->buf + rng->pos, keep);
     int rc = rng->fn != NULL ? rng->fn(rng->ctx, rng->buf + keep, RNG_BLOCK - keep)
@@ -56,13 +62,13 @@ int mintid__gen_random_refill(struct mintid__gen_rng *rng) {
         memmove(rng->buf + rng->pos, rng->buf, keep);
         /* The source's own negative status goes back to the caller, but
          * never one the library keeps for itself. */
-        return rc < 0 && rc != MINTID__ENEEDRANDOM ? rc : MINTID_EENTROPY;
+        return rc < 0 && rc != MINTID_ERANDOM ? rc : MINTID_EENTROPY;
     }
     rng->pos = 0;
     return MINTID_OK;
 }
 
-int mintid__gen_random_bits(struct mintid__gen_rng *rng, unsigned bits, uint64_t *out) {
+int mintid__gen_random_bits(mintid_pool *rng, unsigned bits, uint64_t *out) {
     uint8_t b[8];
     unsigned nbytes = (bits + 7) / 8;
     int rc = mintid__gen_random(rng, b, nbytes);
@@ -297,8 +303,8 @@ void mintid__core_init(const mintid__format_impl *f, mintid__core *core) {
 
 /* The field rules: the next ID's parts. */
 static inline __attribute__((always_inline)) int core_next_parts(const mintid__format_impl *f, const mintid_config *cfg,
-                                                                 mintid__core *core, int64_t rel,
-                                                                 struct mintid__gen_rng *rng, mintid_parts *p) {
+                                                                 mintid__core *core, int64_t rel, mintid_pool *rng,
+                                                                 mintid_parts *p) {
     const mintid__plan *pl = &mintid__plans[f->pub.id];
     /* The per-ID random fields first: a failing random source then leaves
      * the state as it was. */
@@ -354,7 +360,7 @@ static inline __attribute__((always_inline)) int core_next_parts(const mintid__f
 }
 
 int mintid__core_next(const mintid__format_impl *f, const mintid_config *cfg, mintid__core *core, int64_t rel,
-                      struct mintid__gen_rng *rng, mintid_id *out) {
+                      mintid_pool *rng, mintid_id *out) {
     if (f->next != NULL)
         return f->next(f, cfg, core, rel, rng, out);
     mintid_parts p;
@@ -372,7 +378,7 @@ int mintid__core_next(const mintid__format_impl *f, const mintid_config *cfg, mi
  * a whole block, more than any ID draws.
  */
 static int core_mint(const mintid__format_impl *f, const mintid_config *cfg, mintid__core *core, int64_t rel,
-                     struct mintid__gen_rng *rng, mintid_id *out, uint64_t *value) {
+                     mintid_pool *rng, mintid_id *out, uint64_t *value) {
     for (int refilled = 0;; refilled = 1) {
         size_t pos = rng->pos;
         int rc;
@@ -387,19 +393,81 @@ static int core_mint(const mintid__format_impl *f, const mintid_config *cfg, min
             if (rc == MINTID_OK && value != NULL)
                 *value = mintid_id_to_u64(out);
         }
-        if (rc != MINTID__ENEEDRANDOM)
+        if (rc != MINTID_ERANDOM)
             return rc;
         rng->pos = pos;
         if (refilled)
             return MINTID_EENTROPY; /* not reached: no ID draws a whole block */
-        if ((rc = mintid__gen_random_refill(rng)) != MINTID_OK)
+        if ((rc = mintid_pool_refill(rng)) != MINTID_OK)
             return rc;
     }
 }
 
-int mintid__core_next_refill(const mintid__format_impl *f, const mintid_config *cfg, mintid__core *core, int64_t rel,
-                             struct mintid__gen_rng *rng, mintid_id *out) {
-    return core_mint(f, cfg, core, rel, rng, out, NULL);
+/*
+ * The driver: core_mint(), and where it cannot mint at rel, the earliest
+ * unit at which it can (*retry): the next unit after a used-up one (or the
+ * floor), the last ID's unit when the clock is behind it. Every generator
+ * (process, host-wide) and every caller of mintid_core_mint() goes through
+ * here; what to do until then is theirs.
+ */
+static int core_drive(const mintid__format_impl *f, const mintid_config *cfg, mintid__core *core, int64_t rel,
+                      mintid_pool *rng, mintid_id *out, uint64_t *value, int64_t *retry) {
+    int rc = core_mint(f, cfg, core, rel, rng, out, value);
+    if (rc == MINTID_EEXHAUSTED)
+        *retry = mintid__core_next_unit(core);
+    else if (rc == MINTID_ECLOCKBACK)
+        *retry = core->floor > (int64_t)core->last_ts ? core->floor : (int64_t)core->last_ts;
+    return rc;
+}
+
+/* ---- the core and its driver, public --------------------------------------------- */
+
+static mintid__core *core_of(mintid_core *core) { return (mintid__core *)(void *)core; }
+
+/* Timestamp units of cfg's epoch; Unix ms to units after it and back. */
+static int64_t epoch_units_of(const mintid_format *fmt, const mintid_config *cfg) {
+    return mintid__floor_div(cfg->epoch_ms, fmt->ts_unit_ms);
+}
+static int64_t rel_of(const mintid_format *fmt, const mintid_config *cfg, int64_t unix_ms) {
+    return mintid__floor_div(unix_ms, fmt->ts_unit_ms) - epoch_units_of(fmt, cfg);
+}
+static int64_t ms_of(const mintid_format *fmt, const mintid_config *cfg, int64_t rel) {
+    return (epoch_units_of(fmt, cfg) + rel) * fmt->ts_unit_ms;
+}
+
+void mintid_core_init(const mintid_format *fmt, mintid_core *core) {
+    memset(core, 0, sizeof *core);
+    mintid__core_init(mintid__impl(fmt), core_of(core));
+}
+
+int mintid_core_next(const mintid_format *fmt, const mintid_config *cfg, mintid_core *core, int64_t unix_ms,
+                     mintid_pool *pool, mintid_id *out) {
+    mintid__plans_init();
+    return mintid__core_next(mintid__impl(fmt), cfg, core_of(core), rel_of(fmt, cfg, unix_ms), pool, out);
+}
+
+int mintid_core_mint(const mintid_format *fmt, const mintid_config *cfg, mintid_core *core, int64_t unix_ms,
+                     mintid_pool *pool, mintid_id *out, int64_t *retry_ms) {
+    mintid__plans_init();
+    int64_t retry;
+    int rc = core_drive(mintid__impl(fmt), cfg, core_of(core), rel_of(fmt, cfg, unix_ms), pool, out, NULL, &retry);
+    if ((rc == MINTID_EEXHAUSTED || rc == MINTID_ECLOCKBACK) && retry_ms != NULL)
+        *retry_ms = ms_of(fmt, cfg, retry);
+    return rc;
+}
+
+void mintid_core_set_floor(const mintid_format *fmt, const mintid_config *cfg, mintid_core *core, int64_t unix_ms) {
+    /* The unit unix_ms is in, or the next one when it starts later. */
+    int64_t rel = rel_of(fmt, cfg, unix_ms);
+    if (ms_of(fmt, cfg, rel) < unix_ms)
+        rel++;
+    if (rel > core_of(core)->floor)
+        core_of(core)->floor = rel;
+}
+
+int64_t mintid_core_last_ms(const mintid_format *fmt, const mintid_config *cfg, const mintid_core *core) {
+    const mintid__core *c = (const mintid__core *)(const void *)core;
+    return c->started ? ms_of(fmt, cfg, (int64_t)c->last_ts) : -1;
 }
 
 /* ---- the generator around it -------------------------------------------------------- */
@@ -429,7 +497,8 @@ static int next_id(mintid_gen *g, mintid_id *out, uint64_t *value, int64_t *now,
             g->stats.rollbacks++;
             rollback_seen = true;
         }
-        rc = core_mint(g->impl, &g->cfg, g->core, rel, &g->rng, out, value);
+        int64_t target;
+        rc = core_drive(g->impl, &g->cfg, g->core, rel, &g->rng, out, value, &target);
         if (rc == MINTID_OK) {
             g->stats.issued++;
             return MINTID_OK;
@@ -438,17 +507,14 @@ static int next_id(mintid_gen *g, mintid_id *out, uint64_t *value, int64_t *now,
             fresh = true;
             continue;
         }
-        int64_t target;
         if (rc == MINTID_EEXHAUSTED) {
             g->stats.exhausted++;
             if (g->cfg.overflow == MINTID_OVERFLOW_FAIL)
                 return rc;
-            target = mintid__core_next_unit(g->core);
         } else if (rc == MINTID_ECLOCKBACK) {
             /* Under reuse: further behind than the format absorbs. */
             if (g->cfg.rollback != MINTID_ROLLBACK_WAIT)
                 return rc;
-            target = g->core->floor > (int64_t)g->core->last_ts ? g->core->floor : (int64_t)g->core->last_ts;
         } else {
             return rc;
         }

@@ -151,50 +151,34 @@ typedef struct mintid__seq_state {
     uint64_t aux;    /* what else a format's own generator keeps (scru128's counter_hi time) */
 } mintid__seq_state;
 
-struct mintid__gen_rng; /* the generator's view of its random source */
 struct mintid__format_impl;
 struct mintid__core;
-typedef int (*mintid__seq_fn)(const struct mintid__format_impl *f, const mintid_config *cfg,
-                              struct mintid__gen_rng *rng, mintid__seq_state *st);
+typedef int (*mintid__seq_fn)(const struct mintid__format_impl *f, const mintid_config *cfg, mintid_pool *rng,
+                              mintid__seq_state *st);
 
 /*
- * The random bytes the pure core draws from: a pool its caller fills. The
- * core never fills it and calls no random source: an ID that needs more
- * bytes than are left gets MINTID__ENEEDRANDOM, its state as it was, and
- * the caller refills the pool (mintid__gen_random_refill) and asks again.
+ * The random bytes the pure core draws from: a pool (mintid_pool) its
+ * caller fills. The core never fills it and calls no random source: an ID
+ * that needs more bytes than are left gets MINTID_ERANDOM, its state as it
+ * was, and the caller refills the pool (mintid_pool_refill: the bytes not
+ * yet drawn are kept in front, so the bytes IDs get are the same however
+ * the refills fall) and asks again.
  */
-#define MINTID__RNG_BLOCK 16384
-struct mintid__gen_rng {
-    mintid_random_fn fn; /* the refill's source; NULL: mintid__random_bytes() */
-    void *ctx;
-    size_t pos; /* bytes of buf used; MINTID__RNG_BLOCK means empty */
-    uint8_t buf[MINTID__RNG_BLOCK];
-};
-
-/* Internal status of the core: the pool is short. Never leaves the library. */
-#define MINTID__ENEEDRANDOM (-1000)
-
-/*
- * Refills the pool from its source, the bytes not yet drawn kept in front
- * (so the bytes IDs get are the same however the refills fall). On the
- * source's error the pool is as it was.
- */
-int mintid__gen_random_refill(struct mintid__gen_rng *rng);
 
 /*
  * Draws len random bytes from the pool. Inline, so that the formats' small
  * constant draws (4 or 10 bytes) are a few moves.
  */
-static inline int mintid__gen_random(struct mintid__gen_rng *rng, void *buf, size_t len) {
-    if (__builtin_expect(MINTID__RNG_BLOCK - rng->pos >= len, 1)) {
+static inline int mintid__gen_random(mintid_pool *rng, void *buf, size_t len) {
+    if (__builtin_expect(MINTID_POOL_BYTES - rng->pos >= len, 1)) {
         __builtin_memcpy(buf, rng->buf + rng->pos, len);
         rng->pos += len;
         return MINTID_OK;
     }
-    return MINTID__ENEEDRANDOM;
+    return MINTID_ERANDOM;
 }
 /* A uniformly random value of `bits` bits (bits <= 64). */
-int mintid__gen_random_bits(struct mintid__gen_rng *rng, unsigned bits, uint64_t *out);
+int mintid__gen_random_bits(mintid_pool *rng, unsigned bits, uint64_t *out);
 
 /* Everything about a format: the public description plus its behaviour. */
 typedef struct mintid__format_impl {
@@ -219,7 +203,7 @@ typedef struct mintid__format_impl {
      * the rules above.
      */
     int (*next)(const struct mintid__format_impl *f, const mintid_config *cfg, struct mintid__core *core, int64_t rel,
-                struct mintid__gen_rng *rng, mintid_id *out);
+                mintid_pool *rng, mintid_id *out);
     /* Whether the ID carries a time (typeid: only UUIDv7 suffixes do). NULL: always. */
     bool (*has_time)(const mintid_id *id);
     /* 1 if decoders accept any value of the constant fields (typeid decodes
@@ -266,6 +250,9 @@ typedef struct mintid__core {
     int64_t floor;        /* no ID in a unit before this one (INT64_MIN: none): a host-wide
                              state's after a holder died, or when it is new or moved to */
 } mintid__core;
+/* The public mintid_core holds one. */
+_Static_assert(sizeof(mintid__core) <= sizeof(mintid_core), "mintid_core is too small for the core's state");
+_Static_assert(_Alignof(mintid__core) <= _Alignof(mintid_core), "mintid_core is aligned too loosely");
 
 void mintid__core_init(const mintid__format_impl *f, mintid__core *core);
 
@@ -276,21 +263,12 @@ void mintid__core_init(const mintid__format_impl *f, mintid__core *core);
  * the state is unchanged: MINTID_EEXHAUSTED (the last millisecond is used
  * up: call again with a later rel), MINTID_ECLOCKBACK (rel is before the
  * last ID's millisecond and the rollback policy is not reuse), MINTID_ETIME
- * (rel out of the format's range), or MINTID__ENEEDRANDOM (the pool holds
+ * (rel out of the format's range), or MINTID_ERANDOM (the pool holds
  * too few random bytes). No clock, lock or random source is inside: the
  * time is rel and the randomness the pool's bytes.
  */
 int mintid__core_next(const mintid__format_impl *f, const mintid_config *cfg, mintid__core *core, int64_t rel,
-                      struct mintid__gen_rng *rng, mintid_id *out);
-
-/*
- * mintid__core_next for the core's drivers (the generator, the PostgreSQL
- * extension): a pool that runs short is refilled from its source and the
- * ID asked for again. MINTID_EENTROPY (or the source's error) if the
- * refill fails; the state is then unchanged too.
- */
-int mintid__core_next_refill(const mintid__format_impl *f, const mintid_config *cfg, mintid__core *core, int64_t rel,
-                             struct mintid__gen_rng *rng, mintid_id *out);
+                      mintid_pool *rng, mintid_id *out);
 
 /*
  * Where `rel` stands against core's last ID: a later unit, the same one
@@ -300,18 +278,23 @@ int mintid__core_next_refill(const mintid__format_impl *f, const mintid_config *
 enum { MINTID__TICK_NEW = 1, MINTID__TICK_SAME = 2 };
 static inline int mintid__core_tick(const mintid__format_impl *f, const mintid_config *cfg, const mintid__core *core,
                                     int64_t rel) {
-    if (rel < core->floor)
-        return MINTID_EEXHAUSTED; /* as a used-up unit: call again at the floor */
-    if (!core->started || rel > (int64_t)core->last_ts)
-        return MINTID__TICK_NEW;
-    if (rel == (int64_t)core->last_ts)
-        return MINTID__TICK_SAME;
-    if (cfg->rollback != MINTID_ROLLBACK_REUSE)
-        return MINTID_ECLOCKBACK;
-    uint64_t behind = (uint64_t)((int64_t)core->last_ts - rel);
-    if (f->pub.rollback_allowance_ms != 0 && behind > f->pub.rollback_allowance_ms / f->pub.ts_unit_ms)
-        return MINTID_ECLOCKBACK;
-    return MINTID__TICK_SAME;
+    int tick;
+    if (!core->started || rel > (int64_t)core->last_ts) {
+        tick = MINTID__TICK_NEW;
+    } else if (rel == (int64_t)core->last_ts) {
+        tick = MINTID__TICK_SAME;
+    } else {
+        if (cfg->rollback != MINTID_ROLLBACK_REUSE)
+            return MINTID_ECLOCKBACK;
+        uint64_t behind = (uint64_t)((int64_t)core->last_ts - rel);
+        if (f->pub.rollback_allowance_ms != 0 && behind > f->pub.rollback_allowance_ms / f->pub.ts_unit_ms)
+            return MINTID_ECLOCKBACK;
+        tick = MINTID__TICK_SAME;
+    }
+    /* Below the floor, the unit the ID would carry is as good as used up. */
+    if ((tick == MINTID__TICK_NEW ? rel : (int64_t)core->last_ts) < core->floor)
+        return MINTID_EEXHAUSTED;
+    return tick;
 }
 
 /* The earliest unit in which the core can mint again after MINTID_EEXHAUSTED. */
@@ -380,7 +363,7 @@ static inline uint64_t mintid__get_be(const uint8_t *b, unsigned nbytes) {
 
 /* The shared UUIDv7 generator (uuidv7, typeid). */
 int mintid__uuidv7_next(const mintid__format_impl *f, const mintid_config *cfg, mintid__core *core, int64_t rel,
-                        struct mintid__gen_rng *rng, mintid_id *out);
+                        mintid_pool *rng, mintid_id *out);
 
 /* The field of `width` <= 64 bits at bit `off` of a big-endian byte string. */
 uint64_t mintid__get_bits(const uint8_t *b, unsigned off, unsigned width);
@@ -415,13 +398,13 @@ static inline uint64_t mintid__pack_u64(const mintid_format *fmt, const mintid_p
 void mintid__pack(const mintid_format *fmt, const mintid_parts *p, mintid_id *out);
 
 /* Shared sequence rules (format.c). */
-int mintid__seq_begin_zero(const mintid__format_impl *f, const mintid_config *cfg, struct mintid__gen_rng *rng,
+int mintid__seq_begin_zero(const mintid__format_impl *f, const mintid_config *cfg, mintid_pool *rng,
                            mintid__seq_state *st);
 /* +1 per ID; runs out past the field's maximum (nanoflake, scru160). */
-int mintid__seq_step_one(const mintid__format_impl *f, const mintid_config *cfg, struct mintid__gen_rng *rng,
+int mintid__seq_step_one(const mintid__format_impl *f, const mintid_config *cfg, mintid_pool *rng,
                          mintid__seq_state *st);
 /* A new millisecond continues the counter, wrapping around its field (uexky, caloriosa). */
-int mintid__seq_begin_next(const mintid__format_impl *f, const mintid_config *cfg, struct mintid__gen_rng *rng,
+int mintid__seq_begin_next(const mintid__format_impl *f, const mintid_config *cfg, mintid_pool *rng,
                            mintid__seq_state *st);
 
 /* ---- the host-wide state (host.c) ---------------------------------------- */

@@ -627,46 +627,69 @@ static int refused_random(void *ctx, void *buf, size_t len) {
     return MINTID_EENTROPY;
 }
 
+/* The core through the public API (mintid.h's mintid_core_*), as the PostgreSQL extension drives it. */
 static void test_pure_core(void) {
     for (int i = 0; i < MINTID_FORMAT_COUNT; i++) {
         const mintid_format *fmt = mintid_format_get((mintid_format_id)i);
-        const mintid__format_impl *f = mintid__impl(fmt);
         mintid_config cfg;
         mintid_config_init(&cfg, fmt);
         if (fmt->node_bits > 0 && !fmt->node_optional)
             cfg.node = 1;
-        static struct mintid__gen_rng rng;
+        static mintid_pool rng;
         int asked = 0;
-        rng.fn = refused_random;
-        rng.ctx = &asked;
-        int64_t rel = (T0 - cfg.epoch_ms) / fmt->ts_unit_ms;
-        mintid__core core, before;
-        mintid__core_init(f, &core);
+        mintid_pool_init(&rng, refused_random, &asked);
+        mintid_core core, before;
+        mintid_core_init(fmt, &core);
         mintid_id a, b;
         /* An empty pool: formats that draw say so, the state untouched, the source never asked. */
-        rng.pos = MINTID__RNG_BLOCK;
         before = core;
-        int rc = mintid__core_next(f, &cfg, &core, rel, &rng, &a);
-        if (rc == MINTID__ENEEDRANDOM)
+        int rc = mintid_core_next(fmt, &cfg, &core, T0, &rng, &a);
+        if (rc == MINTID_ERANDOM)
             CHECK(memcmp(&core, &before, sizeof core) == 0);
         else
             CHECK_INT(rc, MINTID_OK); /* a format with nothing random (nanoflake, snowflake, sonyflake) */
         CHECK_INT(asked, 0);
+        /* The driver refills from the source, which fails here: the state is still untouched. */
+        mintid_core_init(fmt, &core);
+        before = core;
+        rc = mintid_core_mint(fmt, &cfg, &core, T0, &rng, &a, NULL);
+        if (rc != MINTID_OK) {
+            CHECK_INT(rc, MINTID_EENTROPY);
+            CHECK_INT(asked, 1);
+            CHECK(memcmp(&core, &before, sizeof core) == 0);
+        }
         /* A pool of given bytes: the same state, time and bytes give the same ID, twice over. */
-        for (int k = 0; k < MINTID__RNG_BLOCK; k++)
+        for (unsigned k = 0; k < MINTID_POOL_BYTES; k++)
             rng.buf[k] = (uint8_t)(k * 7 + 1);
-        mintid__core_init(f, &core);
+        asked = 0;
+        mintid_core_init(fmt, &core);
         rng.pos = 0;
-        CHECK_INT(mintid__core_next(f, &cfg, &core, rel, &rng, &a), MINTID_OK);
-        CHECK_INT(mintid__core_next(f, &cfg, &core, rel, &rng, &a), MINTID_OK);
+        CHECK_INT(mintid_core_next(fmt, &cfg, &core, T0, &rng, &a), MINTID_OK);
+        CHECK_INT(mintid_core_next(fmt, &cfg, &core, T0, &rng, &a), MINTID_OK);
         size_t used = rng.pos;
-        mintid__core_init(f, &core);
+        mintid_core_init(fmt, &core);
         rng.pos = 0;
-        CHECK_INT(mintid__core_next(f, &cfg, &core, rel, &rng, &b), MINTID_OK);
-        CHECK_INT(mintid__core_next(f, &cfg, &core, rel, &rng, &b), MINTID_OK);
+        CHECK_INT(mintid_core_next(fmt, &cfg, &core, T0, &rng, &b), MINTID_OK);
+        CHECK_INT(mintid_core_next(fmt, &cfg, &core, T0, &rng, &b), MINTID_OK);
         CHECK_INT(rng.pos, used);
         CHECK(memcmp(a.bytes, b.bytes, sizeof a.bytes) == 0);
         CHECK_INT(asked, 0);
+        /* The last ID's unit, and a floor: nothing before it, and the driver says when. */
+        int64_t unit = fmt->ts_unit_ms, last = mintid_core_last_ms(fmt, &cfg, &core);
+        CHECK(last <= T0 && last > T0 - unit);
+        mintid_pool_init(&rng, NULL, NULL);
+        mintid_core_set_floor(fmt, &cfg, &core, T0 + 5 * unit + 1);
+        mintid_core_set_floor(fmt, &cfg, &core, T0); /* a lower floor changes nothing */
+        int64_t retry = 0;
+        CHECK_INT(mintid_core_mint(fmt, &cfg, &core, T0, &rng, &a, &retry), MINTID_EEXHAUSTED);
+        CHECK_INT(retry, last + 6 * unit);
+        CHECK_INT(mintid_core_mint(fmt, &cfg, &core, retry, &rng, &a, &retry), MINTID_OK);
+        CHECK(mintid_id_compare(fmt, &a, &b) > 0);
+        CHECK_INT(mintid_core_last_ms(fmt, &cfg, &core), last + 6 * unit);
+        /* The clock behind the last ID, not reused: the driver names the last ID's unit. */
+        cfg.rollback = MINTID_ROLLBACK_FAIL;
+        CHECK_INT(mintid_core_mint(fmt, &cfg, &core, T0, &rng, &b, &retry), MINTID_ECLOCKBACK);
+        CHECK_INT(retry, last + 6 * unit);
         if (check_failures > 0) {
             fprintf(stderr, "pure core: %s\n", fmt->name);
             break;

@@ -40,7 +40,7 @@ static int text_decode(const mintid_format *fmt, const char *s, size_t len, mint
 
 static const mintid__codec text_codec = {text_encode, text_decode};
 
-static int random24(struct mintid__gen_rng *rng, uint64_t *v) {
+static int random24(mintid_pool *rng, uint64_t *v) {
     uint8_t r[3];
     int rc = mintid__gen_random(rng, r, sizeof r);
     *v = mintid__get_be(r, 3);
@@ -49,7 +49,7 @@ static int random24(struct mintid__gen_rng *rng, uint64_t *v) {
 
 /* st.seq is counter_lo, st.random counter_hi, st.aux the timestamp counter_hi was last drawn at. */
 static int next(const mintid__format_impl *f, const mintid_config *cfg, mintid__core *core, int64_t rel,
-                struct mintid__gen_rng *rng, mintid_id *out) {
+                mintid_pool *rng, mintid_id *out) {
     int tick = mintid__core_tick(f, cfg, core, rel);
     if (tick < 0)
         return tick;

@@ -78,7 +78,7 @@ static int check(const mintid_format *fmt, const mintid_id *id) {
 }
 
 /* A new millisecond starts the counter at a 15-bit random value. */
-static int seq_begin(const mintid__format_impl *f, const mintid_config *cfg, struct mintid__gen_rng *rng,
+static int seq_begin(const mintid__format_impl *f, const mintid_config *cfg, mintid_pool *rng,
                      mintid__seq_state *st) {
     (void)f, (void)cfg;
     return mintid__gen_random_bits(rng, 15, &st->seq);
@@ -91,7 +91,7 @@ static int seq_begin(const mintid__format_impl *f, const mintid_config *cfg, str
  * the random fields, then a new millisecond's counter.
  */
 static int next(const mintid__format_impl *f, const mintid_config *cfg, mintid__core *core, int64_t rel,
-                struct mintid__gen_rng *rng, mintid_id *out) {
+                mintid_pool *rng, mintid_id *out) {
     int tick = mintid__core_tick(f, cfg, core, rel);
     if (tick < 0)
         return tick;

@@ -31,7 +31,7 @@ static const mintid__codec text_codec = {text_encode, text_decode};
 
 /* The randomness is kept as st.seq (its top 16 bits) and st.random (its low 64). */
 static int next(const mintid__format_impl *f, const mintid_config *cfg, mintid__core *core, int64_t rel,
-                struct mintid__gen_rng *rng, mintid_id *out) {
+                mintid_pool *rng, mintid_id *out) {
     int tick = mintid__core_tick(f, cfg, core, rel);
     if (tick < 0)
         return tick;

@@ -45,7 +45,7 @@ static const mintid__codec text_codec = {text_encode, text_decode};
 static uint64_t mask_of(const mintid__format_impl *f) { return (UINT64_C(1) << f->seq_width) - 1; }
 
 /* The first ID of a millisecond: fresh random bits over the whole field. */
-static int seq_begin(const mintid__format_impl *f, const mintid_config *cfg, struct mintid__gen_rng *rng,
+static int seq_begin(const mintid__format_impl *f, const mintid_config *cfg, mintid_pool *rng,
                      mintid__seq_state *st) {
     (void)cfg;
     return mintid__gen_random_bits(rng, f->seq_width, &st->seq);
@@ -58,7 +58,7 @@ static int seq_begin(const mintid__format_impl *f, const mintid_config *cfg, str
  */
 #define ZERO_DRAWS_MAX 64
 
-static int seq_step(const mintid__format_impl *f, const mintid_config *cfg, struct mintid__gen_rng *rng,
+static int seq_step(const mintid__format_impl *f, const mintid_config *cfg, mintid_pool *rng,
                     mintid__seq_state *st) {
     uint64_t n = 0;
     for (int tries = 0; n == 0; tries++) {

@@ -27,7 +27,7 @@ static inline void put_v7(mintid_id *out, uint64_t ts, uint64_t counter, const u
 }
 
 int mintid__uuidv7_next(const mintid__format_impl *f, const mintid_config *cfg, mintid__core *core, int64_t rel,
-                        struct mintid__gen_rng *rng, mintid_id *out) {
+                        mintid_pool *rng, mintid_id *out) {
     int tick = mintid__core_tick(f, cfg, core, rel);
     if (tick < 0)
         return tick;
