@@ -43,6 +43,37 @@ def labelled(metrics_text, name, labels):
     return float(m.group(1)) if m else None
 
 
+NEW_METRICS = ["mintid_log_lines_dropped_total", "mintid_log_lines_held_back_total", "mintid_accept_errors_total",
+               "mintid_accept_shed_total", "mintid_request_timeouts_total", "mintid_connections_shed_at_cap_total",
+               "mintid_auth_limited_total"]
+
+
+def check_exposition(tc, text):
+    """Prometheus text format 0.0.4, as far as the new metrics need it: every
+    sample belongs to a family declared once with HELP and then TYPE, before
+    its samples, and its value is a number."""
+    declared, current = {}, None
+    for line in text.splitlines():
+        m = re.fullmatch(r"# (HELP|TYPE) ([a-zA-Z_:][a-zA-Z0-9_:]*) (.+)", line)
+        if m:
+            kind, name, rest = m.groups()
+            if kind == "HELP":
+                tc.assertNotIn(name, declared, f"{name} declared twice")
+                declared[name] = None
+            else:
+                tc.assertIn(name, declared, f"TYPE before HELP: {line}")
+                tc.assertIn(rest, ("counter", "gauge"), line)
+                declared[name] = rest
+            current = name
+            continue
+        m = re.fullmatch(r'([a-zA-Z_:][a-zA-Z0-9_:]*)(\{[a-z_]+="[^"\\]*"(,[a-z_]+="[^"\\]*")*\})? (\S+)', line)
+        tc.assertIsNotNone(m, f"not a sample: {line!r}")
+        tc.assertEqual(m.group(1), current, f"a sample outside its family: {line!r}")
+        float(m.group(4))
+    for name in NEW_METRICS:
+        tc.assertEqual(declared.get(name), "counter", name)
+
+
 class Probe(threading.Thread):
     """PING on a held RESP connection and GET /healthz on a held HTTP one,
     every 0.1 s, each with a LIVE_WITHIN timeout; keeps what went wrong."""
@@ -457,6 +488,7 @@ class SlowClientsAtCap(FaultCase):
         c = http.client.HTTPConnection("127.0.0.1", srv.http_port, timeout=10)
         metrics = metrics_on(c)
         c.close()
+        check_exposition(self, metrics)
         self.assertGreater(metric_value(metrics, "mintid_connections_shed_at_cap_total"), 0)
         self.assertGreater(metric_value(metrics, "mintid_request_timeouts_total"), 0)
         for s in tricklers:
