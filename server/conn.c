@@ -848,19 +848,21 @@ static void set_listening(server *srv, bool on) {
     }
 }
 
-static void on_accept_resume(evutil_socket_t fd, short what, void *arg) {
-    (void)fd, (void)what;
-    server *srv = arg;
-    if (!srv->stopping)
-        set_listening(srv, true);
-}
-
 /* Holds a descriptor in reserve, so that one is at hand to accept and close a connection when they run out. */
 static void take_spare(server *srv) {
     if (srv->spare_open)
         return;
     srv->spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
     srv->spare_open = srv->spare_fd >= 0;
+}
+
+static void on_accept_resume(evutil_socket_t fd, short what, void *arg) {
+    (void)fd, (void)what;
+    server *srv = arg;
+    if (srv->stopping)
+        return;
+    take_spare(srv); /* if another descriptor took its place after the last shedding */
+    set_listening(srv, true);
 }
 
 /*
