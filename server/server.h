@@ -161,13 +161,13 @@ struct conn {
     void *tls;                 /* OpenSSL's SSL, with io */
     bool handshaking;          /* TLS: the handshake has not finished */
     resp_session resp;         /* RESP only */
-    bool fresh;                /* in srv->fresh: no request has arrived whole yet */
-    TAILQ_ENTRY(conn) fresh_link;
-    unsigned char peer[16]; /* the client's address, as auth_bucket keeps it */
-    unsigned auth_failures; /* wrong secrets given on this connection */
-    uint64_t auth_retry_ms; /* monotonic: before this, a secret is refused unchecked */
+    unsigned auth_failures;    /* wrong secrets given on this connection */
+    uint64_t auth_retry_ms;    /* monotonic: before this, a secret is refused unchecked */
     conn *prev, *next;
     conn *wait_prev, *wait_next; /* in srv->waiting[job.fmt->id] while job.parked */
+    unsigned char peer[16];      /* the client's address, as auth_bucket keeps it */
+    bool fresh;                  /* in srv->fresh: no request has arrived whole yet */
+    TAILQ_ENTRY(conn) fresh_link;
 };
 
 /* IDs minted for one connection per loop turn, and requests handled. */
