@@ -15,6 +15,7 @@ import re
 import resource
 import signal
 import socket
+import struct
 import subprocess
 import sys
 import threading
@@ -117,6 +118,22 @@ class Probe(threading.Thread):
         tc.assertGreater(self.answers, 1)
 
 
+def connect_rst(port, source="127.0.0.1", timeout=5):
+    """A connection that ends with a reset when closed, so that it leaves no
+    TIME_WAIT behind: thousands of those would hold the ephemeral ports that
+    other tests running beside this one pick their servers' ports from."""
+    s = socket.socket()
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    s.settimeout(timeout)
+    try:
+        s.bind((source, 0))
+        s.connect(("127.0.0.1", port))
+    except OSError:
+        s.close()
+        raise
+    return s
+
+
 def flood(port, count, timeout=0.5):
     """Opens and closes `count` connections as fast as it can; returns how
     many connected. It gives up after 10 connections in a row fail (a
@@ -124,9 +141,9 @@ def flood(port, count, timeout=0.5):
     connected = failed = 0
     for _ in range(count):
         try:
-            with socket.create_connection(("127.0.0.1", port), timeout=timeout):
-                connected += 1
-                failed = 0
+            connect_rst(port, timeout=timeout).close()
+            connected += 1
+            failed = 0
         except OSError:
             failed += 1
             if failed == 10:
@@ -310,26 +327,29 @@ class DescriptorExhaustion(FaultCase):
 
 class GuessingSecrets(FaultCase):
     GUESSERS = 4
-    SECONDS = 1.5
+    SECONDS = 1.5  # at most
+    CONNECTIONS = 400  # at most, all guessers together
 
     def guess(self, srv, sources):
-        """GUESSERS threads open connection after connection for SECONDS,
-        each giving two wrong secrets (below the per-connection limit),
-        from the source addresses in turn. Returns (secrets checked and
-        found wrong, refusals unchecked by scope, seconds)."""
-        counts = {"checked": 0, "address": 0, "server": 0, "other": []}
+        """GUESSERS threads open connection after connection, CONNECTIONS
+        in all or for SECONDS, each giving two wrong secrets (below the
+        per-connection limit), from the source addresses in turn. Returns
+        (secrets checked and found wrong, and refusals unchecked by scope;
+        seconds)."""
+        counts = {"checked": 0, "address": 0, "server": 0, "other": [], "connections": 0}
         lock = threading.Lock()
         stop = time.monotonic() + self.SECONDS
 
         def run(k):
             n = k
             while time.monotonic() < stop:
+                with lock:
+                    if counts["connections"] == self.CONNECTIONS:
+                        return
+                    counts["connections"] += 1
                 n += 1
                 try:
-                    s = socket.socket()
-                    s.settimeout(5)
-                    s.bind((sources[n % len(sources)], 0))
-                    s.connect(("127.0.0.1", srv.resp_port))
+                    s = connect_rst(srv.resp_port, sources[n % len(sources)])
                     r = Resp.__new__(Resp)
                     r.sock, r.buf = s, b""
                     r.send("AUTH", "wrong guess")
