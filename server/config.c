@@ -52,6 +52,8 @@ static const setting base_settings[] = {
     {"max-connections", UINT(max_connections, 1, 1000000), "10000", "most client connections at once"},
     {"idle-timeout", UINT(idle_timeout, 0, 86400), "300",
      "seconds before an idle or stalled client is dropped; 0: never"},
+    {"request-timeout", UINT(request_timeout, 1, 3600), "10",
+     "seconds a request (an HTTP head, a RESP command) may take to arrive whole once its first byte has"},
     {"max-output", UINT(max_output, 65536, 1073741824), "4194304",
      "bytes of replies queued for one client before its reading is paused"},
     {"max-output-total", UINT(max_output_total, 1048576, 68719476736ULL), "268435456",
@@ -78,6 +80,11 @@ static const setting base_settings[] = {
     {"auth-file", STR(auth_file), "",
      "file of secrets, one per line: RESP clients must AUTH with one, HTTP requests carry one as "
      "'Authorization: Bearer' (but GET /healthz); empty: no authentication"},
+    {"auth-failures-per-address", UINT(auth_failures_per_address, 1, 1000000), "10",
+     "wrong secrets a second one client address (an IPv6 /64) may give across its connections; past it its "
+     "secrets are refused unchecked"},
+    {"auth-failures-total", UINT(auth_failures_total, 1, 1000000), "100",
+     "wrong secrets a second all clients together may give; past it every secret is refused unchecked"},
     {"log-level", STR(log_level), "info", "error, warn, info or debug"},
 };
 

@@ -39,12 +39,16 @@ typedef struct config {
     uint64_t max_request;               /* bytes per request */
     uint64_t max_connections;
     uint64_t idle_timeout;     /* seconds; 0: never */
+    uint64_t request_timeout;  /* seconds from a request's first byte to its last */
     uint64_t max_output;       /* bytes queued for one client before it is throttled */
     uint64_t max_output_total; /* bytes queued for all clients before the slowest are dropped */
     uint64_t adopt_params;     /* 1: accept parameters that differ from the state's */
     uint64_t max_wait;         /* ms one mint may wait for the clock */
     uint64_t startup_wait;     /* ms to wait at start for the clock to pass the state's mark */
     uint64_t reserve_ahead;    /* ms of timestamps reserved in the state file ahead of use */
+
+    uint64_t auth_failures_per_address; /* wrong secrets a second from one client address */
+    uint64_t auth_failures_total;       /* wrong secrets a second from all clients */
 } config;
 
 void config_defaults(config *cfg);

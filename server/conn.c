@@ -23,6 +23,7 @@
 #include "log.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <stdio.h>
@@ -45,6 +46,15 @@ static const char *const proto_label[PROTO_COUNT] = {"HTTP", "RESP"};
 /* Refused connections still get their reason and a graceful close, but only
  * this many at once; beyond that they are closed at once. */
 #define MAX_REFUSING 64
+/* While accept() fails (out of descriptors), the listeners pause this long
+ * between tries, rather than the loop spinning on a listener that is always
+ * readable. */
+#define ACCEPT_BACKOFF_MS 100
+/* Connections closed unserved per try while out of descriptors: the listen backlog. */
+#define ACCEPT_SHED_MAX 511
+
+/* Lines a client can trigger, each limited where it is logged (log_limited). */
+static log_limit client_error_log, client_timeout_log, refused_log, shed_log, accept_log, auth_log;
 
 static uint64_t now_ms(void) { return monotonic_ns() / 1000000u; }
 
@@ -170,6 +180,8 @@ static void conn_free(conn *c) {
         srv->refusing--;
     else
         srv->svc->connections[c->proto]--;
+    if (c->fresh)
+        TAILQ_REMOVE(&srv->fresh, c, fresh_link);
     if (c->job.parked)
         wait_remove(c);
     srv->svc->queued_bytes -= queued(c);
@@ -199,6 +211,17 @@ static const struct timeval *idle_tv(const server *srv, struct timeval *tv) {
     tv->tv_usec = 0;
     return tv;
 }
+
+/* The time a request may take from its first byte to its last: request-timeout, or idle-timeout if shorter. */
+static uint64_t request_limit_ms(const server *srv) {
+    uint64_t limit = srv->cfg->request_timeout;
+    if (srv->cfg->idle_timeout != 0 && srv->cfg->idle_timeout < limit)
+        limit = srv->cfg->idle_timeout;
+    return limit * 1000;
+}
+
+/* Reading is on (not paused, not closing): its timeout may be changed. */
+static bool reading(const conn *c) { return !c->input_full && !c->throttled && !c->closing && !c->lingering; }
 
 /*
  * Closing a socket with unread input makes the kernel send a reset, which
@@ -243,7 +266,7 @@ static int flush(conn *c) {
         if (n < 0) {
             if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)
                 break;
-            log_msg(LOG_DEBUG, "%s client error: %s", proto_label[c->proto], strerror(errno));
+            log_limited(&client_error_log, LOG_DEBUG, "%s client error: %s", proto_label[c->proto], strerror(errno));
             conn_free(c);
             return -1;
         }
@@ -404,20 +427,44 @@ static int process(conn *c) {
         size_t len = c->in_len - off;
         size_t used = c->proto == PROTO_HTTP ? http_handle(c, data, len, c->out) : resp_handle(c, data, len, c->out);
         if (used == 0) {
-            /* An incomplete request must complete within the idle timeout,
-             * however slowly its bytes trickle in. */
-            uint64_t now = now_ms();
+            /* An incomplete request must arrive whole within request-timeout
+             * of its first byte, however slowly its bytes trickle in: the
+             * read event's timeout is brought to that deadline, which a
+             * byte arriving does not move. */
+            uint64_t now = now_ms(), limit = request_limit_ms(srv);
             if (c->partial_since_ms == 0)
                 c->partial_since_ms = now;
-            else if (srv->cfg->idle_timeout > 0 && now - c->partial_since_ms > srv->cfg->idle_timeout * 1000) {
-                log_msg(LOG_DEBUG, "%s client dropped: request incomplete past idle-timeout", proto_label[c->proto]);
+            if (now - c->partial_since_ms >= limit) {
+                srv->svc->request_timeouts++;
+                log_limited(&client_timeout_log, LOG_DEBUG, "%s client dropped: request unfinished after %llu ms",
+                            proto_label[c->proto], (unsigned long long)(now - c->partial_since_ms));
                 conn_free(c);
                 return -1;
+            }
+            if (reading(c)) {
+                uint64_t left = c->partial_since_ms + limit - now;
+                struct timeval tv = {(time_t)(left / 1000), (suseconds_t)(left % 1000 * 1000)};
+                event_add(c->rev, &tv);
             }
             break;
         }
         requests--;
-        c->partial_since_ms = 0;
+        if (c->partial_since_ms != 0) {
+            /* The idle timeout again, in place of the request's deadline
+             * (an event keeps its timeout when added again without one). */
+            c->partial_since_ms = 0;
+            if (reading(c)) {
+                struct timeval tv;
+                const struct timeval *idle = idle_tv(srv, &tv);
+                if (idle == NULL)
+                    event_del(c->rev);
+                event_add(c->rev, idle);
+            }
+        }
+        if (c->fresh) {
+            c->fresh = false;
+            TAILQ_REMOVE(&srv->fresh, c, fresh_link);
+        }
         off += used;
         /* Large replies go out before the next request is handled, so the
          * client can read one batch while the next is minted. */
@@ -549,10 +596,10 @@ static void on_shed(evutil_socket_t fd, short what, void *arg) {
                 worst = c;
         if (worst == NULL || held(worst) <= IN_INITIAL)
             break;
-        log_msg(LOG_WARN,
-                "%s client dropped holding %zu bytes of unread replies and %zu of request buffer: what all "
-                "clients hold passed max-output-total (%llu)",
-                proto_label[worst->proto], queued(worst), worst->in_cap, (unsigned long long)limit);
+        log_limited(&shed_log, LOG_WARN,
+                    "%s client dropped holding %zu bytes of unread replies and %zu of request buffer: what all "
+                    "clients hold passed max-output-total (%llu)",
+                    proto_label[worst->proto], queued(worst), worst->in_cap, (unsigned long long)limit);
         svc->clients_shed++;
         conn_free(worst);
     }
@@ -582,7 +629,8 @@ static void on_writable(evutil_socket_t fd, short what, void *arg) {
     conn *c = arg;
     (void)fd;
     if (what & EV_TIMEOUT) {
-        log_msg(LOG_DEBUG, "%s client dropped: replies unread past idle-timeout", proto_label[c->proto]);
+        log_limited(&client_timeout_log, LOG_DEBUG, "%s client dropped: replies unread past idle-timeout",
+                    proto_label[c->proto]);
         conn_free(c);
         return;
     }
@@ -599,10 +647,16 @@ static void on_readable(evutil_socket_t fd, short what, void *arg) {
     if (what & EV_TIMEOUT) {
         if (c->handshaking) {
             srv->svc->tls_handshake_failures++;
-            log_msg(LOG_DEBUG, "%s client dropped: TLS handshake unfinished after %llu s", proto_label[c->proto],
-                    (unsigned long long)srv->cfg->tls_handshake_timeout);
+            log_limited(&client_timeout_log, LOG_DEBUG, "%s client dropped: TLS handshake unfinished after %llu s",
+                        proto_label[c->proto], (unsigned long long)srv->cfg->tls_handshake_timeout);
+        } else if (c->partial_since_ms != 0 && !c->lingering) {
+            /* While a request is incomplete the timeout is its deadline. */
+            srv->svc->request_timeouts++;
+            log_limited(&client_timeout_log, LOG_DEBUG, "%s client dropped: request unfinished after %llu ms",
+                        proto_label[c->proto], (unsigned long long)(now_ms() - c->partial_since_ms));
         } else if (!c->lingering) {
-            log_msg(LOG_DEBUG, "%s client dropped: idle past idle-timeout", proto_label[c->proto]);
+            log_limited(&client_timeout_log, LOG_DEBUG, "%s client dropped: idle past idle-timeout",
+                        proto_label[c->proto]);
         }
         conn_free(c);
         return;
@@ -647,7 +701,7 @@ static void on_readable(evutil_socket_t fd, short what, void *arg) {
         if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
             return;
         if (n < 0)
-            log_msg(LOG_DEBUG, "%s client error: %s", proto_label[c->proto], strerror(errno));
+            log_limited(&client_error_log, LOG_DEBUG, "%s client error: %s", proto_label[c->proto], strerror(errno));
         conn_free(c); /* the client closed: what it did not wait for is dropped */
         return;
     }
@@ -656,17 +710,54 @@ static void on_readable(evutil_socket_t fd, short what, void *arg) {
         event_active(c->rev, EV_READ, 0); /* TLS holds more than c->in took */
 }
 
+/*
+ * A client's address as the limits on wrong secrets count it: an IPv4
+ * address (IPv4-mapped), or the /64 of an IPv6 one, since one host
+ * commonly holds a whole /64.
+ */
+static void peer_key(const struct sockaddr *addr, int socklen, unsigned char key[16]) {
+    memset(key, 0, 16);
+    if (addr->sa_family == AF_INET && (size_t)socklen >= sizeof(struct sockaddr_in)) {
+        const struct sockaddr_in *in = (const struct sockaddr_in *)addr;
+        key[10] = key[11] = 0xff;
+        memcpy(key + 12, &in->sin_addr, 4);
+    } else if (addr->sa_family == AF_INET6 && (size_t)socklen >= sizeof(struct sockaddr_in6)) {
+        const struct sockaddr_in6 *in6 = (const struct sockaddr_in6 *)addr;
+        memcpy(key, &in6->sin6_addr, IN6_IS_ADDR_V4MAPPED(&in6->sin6_addr) ? 16 : 8);
+    }
+}
+
+static proto listener_proto(const server *srv, const struct evconnlistener *lev) {
+    return lev == srv->listeners[PROTO_HTTP] || lev == srv->tls_listeners[PROTO_HTTP] ? PROTO_HTTP : PROTO_RESP;
+}
+
 static void on_accept(struct evconnlistener *lev, evutil_socket_t fd, struct sockaddr *addr, int socklen, void *arg) {
     server *srv = arg;
-    (void)addr, (void)socklen;
-    proto p = lev == srv->listeners[PROTO_HTTP] || lev == srv->tls_listeners[PROTO_HTTP] ? PROTO_HTTP : PROTO_RESP;
+    proto p = listener_proto(srv, lev);
     bool tls = lev == srv->tls_listeners[p];
     service *svc = srv->svc;
+    if (srv->accept_failing) {
+        srv->accept_failing = false;
+        log_msg(LOG_INFO, "accepting connections again; %llu were closed unserved while descriptors ran out",
+                (unsigned long long)srv->accept_shed);
+    }
     bool refuse = svc->connections[PROTO_HTTP] + svc->connections[PROTO_RESP] >= srv->cfg->max_connections;
+    if (refuse && !TAILQ_EMPTY(&srv->fresh)) {
+        /* Room is made by the connection that has waited longest without
+         * sending a whole request: clients that connect and trickle or
+         * send nothing cannot keep the others out. */
+        conn *old = TAILQ_FIRST(&srv->fresh);
+        svc->shed_at_cap++;
+        log_limited(&refused_log, LOG_WARN,
+                    "%s client dropped at max-connections (%llu) to make room: no request from it arrived whole",
+                    proto_label[old->proto], (unsigned long long)srv->cfg->max_connections);
+        conn_free(old);
+        refuse = false;
+    }
     if (refuse) {
         svc->connections_refused[p]++;
-        log_msg(LOG_WARN, "%s connection refused: max-connections (%llu) reached", proto_label[p],
-                (unsigned long long)srv->cfg->max_connections);
+        log_limited(&refused_log, LOG_WARN, "%s connection refused: max-connections (%llu) reached", proto_label[p],
+                    (unsigned long long)srv->cfg->max_connections);
         /* A TLS client could read the reason only after a handshake it
          * should not be given: it is closed at once. */
         if (srv->refusing >= MAX_REFUSING || tls) {
@@ -730,6 +821,9 @@ static void on_accept(struct evconnlistener *lev, evutil_socket_t fd, struct soc
     }
     svc->connections[p]++;
     svc->connections_total[p]++;
+    peer_key(addr, socklen, c->peer);
+    c->fresh = true;
+    TAILQ_INSERT_TAIL(&srv->fresh, c, fresh_link);
     if (tls) {
         if (srv->tls_attach(c) != 0) {
             conn_free(c);
@@ -745,10 +839,77 @@ static void on_accept(struct evconnlistener *lev, evutil_socket_t fd, struct soc
     event_add(c->rev, idle_tv(srv, &tv));
 }
 
+static void set_listening(server *srv, bool on) {
+    for (int p = 0; p < PROTO_COUNT; p++) {
+        struct evconnlistener *levs[] = {srv->listeners[p], srv->tls_listeners[p]};
+        for (size_t i = 0; i < 2; i++)
+            if (levs[i] != NULL)
+                (on ? evconnlistener_enable : evconnlistener_disable)(levs[i]);
+    }
+}
+
+/* Holds a descriptor in reserve, so that one is at hand to accept and close a connection when they run out. */
+static void take_spare(server *srv) {
+    if (srv->spare_open)
+        return;
+    srv->spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    srv->spare_open = srv->spare_fd >= 0;
+}
+
+static void on_accept_resume(evutil_socket_t fd, short what, void *arg) {
+    (void)fd, (void)what;
+    server *srv = arg;
+    if (srv->stopping)
+        return;
+    take_spare(srv); /* if another descriptor took its place after the last shedding */
+    set_listening(srv, true);
+}
+
+/*
+ * accept() failed, most likely for want of descriptors. The listening
+ * socket stays readable, so libevent would call again at once and the loop
+ * spin: the listeners pause for ACCEPT_BACKOFF_MS instead. Out of
+ * descriptors, the spare one is given up to accept the waiting connections
+ * and close them, each told why where the protocol allows (as servers do),
+ * rather than leave them hanging in the backlog. Logged once per streak of
+ * failures.
+ */
 static void on_accept_error(struct evconnlistener *lev, void *arg) {
-    (void)arg, (void)lev;
-    /* Out of descriptors, say: log and carry on; the listener retries. */
-    log_msg(LOG_ERROR, "accept: %s", evutil_socket_error_to_string(EVUTIL_SOCKET_ERROR()));
+    server *srv = arg;
+    int err = EVUTIL_SOCKET_ERROR();
+    srv->svc->accept_errors++;
+    if (!srv->accept_failing) {
+        srv->accept_failing = true;
+        srv->accept_shed = 0;
+        log_limited(&accept_log, LOG_ERROR,
+                    "accept: %s; new connections are closed unserved until descriptors are free "
+                    "(not logged again until then)",
+                    evutil_socket_error_to_string(err));
+    }
+    if ((err == EMFILE || err == ENFILE) && srv->spare_open) {
+        proto p = listener_proto(srv, lev);
+        bool tls = lev == srv->tls_listeners[p];
+        const char *msg = p == PROTO_HTTP ? http_refusal : resp_refusal;
+        close(srv->spare_fd);
+        srv->spare_open = false;
+        for (int i = 0; i < ACCEPT_SHED_MAX; i++) {
+            int fd = accept4(evconnlistener_get_fd(lev), NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+            if (fd < 0)
+                break;
+            if (!tls) {
+                ssize_t w = send(fd, msg, strlen(msg), MSG_DONTWAIT | MSG_NOSIGNAL);
+                (void)w; /* a refusal the client may miss: it is closed either way */
+            }
+            close(fd);
+            srv->accept_shed++;
+            srv->svc->accept_shed++;
+            srv->svc->connections_refused[p]++;
+        }
+        take_spare(srv);
+    }
+    set_listening(srv, false);
+    struct timeval tv = {0, ACCEPT_BACKOFF_MS * 1000};
+    event_add(srv->accept_ev, &tv);
 }
 
 int server_listen(server *srv, proto p, const char *address, bool tls) {
@@ -783,9 +944,15 @@ int server_listen(server *srv, proto p, const char *address, bool tls) {
         return -1;
     }
     evconnlistener_set_error_cb(*lev, on_accept_error);
-    if (srv->shed_ev == NULL && (srv->shed_ev = evtimer_new(srv->base, on_shed, srv)) == NULL) {
-        log_msg(LOG_ERROR, "out of memory");
-        return -1;
+    if (srv->shed_ev == NULL) {
+        TAILQ_INIT(&srv->fresh);
+        take_spare(srv);
+        srv->shed_ev = evtimer_new(srv->base, on_shed, srv);
+        srv->accept_ev = evtimer_new(srv->base, on_accept_resume, srv);
+        if (srv->shed_ev == NULL || srv->accept_ev == NULL) {
+            log_msg(LOG_ERROR, "out of memory");
+            return -1;
+        }
     }
     for (int i = 0; i < MINTID_FORMAT_COUNT; i++) {
         wait_queue *q = &srv->waiting[i];
@@ -829,6 +996,16 @@ void server_close_all(server *srv) {
         event_free(srv->shed_ev);
         srv->shed_ev = NULL;
     }
+    if (srv->accept_ev != NULL) {
+        event_free(srv->accept_ev);
+        srv->accept_ev = NULL;
+    }
+    if (srv->spare_open) {
+        close(srv->spare_fd);
+        srv->spare_open = false;
+    }
+    free(srv->auth_buckets);
+    srv->auth_buckets = NULL;
     for (int i = 0; i < MINTID_FORMAT_COUNT; i++) {
         if (srv->waiting[i].timer != NULL) {
             event_free(srv->waiting[i].timer);
@@ -906,13 +1083,80 @@ void auth_free(auth *a) {
     a->n = 0;
 }
 
-auth_result auth_attempt(conn *c, const char *secret, size_t len, uint64_t *retry_ms) {
+/* One second: the burst a limit of N wrong secrets a second allows is N. */
+#define AUTH_WINDOW_NS 1000000000u
+
+/*
+ * Whether a limit of per_second wrong secrets, spent up to tat_ns, allows
+ * one more now; if not, *retry_ms says when it will.
+ */
+static bool auth_budget_left(uint64_t tat_ns, uint64_t now, uint64_t per_second, uint64_t *retry_ms) {
+    uint64_t interval = AUTH_WINDOW_NS / per_second;
+    if (tat_ns + interval <= now + AUTH_WINDOW_NS)
+        return true;
+    *retry_ms = (tat_ns + interval - now - AUTH_WINDOW_NS + 999999u) / 1000000u;
+    return false;
+}
+
+static void auth_spend(uint64_t *tat_ns, uint64_t now, uint64_t per_second) {
+    *tat_ns = (*tat_ns > now ? *tat_ns : now) + AUTH_WINDOW_NS / per_second;
+}
+
+/*
+ * The bucket of c's address: the one it has, or with create, a slot for
+ * it (a free one, or the one with least spent, near its hash). NULL when
+ * it has none (nothing spent), or memory runs out.
+ */
+static auth_bucket *auth_bucket_of(conn *c, uint64_t now, bool create) {
+    server *srv = c->srv;
+    if (srv->auth_buckets == NULL) {
+        if (!create || (srv->auth_buckets = calloc(AUTH_BUCKETS, sizeof *srv->auth_buckets)) == NULL)
+            return NULL;
+    }
+    uint32_t h = 2166136261u; /* FNV-1a */
+    for (size_t i = 0; i < sizeof c->peer; i++)
+        h = (h ^ c->peer[i]) * 16777619u;
+    auth_bucket *best = NULL;
+    for (uint32_t i = 0; i < 8; i++) {
+        auth_bucket *b = &srv->auth_buckets[(h + i) % AUTH_BUCKETS];
+        if (memcmp(b->addr, c->peer, sizeof b->addr) == 0 && b->tat_ns > now)
+            return b;
+        if (best == NULL || b->tat_ns < best->tat_ns)
+            best = b;
+    }
+    if (!create)
+        return NULL;
+    memcpy(best->addr, c->peer, sizeof best->addr);
+    best->tat_ns = 0;
+    return best;
+}
+
+auth_result auth_attempt(conn *c, const char *secret, size_t len, uint64_t *retry_ms, const char **where) {
     const auth *a = c->srv->auth;
-    uint64_t now = monotonic_ns() / 1000000u;
+    service *svc = c->srv->svc;
+    const config *cfg = c->srv->cfg;
+    uint64_t now_ns = monotonic_ns(), now = now_ns / 1000000u;
     *retry_ms = 0;
     if (c->auth_retry_ms > now) {
-        c->srv->svc->auth_failures[c->proto]++;
+        svc->auth_failures[c->proto]++;
         *retry_ms = c->auth_retry_ms - now;
+        *where = "on this connection";
+        return AUTH_TOO_SOON;
+    }
+    /* Limits across connections: one client opening a new connection for
+     * every few guesses, or many clients together, are refused unchecked
+     * past them, right secret or not, so guessing gains nothing. */
+    auth_bucket *b = auth_bucket_of(c, now_ns, false);
+    if (b != NULL && !auth_budget_left(b->tat_ns, now_ns, cfg->auth_failures_per_address, retry_ms)) {
+        svc->auth_failures[c->proto]++;
+        svc->auth_limited_address++;
+        *where = "from this address";
+        return AUTH_TOO_SOON;
+    }
+    if (!auth_budget_left(c->srv->auth_total_tat_ns, now_ns, cfg->auth_failures_total, retry_ms)) {
+        svc->auth_failures[c->proto]++;
+        svc->auth_limited_total++;
+        *where = "on this server";
         return AUTH_TOO_SOON;
     }
     unsigned char d[AUTH_DIGEST_LEN];
@@ -926,11 +1170,14 @@ auth_result auth_attempt(conn *c, const char *secret, size_t len, uint64_t *retr
         c->auth_failures = 0;
         return AUTH_OK;
     }
-    c->srv->svc->auth_failures[c->proto]++;
+    svc->auth_failures[c->proto]++;
     c->auth_failures++;
+    if ((b = auth_bucket_of(c, now_ns, true)) != NULL)
+        auth_spend(&b->tat_ns, now_ns, cfg->auth_failures_per_address);
+    auth_spend(&c->srv->auth_total_tat_ns, now_ns, cfg->auth_failures_total);
     if (c->auth_failures >= AUTH_MAX_FAILURES) {
-        log_msg(LOG_WARN, "%s client closed after %d wrong secrets", c->proto == PROTO_HTTP ? "HTTP" : "RESP",
-                AUTH_MAX_FAILURES);
+        log_limited(&auth_log, LOG_WARN, "%s client closed after %d wrong secrets",
+                    c->proto == PROTO_HTTP ? "HTTP" : "RESP", AUTH_MAX_FAILURES);
         c->closing = true;
     } else if (c->auth_failures >= AUTH_FREE_FAILURES) {
         unsigned shift = c->auth_failures - AUTH_FREE_FAILURES;

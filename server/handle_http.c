@@ -14,8 +14,14 @@
 #include <stdio.h>
 #include <string.h>
 
-const char http_refusal[] = "HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\nContent-Length: "
-                            "38\r\nConnection: close\r\n\r\nmax-connections reached; try again.\r\n";
+#define REFUSAL_BODY "max-connections reached; try again.\r\n"
+#define REFUSAL_BODY_LEN 37
+#define DECIMAL_(n) #n
+#define DECIMAL(n) DECIMAL_(n)
+/* A Content-Length that does not match the body makes clients fail the reply (curl exits 18). */
+_Static_assert(sizeof REFUSAL_BODY - 1 == REFUSAL_BODY_LEN, "REFUSAL_BODY_LEN must be the length of REFUSAL_BODY");
+const char http_refusal[] = "HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\nContent-Length: " DECIMAL(
+    REFUSAL_BODY_LEN) "\r\nConnection: close\r\n\r\n" REFUSAL_BODY;
 
 typedef struct response {
     int status;
@@ -366,15 +372,15 @@ static bool authorized(conn *c, const http_request *req, struct evbuffer *out) {
     while (n > 0 && *v == ' ')
         v++, n--;
     uint64_t retry_ms;
-    switch (auth_attempt(c, v, n, &retry_ms)) {
+    const char *where = "";
+    switch (auth_attempt(c, v, n, &retry_ms, &where)) {
     case AUTH_OK:
         return true;
     case AUTH_WRONG:
         send_error(c, req, out, 401, "wrong secret");
         return false;
     case AUTH_TOO_SOON:
-        send_error(c, req, out, 429, "too many wrong secrets on this connection; try again in %" PRIu64 " ms",
-                   retry_ms);
+        send_error(c, req, out, 429, "too many wrong secrets %s; try again in %" PRIu64 " ms", where, retry_ms);
         return false;
     }
     return false;

@@ -390,7 +390,8 @@ static bool authenticate(conn *c, struct evbuffer *out, const resp_arg *user, co
         return true;
     }
     uint64_t retry_ms = 0;
-    auth_result r = c->srv->auth == NULL ? AUTH_WRONG : auth_attempt(c, secret->ptr, secret->len, &retry_ms);
+    const char *where = "";
+    auth_result r = c->srv->auth == NULL ? AUTH_WRONG : auth_attempt(c, secret->ptr, secret->len, &retry_ms, &where);
     if (r == AUTH_OK && !arg_is(user, "default")) {
         /* The secret was right but the user is not one: still a refusal. */
         c->srv->svc->auth_failures[PROTO_RESP]++;
@@ -406,7 +407,7 @@ static bool authenticate(conn *c, struct evbuffer *out, const resp_arg *user, co
         reply_coded(c, out, "WRONGPASS", "invalid username-password pair or user is disabled.");
         return false;
     case AUTH_TOO_SOON:
-        reply_error(c, out, "too many wrong secrets on this connection; try again in %" PRIu64 " ms", retry_ms);
+        reply_error(c, out, "too many wrong secrets %s; try again in %" PRIu64 " ms", where, retry_ms);
         return false;
     }
     return false;

@@ -19,6 +19,8 @@
 #include <time.h>
 
 #define DRAIN_SECONDS 10 /* how long a shutdown waits for queued replies to go out */
+/* Descriptors beyond max-connections: listeners, the state file, etcd, the spare one. */
+#define FD_MARGIN 64
 
 typedef struct app {
     server srv;
@@ -152,29 +154,42 @@ static int claim_static(node_claim *claim, uint64_t node) {
     return -1;
 }
 
-/* Each connection is a descriptor: make room for max-connections of them. */
-static void raise_fd_limit(const config *cfg) {
+/*
+ * Each connection is a descriptor: the soft limit is raised to hold
+ * max-connections of them and a margin for listeners, the state file and
+ * etcd. A hard limit below that would leave accept() failing for clients
+ * the settings promise to take, so the server does not start.
+ */
+static int raise_fd_limit(const config *cfg) {
     struct rlimit rl;
-    rlim_t want = (rlim_t)cfg->max_connections + 64;
+    rlim_t want = (rlim_t)cfg->max_connections + FD_MARGIN;
     if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur >= want)
-        return;
-    rl.rlim_cur = rl.rlim_max == RLIM_INFINITY || rl.rlim_max >= want ? want : rl.rlim_max;
-    setrlimit(RLIMIT_NOFILE, &rl);
-    if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < want)
-        log_msg(LOG_WARN,
-                "the descriptor limit (%llu) is below max-connections (%" PRIu64 ") + 64; "
-                "connections past it fail to be accepted",
-                (unsigned long long)rl.rlim_cur, cfg->max_connections);
+        return 0;
+    if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < want) {
+        log_msg(LOG_ERROR,
+                "the descriptor limit's hard limit (%llu) is below max-connections (%" PRIu64 ") + %d; "
+                "raise it (ulimit -Hn, LimitNOFILE=) or lower max-connections; not starting",
+                (unsigned long long)rl.rlim_max, cfg->max_connections, FD_MARGIN);
+        return -1;
+    }
+    rl.rlim_cur = want;
+    if (setrlimit(RLIMIT_NOFILE, &rl) != 0) {
+        log_msg(LOG_ERROR, "cannot raise the descriptor limit to %llu for max-connections: %s; not starting",
+                (unsigned long long)want, strerror(errno));
+        return -1;
+    }
+    return 0;
 }
 
-int main(int argc, char **argv) {
+static int run(int argc, char **argv) {
     config cfg;
     int rc = config_load(&cfg, argc, argv);
     if (rc != 0)
         return rc > 0 ? 0 : 2;
     log_threshold = (log_level)log_level_find(cfg.log_level);
     signal(SIGPIPE, SIG_IGN);
-    raise_fd_limit(&cfg);
+    if (raise_fd_limit(&cfg) != 0)
+        return 1;
 
     static node_claim claim;
     if (claim_init(&claim, cfg.id_space) != 0) {
@@ -338,5 +353,14 @@ out:
     /* The node id is let go last, after every ID minted with it. */
     claim_free(&claim);
     log_msg(status == 0 ? LOG_INFO : LOG_ERROR, status == 0 ? "stopped" : "not started");
+    return status;
+}
+
+/* The log's writer runs for the whole life of the process, so every line,
+ * the last included, is written off the event loop and flushed at exit. */
+int main(int argc, char **argv) {
+    log_start();
+    int status = run(argc, argv);
+    log_stop();
     return status;
 }

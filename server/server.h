@@ -13,6 +13,7 @@
 #include <event2/event.h>
 #include <event2/listener.h>
 #include <stdbool.h>
+#include <sys/queue.h>
 
 typedef struct conn conn;
 typedef struct auth auth;
@@ -96,6 +97,20 @@ typedef struct wait_queue {
     uint64_t due_ns; /* CLOCK_MONOTONIC: when the timer fires; 0 when not armed */
 } wait_queue;
 
+/*
+ * The wrong secrets one client address has given, as the time its budget
+ * is spent up to (a GCRA's theoretical arrival time): a failure moves it
+ * one interval on, and a secret is checked only while it is less than a
+ * second ahead of now.
+ */
+typedef struct auth_bucket {
+    unsigned char addr[16]; /* IPv4-mapped, or an IPv6 /64 */
+    uint64_t tat_ns;        /* CLOCK_MONOTONIC; at or before now: nothing spent */
+} auth_bucket;
+/* Client addresses tracked at once; an address that does not fit takes the
+ * slot of the one with least spent, and the limit on all clients stays. */
+#define AUTH_BUCKETS 4096
+
 typedef struct server {
     struct event_base *base;
     service *svc;
@@ -113,6 +128,14 @@ typedef struct server {
     uint64_t next_client_id;                 /* CLIENT ID of the next RESP connection */
     mintid_id *ids;                          /* room for one slice of IDs (SERVER_SLICE_IDS) */
     wait_queue waiting[MINTID_FORMAT_COUNT]; /* by format id */
+    TAILQ_HEAD(fresh_list, conn) fresh;      /* connections without a whole request yet, oldest first */
+    struct event *accept_ev;                 /* turns the listeners back on after accept() ran out of descriptors */
+    bool spare_open;                         /* spare_fd is held, to be given up to shed a connection */
+    int spare_fd;
+    bool accept_failing;        /* accept() is failing: logged once, until a connection is accepted again */
+    uint64_t accept_shed;       /* connections closed unserved in the current streak */
+    auth_bucket *auth_buckets;  /* AUTH_BUCKETS of them; NULL until the first wrong secret */
+    uint64_t auth_total_tat_ns; /* the same for every client together */
 } server;
 
 struct conn {
@@ -142,6 +165,9 @@ struct conn {
     uint64_t auth_retry_ms;    /* monotonic: before this, a secret is refused unchecked */
     conn *prev, *next;
     conn *wait_prev, *wait_next; /* in srv->waiting[job.fmt->id] while job.parked */
+    unsigned char peer[16];      /* the client's address, as auth_bucket keeps it */
+    bool fresh;                  /* in srv->fresh: no request has arrived whole yet */
+    TAILQ_ENTRY(conn) fresh_link;
 };
 
 /* IDs minted for one connection per loop turn, and requests handled. */
@@ -227,15 +253,19 @@ void auth_free(auth *a);
 typedef enum auth_result {
     AUTH_OK,
     AUTH_WRONG,   /* not a secret of the file */
-    AUTH_TOO_SOON /* refused unchecked: wrong ones came too fast; *retry_ms says when to try */
+    AUTH_TOO_SOON /* refused unchecked: wrong ones came too fast; *retry_ms says when to try, *where from whom */
 } auth_result;
 
 /*
  * Checks secret[0..len) offered on c, in constant time against every
- * secret, and counts a refusal in the service's auth_failures. Past
- * AUTH_MAX_FAILURES on c it also sets c->closing.
+ * secret, and counts a refusal in the service's auth_failures. Wrong
+ * secrets are limited on the connection (AUTH_FREE_FAILURES...), from its
+ * client address (auth-failures-per-address) and from all clients
+ * (auth-failures-total); past a limit a secret is refused unchecked, and
+ * *where says which ("on this connection", "from this address", "on this
+ * server"). Past AUTH_MAX_FAILURES on c it also sets c->closing.
  */
-auth_result auth_attempt(conn *c, const char *secret, size_t len, uint64_t *retry_ms);
+auth_result auth_attempt(conn *c, const char *secret, size_t len, uint64_t *retry_ms, const char **where);
 
 /* Binds HOST:PORT for `p`, plain or TLS. Returns 0, or -1 after logging why. */
 int server_listen(server *srv, proto p, const char *address, bool tls);

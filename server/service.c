@@ -406,6 +406,32 @@ void service_metrics(service *svc, emit_fn emit, void *ctx) {
               "Requests refused for a wrong or missing secret, or one offered too soon after wrong ones.",
               svc->auth_failures);
     emitf(emit, ctx,
+          "# HELP mintid_auth_limited_total Secrets refused unchecked for too many wrong ones across connections: "
+          "from their client address (auth-failures-per-address), or from all clients (auth-failures-total).\n"
+          "# TYPE mintid_auth_limited_total counter\n"
+          "mintid_auth_limited_total{scope=\"address\"} %" PRIu64
+          "\nmintid_auth_limited_total{scope=\"total\"} %" PRIu64 "\n",
+          svc->auth_limited_address, svc->auth_limited_total);
+    emitf(emit, ctx,
+          "# HELP mintid_accept_errors_total Times accepting a connection failed (out of descriptors).\n"
+          "# TYPE mintid_accept_errors_total counter\nmintid_accept_errors_total %" PRIu64 "\n"
+          "# HELP mintid_accept_shed_total Connections closed unserved while descriptors ran out.\n"
+          "# TYPE mintid_accept_shed_total counter\nmintid_accept_shed_total %" PRIu64 "\n"
+          "# HELP mintid_request_timeouts_total Connections dropped because a request did not arrive whole within "
+          "request-timeout.\n"
+          "# TYPE mintid_request_timeouts_total counter\nmintid_request_timeouts_total %" PRIu64 "\n"
+          "# HELP mintid_connections_shed_at_cap_total Connections without a whole request closed to make room for "
+          "a new client at max-connections.\n"
+          "# TYPE mintid_connections_shed_at_cap_total counter\nmintid_connections_shed_at_cap_total %" PRIu64 "\n",
+          svc->accept_errors, svc->accept_shed, svc->request_timeouts, svc->shed_at_cap);
+    emitf(emit, ctx,
+          "# HELP mintid_log_lines_dropped_total Log lines dropped: the log's buffer was full (stderr not read fast "
+          "enough) or stderr failed.\n"
+          "# TYPE mintid_log_lines_dropped_total counter\nmintid_log_lines_dropped_total %" PRIu64 "\n"
+          "# HELP mintid_log_lines_held_back_total Log lines a client could trigger held back by their rate limit.\n"
+          "# TYPE mintid_log_lines_held_back_total counter\nmintid_log_lines_held_back_total %" PRIu64 "\n",
+          log_dropped(), log_held_back());
+    emitf(emit, ctx,
           "# HELP mintid_tls_handshake_failures_total TLS handshakes that failed or did not finish in time.\n"
           "# TYPE mintid_tls_handshake_failures_total counter\nmintid_tls_handshake_failures_total %" PRIu64 "\n",
           svc->tls_handshake_failures);

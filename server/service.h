@@ -41,6 +41,12 @@ typedef struct service {
     uint64_t connections_total[PROTO_COUNT];
     uint64_t connections_refused[PROTO_COUNT];
     uint64_t auth_failures[PROTO_COUNT];
+    uint64_t auth_limited_address; /* secrets refused unchecked: too many wrong from their address */
+    uint64_t auth_limited_total;   /* ...from all clients together */
+    uint64_t accept_errors;        /* accept() failures (out of descriptors) */
+    uint64_t accept_shed;          /* connections closed unserved while out of descriptors */
+    uint64_t request_timeouts;     /* connections dropped: a request unfinished past request-timeout */
+    uint64_t shed_at_cap;          /* connections without a whole request closed for a new one at max-connections */
     uint64_t tls_handshake_failures;
     /* TLS handshakes that failed or timed out */ /* secrets refused: wrong, missing, or offered too fast */
     uint64_t parked_total;                        /* requests that had to wait for their format */

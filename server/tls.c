@@ -76,8 +76,9 @@ static void tls_log_failure(conn *c, const char *what, int err) {
     if (e != 0)
         ERR_error_string_n(e, buf, sizeof buf);
     ERR_clear_error();
-    log_msg(LOG_DEBUG, "%s client dropped: TLS %s failed (%d%s%s)", c->proto == PROTO_HTTP ? "HTTP" : "RESP", what, err,
-            buf[0] ? ": " : "", buf);
+    static log_limit lim; /* clients can make handshakes fail at will */
+    log_limited(&lim, LOG_DEBUG, "%s client dropped: TLS %s failed (%d%s%s)", c->proto == PROTO_HTTP ? "HTTP" : "RESP",
+                what, err, buf[0] ? ": " : "", buf);
 }
 
 /* The socket is waited on for what OpenSSL asked for. */
