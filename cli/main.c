@@ -240,6 +240,29 @@ static int policy_from(const char *s, const char *const *names, int n) {
     return -1;
 }
 
+/*
+ * After a failed mint: a host-wide state ahead of the clock (a run under a
+ * clock set ahead, a faked one) holds every later run back until the clock
+ * catches up; say where it is and how far ahead.
+ */
+static void host_state_hint(mintid_gen *gen, int rc) {
+    const char *path = mintid_gen_host_path(gen);
+    mintid_gen_stats st;
+    int64_t now;
+    if (path == NULL || (rc != MINTID_ETIMEDOUT && rc != MINTID_ECLOCKBACK) || mintid_clock_system(NULL, &now) != 0)
+        return;
+    mintid_gen_get_stats(gen, &st);
+    if (st.last_unix_ms <= now)
+        return;
+    char when[MINTID_TIME_MAX];
+    if (mintid_format_time(st.last_unix_ms, when, sizeof when) < 0)
+        snprintf(when, sizeof when, "%" PRId64, st.last_unix_ms);
+    fprintf(stderr,
+            "mintid: the host-wide state %s has minted up to %s, %" PRId64 " ms ahead of the clock; runs wait for "
+            "the clock to reach it (--max-wait), or mint apart with --local\n",
+            path, when, st.last_unix_ms - now);
+}
+
 static int cmd_gen(int argc, char **argv) {
     /* clang-format off */
     static const struct option opts[] = {
@@ -404,6 +427,7 @@ static int cmd_gen(int argc, char **argv) {
         long got = mintid_gen_next_n(gen, ids, want);
         if (got < 0) {
             fprintf(stderr, "mintid: %s: %s\n", fmt->name, mintid_strerror((int)got));
+            host_state_hint(gen, (int)got);
             status = EXIT_FAILURE_RT;
             break;
         }

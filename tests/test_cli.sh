@@ -82,6 +82,18 @@ wait $first || fail "gen nanoflake with its state deleted: $(cat "$tmp/a.err")"
 LC_ALL=C sort -c -u "$tmp/a" 2>/dev/null || fail "gen nanoflake with its state deleted: not strictly increasing"
 dups=$(sort "$tmp/a" "$tmp/b" | uniq -d | wc -l)
 [ "$dups" = 0 ] || fail "gen nanoflake beside a run whose state was deleted: $dups IDs repeated"
+# A run under a clock an hour ahead leaves the host's state there: a later
+# run waits for the clock (--max-wait) and says why, and --local still mints.
+if [ "$no_faketime" != --no-faketime ] && command -v faketime >/dev/null; then
+    new_host
+    FAKETIME_DONT_FAKE_MONOTONIC=1 run 0 faketime -f '+1h' "$M" gen uexky -n 3
+    run 3 "$M" gen uexky --max-wait 10
+    has_err "wait limit reached"
+    has_err "has minted up to"
+    has_err "ahead of the clock"
+    run 0 "$M" gen uexky --local
+    MINTID_HOST_DIR=$tmp/host
+fi
 # A directory that is not there: a clear error, no IDs.
 MINTID_HOST_DIR=$tmp/none run 3 "$M" gen nanoflake
 has_err "in $tmp/none: host-wide state could not be opened"
