@@ -141,7 +141,7 @@ synchronous_commit = off
         except ProcessLookupError:
             self.pid = None
             return
-        wait_gone([self.pid], 60)
+        wait_gone([self.pid], 60, zombie_ok=True)
         self.pid = None
 
     def crash(self):
@@ -164,18 +164,27 @@ synchronous_commit = off
         return p.stdout.strip()
 
 
-def wait_gone(pids, timeout):
+def exited(pid, zombie_ok):
+    """True once pid is gone, or, with zombie_ok, a zombie that its parent (init, for a postmaster) has yet
+    to reap. A postmaster killed -9 leaves postmaster.pid behind, and the next one refuses to start while a
+    process (a zombie too) has that pid; one that shut down has removed the file first."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return zombie_ok and f.read().rsplit(")", 1)[1].split()[0] == "Z"
+    except (FileNotFoundError, ProcessLookupError):
+        return True
+
+
+def wait_gone(pids, timeout, zombie_ok=False):
     deadline = time.monotonic() + timeout
     for pid in pids:
         while True:
-            try:
-                os.kill(pid, 0)
-            except ProcessLookupError:
-                break
             try:  # reap it if it is our child (pg_ctl's postmaster is not)
                 os.waitpid(pid, os.WNOHANG)
             except ChildProcessError:
                 pass
+            if exited(pid, zombie_ok):
+                break
             if time.monotonic() > deadline:
                 raise Failure(f"process {pid} still alive after {timeout} s")
             time.sleep(0.05)
