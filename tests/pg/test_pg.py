@@ -366,6 +366,39 @@ def step_crash(c, args):
     check_above(c, db, 2000, "old_all", "after the restart > every ID received before")
 
 
+def psql_err(c, db, sql):
+    """Runs sql expecting it to fail: (exit status, stderr with the SQLSTATE and HINT)."""
+    p = subprocess.run(["psql", "-X", "-At", "-v", "ON_ERROR_STOP=1", "-v", "VERBOSITY=verbose", "-d", db, "-c", sql],
+                       capture_output=True, text=True, env=c.env())
+    return p.returncode, p.stderr
+
+
+def restart_with(c, settings):
+    """ALTER SYSTEM SET (value) or RESET (None) each setting, then a restart."""
+    for name, value in settings:
+        c.psql("postgres", f"ALTER SYSTEM RESET {name}" if value is None else f"ALTER SYSTEM SET {name} = '{value}'")
+    c.stop()
+    c.start()
+
+
+def set_mark(path, ms):
+    """Raises the mark in the mark file (of either version) of a stopped server to ms, keeping the rest."""
+    with open(path) as f:
+        lines = f.read().splitlines()
+    lines = [str(ms)] if lines[0].isdigit() else [f"mark {ms}" if l.startswith("mark ") else l for l in lines]
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+def mark_alone(path):
+    """Rewrites the mark file of a stopped server as version 1 (mintid 0.1.0's) wrote it: the mark alone."""
+    with open(path) as f:
+        lines = f.read().splitlines()
+    value = lines[0] if lines[0].isdigit() else next(l.split()[1] for l in lines if l.startswith("mark "))
+    with open(path, "w") as f:
+        f.write(value + "\n")
+
+
 def step_standby(c, args):
     db = "repl"
     ids_table(c, db)
@@ -375,6 +408,9 @@ def step_standby(c, args):
     backup = [os.path.join(PG_BIN, "pg_basebackup"), "-D", s.data, "-h", c.root, "-p", str(c.port), "-U", "postgres",
               "-R", "-X", "stream", "-c", "fast", "--no-sync"]
     run(s.as_postgres + backup, quiet=True)
+    # The base backup's mark file as an earlier mintid wrote it, the mark alone: the parameters
+    # recorded with the mark must reach the standby through WAL.
+    mark_alone(os.path.join(s.data, "mintid.mark"))
     with open(os.path.join(s.data, "postgresql.conf"), "a") as f:
         f.write(f"\nport = {s.port}\nhot_standby = on\n")
     with open(os.path.join(s.data, "postgresql.auto.conf"), "a") as f:
@@ -414,9 +450,13 @@ def step_standby(c, args):
             if time.monotonic() > deadline:
                 raise Failure("the standby did not come back as synchronous")
             time.sleep(0.1)
+        c.psql(db, "SELECT gen_snowflake()")
         seen, n = load_until_killed(c, db, 3, "SET synchronous_commit = on;\n")
         expect(n > 100, f"the client received {n} rows of IDs from the primary before its kill -9")
         s.stop()
+        # The standby's own setting differs from the epoch the primary minted snowflakes under.
+        with open(os.path.join(s.data, "postgresql.conf"), "a") as f:
+            f.write("mintid.snowflake_epoch = 'discord'\n")
         s.start(faketime="-1h")
         run(s.as_postgres + [os.path.join(PG_BIN, "pg_ctl"), "-D", s.data, "-w", "-t", "60", "promote"], quiet=True)
         skew = float(s.psql(db, "SELECT extract(epoch FROM statement_timestamp())")) - time.time()
@@ -424,6 +464,9 @@ def step_standby(c, args):
         copy_ids(s, db, seen, "old_all")
         s.psql(db, "INSERT INTO ids SELECT FROM generate_series(1, 2000)")
         check_above(s, db, 2000, "old_all", "on the promoted standby > every ID received from the primary")
+        rc, err = psql_err(s, db, "SELECT gen_snowflake()")
+        expect(rc != 0 and "mintid.snowflake_epoch changed from 1288834974657 to 1420070400000" in err,
+               f"the promoted standby has the parameters through WAL: another epoch is refused: {err.strip()[:200]}")
     finally:
         s.stop()
         # The primary again, without a synchronous standby to wait for.
@@ -431,6 +474,78 @@ def step_standby(c, args):
             c.start()
         c.psql("postgres", "ALTER SYSTEM RESET synchronous_standby_names")
         c.psql("postgres", "SELECT pg_reload_conf()")
+
+
+def step_params(c, args):
+    db, mark = "params", os.path.join(c.data, "mintid.mark")
+    c.psql("postgres", f"CREATE DATABASE {db}")
+    c.psql(db, "CREATE EXTENSION mintid")
+    c.psql(db, "CREATE TABLE t (id nanoflake PRIMARY KEY DEFAULT gen_nanoflake(), run int)")
+    insert = "INSERT INTO t (run) SELECT {} FROM generate_series(1, {})"
+    c.psql(db, insert.format(1, 30000))
+    old = 1288834974657  # nanoflake's default epoch
+    later = old + 30000
+    # A reload changes nothing: the setting waits for a restart, IDs go on under the recorded epoch.
+    c.psql("postgres", f"ALTER SYSTEM SET mintid.nanoflake_epoch = '{later}'")
+    c.psql("postgres", "SELECT pg_reload_conf()")
+    seen = "SELECT pending_restart OR setting <> '' FROM pg_settings WHERE name = 'mintid.nanoflake_epoch'"
+    deadline = time.monotonic() + 30
+    while c.psql(db, seen) != "t":
+        if time.monotonic() > deadline:
+            raise Failure("the reload never reached the epoch setting")
+        time.sleep(0.05)
+    rc, err = psql_err(c, db, insert.format(2, 1000))
+    expect(rc == 0 and c.psql(db, "SHOW mintid.nanoflake_epoch") == ""
+           and c.psql(db, "SELECT count(DISTINCT id) FROM t") == "31000",
+           f"mintid.nanoflake_epoch 30 s later at a reload: pending a restart, 1000 more IDs under the recorded "
+           f"epoch {err.strip()[:300]}")
+    # The restart, with the mark 30 s past the first ID, as if the server had minted on for 30 s: under
+    # the old epoch, the generator would carry on from the mark; under the new one, from the first ID.
+    first = int(c.psql(db, "SELECT mintid_inspect(min(id))->>'unix_ms' FROM t"))
+    c.stop()
+    set_mark(mark, first + 30000)
+    c.start()
+    with open(mark, "rb") as f:
+        before = f.read()
+    rc, err = psql_err(c, db, insert.format(3, 30000))
+    with open(mark, "rb") as f:
+        after = f.read()
+    expect(rc != 0 and "55000" in err and f"mintid.nanoflake_epoch changed from {old} to {later}" in err
+           and "HINT:" in err and "mintid.adopt_params" in err,
+           f"after the restart: 55000 with a HINT, no unique violation: {err.strip()[:600]}")
+    expect(before == after and c.psql(db, "SELECT count(*) FROM t") == "31000", "the refused mint changed no state")
+    expect(len(c.psql(db, "SELECT gen_ulid()")) == 26, "the other formats mint on")
+    # Adopting the new epoch (a reload sets mintid.adopt_params): the format's new IDs lie above every old one.
+    c.psql("postgres", "ALTER SYSTEM SET mintid.adopt_params = on")
+    c.psql("postgres", "SELECT pg_reload_conf()")
+    deadline = time.monotonic() + 30
+    while c.psql(db, "SHOW mintid.adopt_params") != "on":
+        if time.monotonic() > deadline:
+            raise Failure("the reload never set mintid.adopt_params")
+        time.sleep(0.05)
+    p = subprocess.run(["psql", "-X", "-At", "-v", "ON_ERROR_STOP=1", "-d", db, "-c", insert.format(4, 30000)],
+                       capture_output=True, text=True, env=c.env())
+    expect(p.returncode == 0 and "adopted" in p.stderr and c.psql(db, "SELECT count(DISTINCT id) FROM t") == "61000",
+           f"mintid.adopt_params = on: the new epoch taken, 30000 new IDs, none repeated: {p.stderr.strip()[:300]}")
+    expect(c.psql(db, "SELECT min(id) FILTER (WHERE run = 4) > max(id) FILTER (WHERE run < 4) FROM t") == "t",
+           "every ID under the adopted epoch is above every earlier one")
+    # A changed node is refused the same way.
+    restart_with(c, [("mintid.adopt_params", None), ("mintid.node", "5")])
+    rc, err = psql_err(c, db, "SELECT gen_nanoflake()")
+    expect(rc != 0 and "55000" in err and "mintid.node changed from 0 to 5" in err and "HINT:" in err,
+           f"mintid.node 0 -> 5: refused: {err.strip()[:400]}")
+    # A mark file of the previous version, without parameters: read, and the parameters recorded at
+    # the next mint. (The cluster keeps node 5 and the later epoch recorded: this step comes last.)
+    c.stop()
+    mark_alone(mark)
+    c.start()
+    c.psql(db, "SELECT gen_nanoflake()")
+    with open(mark) as f:
+        text = f.read()
+    expect(text.startswith("mintid-mark 2\n") and f"format nanoflake node=5 epoch={later} " in text,
+           "a mark file without parameters is read; the next mint records them")
+    c.psql("postgres", "ALTER SYSTEM RESET mintid.node")
+    c.psql("postgres", "ALTER SYSTEM RESET mintid.nanoflake_epoch")
 
 
 def step_upgrade(c, args):
@@ -485,7 +600,8 @@ def step_nopreload(c, args):
 
 
 STEPS = [("regress", step_regress), ("pgbench", step_pgbench), ("binary", step_binary), ("dump", step_dump),
-         ("standby", step_standby), ("crash", step_crash), ("upgrade", step_upgrade), ("nopreload", step_nopreload)]
+         ("standby", step_standby), ("crash", step_crash), ("upgrade", step_upgrade),
+         ("nopreload", step_nopreload), ("params", step_params)]
 
 
 def main():
