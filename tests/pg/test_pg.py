@@ -12,7 +12,9 @@ shared_preload_libraries = 'mintid', and runs, in order:
                synchronous replication: minting on it is an error; the
                primary is killed -9 mid-load, the standby restarted with
                the clock an hour back and promoted: every ID it mints is
-               greater than every ID a client received from the primary
+               greater than every ID a client received from the primary;
+               its base backup's mark file cut back to the mark alone, it
+               refuses an epoch other than the primary's (through WAL)
   crash        kill -9 of the postmaster (and its children) mid-load, then a
                restart with the clock an hour back (libfaketime): every ID
                minted after it is greater than every ID a client received
@@ -23,6 +25,11 @@ shared_preload_libraries = 'mintid', and runs, in order:
                (node-bound, or 64-bit) refuse with a HINT; the others mint
                per backend, unique under 8 pgbench clients; then preloaded
                again
+  params       the parameters recorded with the mark: an epoch moved 30 s
+               later waits for a restart at a reload, is refused after it
+               (no repeated primary key), adopted by mintid.adopt_params;
+               a changed node is refused; a version 1 mark file is read.
+               Last: it leaves node 5 and the later epoch recorded
 
 The extension must be installed (make -C pg install). The cluster is
 stopped by its postmaster's pid; nothing else is touched. Exit status 0
