@@ -544,6 +544,23 @@ def step_params(c, args):
     # A mark file of the previous version, without parameters: read, and the parameters recorded at
     # the next mint. (The cluster keeps node 5 and the later epoch recorded: this step comes last.)
     c.stop()
+    # A mark file that does not parse stops the start, with the reason.
+    with open(mark) as f:
+        good = f.read()
+    with open(mark, "w") as f:
+        f.write(good.replace("format nanoflake node=0 ", "format nanoflake node=zero "))
+    try:
+        c.start()
+        started = True
+    except Failure as e:
+        started, why = False, str(e)
+    if started:
+        c.stop()
+        raise Failure("the server started with a mark file that does not parse")
+    expect("holds no mark: a node that is neither 0..65535 nor -" in why,
+           "a mark file with a node that is no number: the start is refused, saying why")
+    with open(mark, "w") as f:
+        f.write(good)
     mark_alone(mark)
     c.start()
     c.psql(db, "SELECT gen_nanoflake()")
