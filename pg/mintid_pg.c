@@ -564,13 +564,16 @@ static const char *mark_parse(const char *buf, size_t n, int64 *mark, mintid_pg_
     memset(params, 0, sizeof(mintid_pg_params) * MINTID_FORMAT_COUNT);
     if (memchr(buf, '\0', n) != NULL)
         return "a NUL byte";
-    if (n == 0 || buf[n - 1] != '\n')
-        return "no end of line at its end";
     if (n < hl || memcmp(buf, MINTID_MARK_HEADER, hl) != 0) {
+        /* Version 1 was read with or without its end of line. */
         *version = 1;
-        return parse_ms(buf, n - 1, mark) ? NULL : "neither \"" MINTID_MARK_HEADER "...\" nor a mark (Unix ms)";
+        return parse_ms(buf, n > 0 && buf[n - 1] == '\n' ? n - 1 : n, mark)
+                   ? NULL
+                   : "neither the header \"mintid-mark 2\" nor a mark (Unix ms)";
     }
     *version = 2;
+    if (buf[n - 1] != '\n')
+        return "no end of line at its end";
     for (p += hl; p < end;) {
         const char *e = memchr(p, '\n', (size_t)(end - p)), *why;
         if (e - p > 5 && memcmp(p, "mark ", 5) == 0) {
