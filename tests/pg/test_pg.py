@@ -541,10 +541,8 @@ def step_params(c, args):
     rc, err = psql_err(c, db, "SELECT gen_nanoflake()")
     expect(rc != 0 and "55000" in err and "mintid.node changed from 0 to 5" in err and "HINT:" in err,
            f"mintid.node 0 -> 5: refused: {err.strip()[:400]}")
-    # A mark file of the previous version, without parameters: read, and the parameters recorded at
-    # the next mint. (The cluster keeps node 5 and the later epoch recorded: this step comes last.)
-    c.stop()
     # A mark file that does not parse stops the start, with the reason.
+    c.stop()
     with open(mark) as f:
         good = f.read()
     with open(mark, "w") as f:
@@ -559,6 +557,8 @@ def step_params(c, args):
         raise Failure("the server started with a mark file that does not parse")
     expect("holds no mark: a node that is neither 0..65535 nor -" in why,
            "a mark file with a node that is no number: the start is refused, saying why")
+    # A mark file of the previous version, without parameters: read, and the parameters recorded at
+    # the next mint. (The cluster keeps node 5 and the later epoch recorded: this step comes last.)
     with open(mark, "w") as f:
         f.write(good)
     mark_alone(mark)
