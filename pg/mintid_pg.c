@@ -16,7 +16,10 @@
  * mark_ms") is raised a window ahead of need and made durable - a custom WAL
  * record, XLogFlush'ed, plus a file in the data directory, fsynced - before
  * any ID under it is returned. After a restart the generators start at that
- * mark whatever the clock says; see docs/postgresql.md.
+ * mark whatever the clock says. The mark only keeps IDs apart within one ID
+ * space, so it is recorded with each format's node, epoch and bit layout,
+ * and a format minted under others is refused (unless adopted); see
+ * docs/postgresql.md.
  */
 #include "postgres.h"
 
@@ -69,14 +72,29 @@ StaticAssertDecl(MINTID_FORMAT_COUNT <= 16, "stamp more entry points in mintid_p
  * on the wiki page RegisterCustomRmgr() points to. Changeable here only.
  */
 #define MINTID_RMGR_ID 128
+/* The mark alone: written by version 0.1.0's module, still replayed. */
 #define XLOG_MINTID_MARK 0x00
+/* The mark and each format's parameters, as the text of the mark file. */
+#define XLOG_MINTID_STATE 0x10
 
 /* How far ahead of the IDs being issued the durable mark is raised. */
 #define MINTID_MARK_WINDOW_MS 2000
 
-/* The mark file, relative to the data directory (the server's cwd). */
+/*
+ * The mark file, relative to the data directory (the server's cwd).
+ * Version 2 (the text of a XLOG_MINTID_STATE record too):
+ *   mintid-mark 2
+ *   mark <Unix ms>
+ *   format <name> node=<n>|- epoch=<Unix ms> floor=<Unix ms> layout=<bits>:<field>/<width>,...
+ * with a format line for each format minted so far. Version 1 (0.1.0's
+ * module) is the mark alone: "<Unix ms>\n".
+ */
 #define MINTID_MARK_FILE "mintid.mark"
 #define MINTID_MARK_TMP "mintid.mark.tmp"
+#define MINTID_MARK_HEADER "mintid-mark 2\n"
+/* Longer than any mark file: the header, the mark and a line per format. */
+#define MINTID_MARK_TEXT_MAX 8192
+#define MINTID_LAYOUT_MAX 160
 
 /* Unix ms of PostgreSQL's epoch, 2000-01-01. */
 #define PG_EPOCH_UNIX_MS ((int64)(POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * SECS_PER_DAY * 1000)
@@ -90,6 +108,18 @@ typedef struct mintid_pg_gen {
     mintid__core core;
 } mintid_pg_gen;
 
+/*
+ * What a format's IDs were minted under, recorded with the mark: IDs under
+ * another node, epoch or layout could repeat the ones the mark covers.
+ */
+typedef struct mintid_pg_params {
+    bool present;                   /* recorded: the format was minted under these */
+    int32 node;                     /* mintid.node, or -1 for a format without a node field */
+    int64 epoch_ms;                 /* Unix ms */
+    int64 floor_ms;                 /* no ID of the format before this Unix ms (an epoch adopted later) */
+    char layout[MINTID_LAYOUT_MAX]; /* "64:timestamp/41,node/10,sequence/12" */
+} mintid_pg_params;
+
 /* Everything in shared memory (or, without preload, per backend). */
 typedef struct mintid_pg_state {
     LWLock *lock;          /* NULL in the per-backend state */
@@ -98,6 +128,7 @@ typedef struct mintid_pg_state {
     int64 floor_ms;        /* a mark from before this server's IDs (file, redo): start there */
     XLogRecPtr mark_lsn;   /* the WAL record of mark_ms */
     XLogRecPtr mark_acked; /* the synchronous standbys are known to have mark records up to here */
+    mintid_pg_params params[MINTID_FORMAT_COUNT]; /* recorded with mark_ms */
     mintid_pg_gen gen[MINTID_FORMAT_COUNT];
 } mintid_pg_state;
 
@@ -110,7 +141,11 @@ static shmem_startup_hook_type prev_shmem_startup_hook;
 
 /* Settings. */
 static int guc_node;
+static bool guc_adopt_params;
 static char *guc_epoch[MINTID_FORMAT_COUNT]; /* checked by epoch_check() */
+
+/* Each format's bit layout as recorded (layout_of), worked out once in _PG_init. */
+static char format_layout[MINTID_FORMAT_COUNT][MINTID_LAYOUT_MAX];
 
 /*
  * The random pool of this backend. Not in shared memory, and reset when
@@ -428,35 +463,175 @@ static Datum max_impl(FunctionCallInfo fcinfo, int idx) {
 
 /* ---- the durable mark ------------------------------------------------------------------ */
 
-/* Reads the mark file; 0 if there is none. A file that does not parse stops the caller. */
-static int64 mark_file_read(void) {
-    char buf[64];
+/* The layout of f as recorded: its width and its fields, most significant first. */
+static void layout_of(const mintid_format *f, char *buf, size_t cap) {
+    size_t n = (size_t)snprintf(buf, cap, "%u:", (unsigned)f->bits);
+    unsigned i;
+    for (i = 0; i < f->nfields && n < cap; i++)
+        n += (size_t)snprintf(buf + n, cap - n, "%s%s/%u", i ? "," : "", f->fields[i].name,
+                              (unsigned)f->fields[i].width);
+}
+
+/* The text of the mark file (and of a XLOG_MINTID_STATE record); its length. */
+static size_t mark_text(int64 mark, const mintid_pg_params *params, char *buf, size_t cap) {
+    size_t n = (size_t)snprintf(buf, cap, MINTID_MARK_HEADER "mark " INT64_FORMAT "\n", mark);
+    int i;
+    for (i = 0; i < MINTID_FORMAT_COUNT && n < cap; i++) {
+        const mintid_pg_params *p = &params[i];
+        char node[16];
+        if (!p->present)
+            continue;
+        if (p->node < 0)
+            strlcpy(node, "-", sizeof node);
+        else
+            snprintf(node, sizeof node, "%d", (int)p->node);
+        n += (size_t)snprintf(buf + n, cap - n,
+                              "format %s node=%s epoch=" INT64_FORMAT " floor=" INT64_FORMAT " layout=%s\n",
+                              mintid_format_get((mintid_format_id)i)->name, node, p->epoch_ms, p->floor_ms, p->layout);
+    }
+    if (n >= cap)
+        elog(ERROR, "mintid: the mark's text exceeds %zu bytes", cap);
+    return n;
+}
+
+/* A decimal of the mark's text: 1 to 18 digits, nothing else. */
+static bool parse_ms(const char *s, size_t len, int64 *out) {
+    int64 v = 0;
+    size_t i;
+    if (len == 0 || len > 18)
+        return false;
+    for (i = 0; i < len; i++) {
+        if (s[i] < '0' || s[i] > '9')
+            return false;
+        v = v * 10 + (s[i] - '0');
+    }
+    *out = v;
+    return true;
+}
+
+/* Parses "<name> node=N|- epoch=N floor=N layout=S" (after "format "); NULL, or why not. */
+static const char *parse_format_line(const char *p, const char *e, mintid_pg_params *params) {
+    static const char *const keys[] = {" node=", " epoch=", " floor=", " layout="};
+    const char *sp = memchr(p, ' ', (size_t)(e - p));
+    const mintid_format *f;
+    mintid_pg_params *rec;
+    char name[32];
+    int k;
+    if (sp == NULL || (size_t)(sp - p) >= sizeof name)
+        return "a malformed format line";
+    memcpy(name, p, (size_t)(sp - p));
+    name[sp - p] = '\0';
+    if ((f = mintid_format_find(name)) == NULL)
+        return "a format this module does not know";
+    rec = &params[f->id];
+    if (rec->present)
+        return "a format recorded twice";
+    for (k = 0, p = sp; k < 4; k++) {
+        size_t kl = strlen(keys[k]);
+        const char *v;
+        int64 node;
+        if ((size_t)(e - p) < kl || memcmp(p, keys[k], kl) != 0)
+            return "a format line without node=, epoch=, floor= and layout=, in this order";
+        v = p += kl;
+        while (p < e && *p != ' ')
+            p++;
+        if (k == 0 && p - v == 1 && *v == '-')
+            rec->node = -1;
+        else if (k == 0 && parse_ms(v, (size_t)(p - v), &node) && node <= 65535)
+            rec->node = (int32)node;
+        else if (k == 0)
+            return "a node that is neither 0..65535 nor -";
+        else if (k < 3 && !parse_ms(v, (size_t)(p - v), k == 1 ? &rec->epoch_ms : &rec->floor_ms))
+            return "an epoch or floor that is not Unix ms";
+        else if (k == 3 && (p != e || p == v || (size_t)(p - v) >= sizeof rec->layout))
+            return "a malformed layout";
+        else if (k == 3)
+            memcpy(rec->layout, v, (size_t)(p - v));
+    }
+    rec->present = true;
+    return NULL;
+}
+
+/*
+ * Parses the mark's text (the file's bytes, or a record's) into *mark and
+ * params (which it clears first); NULL, or why it does not parse. The text
+ * of version 1 is the mark alone: its formats' parameters are unknown.
+ */
+static const char *mark_parse(const char *buf, size_t n, int64 *mark, mintid_pg_params *params, int *version) {
+    const size_t hl = strlen(MINTID_MARK_HEADER);
+    const char *p = buf, *end = buf + n;
+    bool have_mark = false;
+    memset(params, 0, sizeof(mintid_pg_params) * MINTID_FORMAT_COUNT);
+    if (memchr(buf, '\0', n) != NULL)
+        return "a NUL byte";
+    if (n < hl || memcmp(buf, MINTID_MARK_HEADER, hl) != 0) {
+        /* Version 1 was read with or without its end of line. */
+        *version = 1;
+        return parse_ms(buf, n > 0 && buf[n - 1] == '\n' ? n - 1 : n, mark)
+                   ? NULL
+                   : "neither the header \"mintid-mark 2\" nor a mark (Unix ms)";
+    }
+    *version = 2;
+    if (buf[n - 1] != '\n')
+        return "no end of line at its end";
+    for (p += hl; p < end;) {
+        const char *e = memchr(p, '\n', (size_t)(end - p)), *why;
+        if (e - p > 5 && memcmp(p, "mark ", 5) == 0) {
+            if (have_mark || !parse_ms(p + 5, (size_t)(e - p - 5), mark))
+                return have_mark ? "the mark recorded twice" : "a mark that is not Unix ms";
+            have_mark = true;
+        } else if (e - p > 7 && memcmp(p, "format ", 7) == 0) {
+            if ((why = parse_format_line(p + 7, e, params)) != NULL)
+                return why;
+        } else {
+            return "a line other than mark and format";
+        }
+        p = e + 1;
+    }
+    return have_mark ? NULL : "no mark line";
+}
+
+/*
+ * Reads the mark file: the mark (0 if there is no file) and the recorded
+ * parameters. A file that does not parse stops the server: a mark that
+ * cannot be read cannot be honoured, and it is never read as 0.
+ */
+static int64 mark_file_read(mintid_pg_params *params) {
+    char buf[MINTID_MARK_TEXT_MAX + 1];
     int fd = OpenTransientFile(MINTID_MARK_FILE, O_RDONLY | PG_BINARY);
     ssize_t n;
-    char *end;
-    long long v;
+    int64 mark = 0;
+    int version;
+    const char *why;
+    memset(params, 0, sizeof(mintid_pg_params) * MINTID_FORMAT_COUNT);
     if (fd < 0) {
         if (errno == ENOENT)
             return 0;
         ereport(FATAL, (errcode_for_file_access(), errmsg("could not open \"%s\": %m", MINTID_MARK_FILE)));
     }
-    n = read(fd, buf, sizeof buf - 1);
+    n = read(fd, buf, sizeof buf);
     CloseTransientFile(fd);
     if (n < 0)
         ereport(FATAL, (errcode_for_file_access(), errmsg("could not read \"%s\": %m", MINTID_MARK_FILE)));
-    buf[n] = '\0';
-    errno = 0;
-    v = strtoll(buf, &end, 10);
-    if (errno != 0 || end == buf || (*end != '\n' && *end != '\0') || v < 0)
+    why = n > MINTID_MARK_TEXT_MAX ? "larger than any mark file" : mark_parse(buf, (size_t)n, &mark, params, &version);
+    if (why != NULL) {
+        char esc[MINTID_ESCAPED_MAX];
+        mintid_escape(buf, Min((size_t)n, (size_t)64), esc, sizeof esc);
         ereport(FATAL, (errcode(ERRCODE_DATA_CORRUPTED),
-                        errmsg("\"%s\" holds no mark (Unix ms): \"%s\"", MINTID_MARK_FILE, buf)));
-    return (int64)v;
+                        errmsg("\"%s\" holds no mark: %s (it begins \"%s\")", MINTID_MARK_FILE, why, esc),
+                        errhint("Restore it from a backup; without its mark, IDs minted before could be minted "
+                                "again. Move it away only once the clock is past every ID ever minted here.")));
+    }
+    if (version == 1 && mark > 0)
+        ereport(LOG, (errmsg("\"%s\" of an earlier mintid records no parameters; each format's node, epoch and "
+                             "layout are recorded at its next mint",
+                             MINTID_MARK_FILE)));
+    return mark;
 }
 
 /* Writes the mark file durably: a temporary file, fsync, rename, fsync of the directory. */
-static void mark_file_write(int64 mark) {
-    char buf[32];
-    int len = snprintf(buf, sizeof buf, INT64_FORMAT "\n", mark);
+static void mark_file_write(const char *buf, size_t n) {
+    int len = (int)n;
     int fd = OpenTransientFile(MINTID_MARK_TMP, O_WRONLY | O_CREAT | O_TRUNC | PG_BINARY);
     if (fd < 0)
         ereport(ERROR, (errcode_for_file_access(), errmsg("could not create \"%s\": %m", MINTID_MARK_TMP)));
@@ -472,29 +647,42 @@ static void mark_file_write(int64 mark) {
 }
 
 /*
- * Raises the mark to new_mark: the file, fsynced (which no checkpoint makes
+ * Raises the mark to new_mark, recording the parameters of every format
+ * with it, those of f replaced by *fp when f is not NULL (a format's first
+ * mint, or an adopted change): the file, fsynced (which no checkpoint makes
  * obsolete), then a WAL record, flushed (replicas replay it, and crash
  * recovery after the last checkpoint). Called with the lock held, before
- * any ID under the new mark is minted; the synchronous standbys' answer is
- * waited for after the lock is released (mark_wait_standbys), before any ID
- * under the mark is returned.
+ * any ID under the new mark or parameters is minted; the synchronous
+ * standbys' answer is waited for after the lock is released
+ * (mark_wait_standbys), before any ID under them is returned. Shared
+ * memory changes only once both are durable.
  *
  * The file comes first: a base backup whose checkpoint falls between the
  * two then has the new mark either in the file it copies (written before
  * the checkpoint) or in the WAL it replays (logged after it). In the other
  * order, a copy of the file taken before it was written, with the record
  * before the backup's redo point, would lose the mark.
+ *
+ * Every record's mark is above the one before, so that replay can tell a
+ * record older than the file it started from (and skip its parameters).
  */
-static void mark_raise(mintid_pg_state *st, int64 new_mark) {
-    mintid_mark_record rec;
+static void mark_raise(mintid_pg_state *st, int64 new_mark, const mintid_format *f, const mintid_pg_params *fp) {
+    mintid_pg_params params[MINTID_FORMAT_COUNT];
+    char buf[MINTID_MARK_TEXT_MAX];
     XLogRecPtr lsn;
-    mark_file_write(new_mark);
-    rec.mark_ms = new_mark;
+    size_t n;
+    new_mark = Max(new_mark, st->mark_ms + 1);
+    memcpy(params, st->params, sizeof params);
+    if (f != NULL)
+        params[f->id] = *fp;
+    n = mark_text(new_mark, params, buf, sizeof buf);
+    mark_file_write(buf, n);
     XLogBeginInsert();
-    XLogRegisterData((char *)&rec, sizeof rec);
-    lsn = XLogInsert(MINTID_RMGR_ID, XLOG_MINTID_MARK);
+    XLogRegisterData(buf, (int)n);
+    lsn = XLogInsert(MINTID_RMGR_ID, XLOG_MINTID_STATE);
     XLogFlush(lsn);
     st->mark_ms = new_mark;
+    memcpy(st->params, params, sizeof params);
     st->mark_lsn = lsn;
 }
 
@@ -529,33 +717,75 @@ static void mark_wait_standbys(mintid_pg_state *st, XLogRecPtr lsn) {
     LWLockRelease(st->lock);
 }
 
+/*
+ * Replays a mark: the old record's alone, or the mark and parameters of a
+ * XLOG_MINTID_STATE record, which replace the recorded ones. A record whose
+ * mark is not above the one already known (from the file read at start, or
+ * an earlier record) is older than what the file holds and is skipped.
+ */
 static void mintid_redo(XLogReaderState *record) {
-    mintid_mark_record rec;
+    mintid_pg_params params[MINTID_FORMAT_COUNT];
+    char buf[MINTID_MARK_TEXT_MAX];
     uint8 info = XLogRecGetInfo(record) & ~XLR_INFO_MASK;
-    if (info != XLOG_MINTID_MARK)
-        elog(PANIC, "mintid_redo: unknown op code %u", info);
-    memcpy(&rec, XLogRecGetData(record), sizeof rec);
+    int64 mark;
+    int version;
+    size_t len = XLogRecGetDataLen(record), n;
+    if (info == XLOG_MINTID_MARK && len == sizeof(mintid_mark_record)) {
+        mintid_mark_record rec;
+        memcpy(&rec, XLogRecGetData(record), sizeof rec);
+        mark = rec.mark_ms;
+    } else if (info == XLOG_MINTID_STATE) {
+        const char *why = mark_parse(XLogRecGetData(record), len, &mark, params, &version);
+        if (why != NULL || version != 2)
+            elog(PANIC, "mintid_redo: a state record that does not parse: %s", why != NULL ? why : "version 1");
+    } else {
+        elog(PANIC, "mintid_redo: unknown op code %u or length %zu", info, len);
+    }
     if (shared_state == NULL)
         return;
     LWLockAcquire(shared_state->lock, LW_EXCLUSIVE);
-    if (rec.mark_ms > shared_state->floor_ms) {
-        shared_state->floor_ms = rec.mark_ms;
-        if (rec.mark_ms > shared_state->mark_ms)
-            shared_state->mark_ms = rec.mark_ms;
+    if (mark > shared_state->floor_ms) {
+        shared_state->floor_ms = mark;
+        if (mark > shared_state->mark_ms)
+            shared_state->mark_ms = mark;
+        if (info == XLOG_MINTID_STATE)
+            memcpy(shared_state->params, params, sizeof params);
         /* A standby keeps it across its own restarts, whose restart
          * points may lie past this record. */
-        mark_file_write(rec.mark_ms);
+        n = mark_text(shared_state->mark_ms, shared_state->params, buf, sizeof buf);
+        mark_file_write(buf, n);
     }
     LWLockRelease(shared_state->lock);
 }
 
 static void mintid_desc(StringInfo buf, XLogReaderState *record) {
+    const char *p = XLogRecGetData(record), *end = p + XLogRecGetDataLen(record);
     mintid_mark_record rec;
-    memcpy(&rec, XLogRecGetData(record), sizeof rec);
-    appendStringInfo(buf, "mark " INT64_FORMAT, rec.mark_ms);
+    if ((XLogRecGetInfo(record) & ~XLR_INFO_MASK) == XLOG_MINTID_MARK) {
+        memcpy(&rec, p, sizeof rec);
+        appendStringInfo(buf, "mark " INT64_FORMAT, rec.mark_ms);
+        return;
+    }
+    /* The text after its header line, one line after the other. */
+    p += Min((size_t)(end - p), strlen(MINTID_MARK_HEADER));
+    for (; p < end; p++) {
+        if (*p != '\n')
+            appendStringInfoChar(buf, *p);
+        else if (p + 1 < end)
+            appendStringInfoString(buf, "; ");
+    }
 }
 
-static const char *mintid_identify(uint8 info) { return (info & ~XLR_INFO_MASK) == XLOG_MINTID_MARK ? "MARK" : NULL; }
+static const char *mintid_identify(uint8 info) {
+    switch (info & ~XLR_INFO_MASK) {
+    case XLOG_MINTID_MARK:
+        return "MARK";
+    case XLOG_MINTID_STATE:
+        return "STATE";
+    default:
+        return NULL;
+    }
+}
 
 static RmgrData mintid_rmgr = {
     .rm_name = "mintid",
@@ -590,7 +820,7 @@ static void mintid_shmem_startup(void) {
         shared_state->lock = &(GetNamedLWLockTranche("mintid"))->lock;
         shared_state->durable = true;
         /* At start and after a crash: everything before the mark is spoken for. */
-        shared_state->floor_ms = shared_state->mark_ms = mark_file_read();
+        shared_state->floor_ms = shared_state->mark_ms = mark_file_read(shared_state->params);
         state_init(shared_state);
     }
     LWLockRelease(AddinShmemInitLock);
@@ -646,6 +876,123 @@ static void gen_config(const mintid_format *f, mintid_config *cfg) {
     }
 }
 
+/* The name of f's epoch for messages: its setting, where it has one. */
+static void epoch_name(const mintid_format *f, char *buf, size_t cap) {
+    char sql[64];
+    mintid_pg_sql_name(f, sql, sizeof sql);
+    if (f->epoch_settable)
+        snprintf(buf, cap, "mintid.%s_epoch", sql);
+    else
+        snprintf(buf, cap, "the epoch of %s", f->name);
+}
+
+/*
+ * Describes how p differs from the recorded rec, in the words mintidd uses
+ * for a start with changed parameters: what changed, why that could repeat
+ * IDs, and the recorded values to go back to. Returns how many changed.
+ */
+static int params_changes(const mintid_format *f, const mintid_pg_params *rec, const mintid_pg_params *p,
+                          StringInfo what, StringInfo why, StringInfo back) {
+    char epoch[96];
+    int changes = 0;
+    epoch_name(f, epoch, sizeof epoch);
+    if (rec->node != p->node) {
+        changes++;
+        appendStringInfo(what, "mintid.node changed from %d to %d", (int)rec->node, (int)p->node);
+        appendStringInfoString(why, "IDs of the new node could repeat ones another server issued with it.");
+        appendStringInfo(back, "mintid.node = %d", (int)rec->node);
+    }
+    if (strcmp(rec->layout, p->layout) != 0) {
+        changes++;
+        appendStringInfo(what, "%sthe bit layout changed from %s to %s", changes > 1 ? " and " : "", rec->layout,
+                         p->layout);
+        appendStringInfo(why,
+                         "%sThis mintid lays out the format differently from the one that wrote the mark, so its "
+                         "IDs could repeat earlier ones.",
+                         changes > 1 ? " " : "");
+        appendStringInfo(back, "%sthe version of mintid that wrote the mark", back->len > 0 ? ", " : "");
+    }
+    if (rec->epoch_ms != p->epoch_ms) {
+        changes++;
+        appendStringInfo(what, "%s%s changed from " INT64_FORMAT " to " INT64_FORMAT, changes > 1 ? " and " : "", epoch,
+                         rec->epoch_ms, p->epoch_ms);
+        appendStringInfo(why, "%sIDs under the new epoch could repeat ones already issued.", changes > 1 ? " " : "");
+        if (f->epoch_settable)
+            appendStringInfo(back, "%s%s = '" INT64_FORMAT "'", back->len > 0 ? ", " : "", epoch, rec->epoch_ms);
+        else if (strcmp(rec->layout, p->layout) == 0)
+            appendStringInfo(back, "%sthe version of mintid that wrote the mark", back->len > 0 ? ", " : "");
+    }
+    return changes;
+}
+
+/*
+ * Admits a mint of f under cfg against the parameters recorded with the
+ * mark, with the lock held. Returns false when they are the recorded ones;
+ * true when they must be recorded (*p) before any ID is minted: the
+ * format's first mint, or a change adopted under mintid.adopt_params. A
+ * change without it is refused (ERROR, after the lock is released), with
+ * nothing changed, and the same ways to move on as mintidd's: back to the
+ * recorded values, or adopt the new ones once.
+ *
+ * An epoch moved D later makes the timestamp fields of the IDs the mark
+ * covers come round again D after it, so an adopted one gets the floor
+ * mark + D (in the format's units), recorded with it; moved earlier, every
+ * new field is larger than the old ones already.
+ */
+static bool params_admit(mintid_pg_state *st, const mintid_format *f, const mintid_config *cfg, mintid_pg_params *p) {
+    const mintid_pg_params *cur = &st->params[f->id];
+    mintid_pg_params rec;
+    int32 node = cfg->node >= 0 ? (int32)cfg->node : -1;
+    int64 unit = f->ts_unit_ms, later = 0;
+    StringInfoData what, why, back;
+    char when[MINTID_TIME_MAX], after[MINTID_TIME_MAX + 64];
+    int changes;
+    /* The path of every mint: the recorded parameters, unchanged. */
+    if (cur->present && cur->node == node && cur->epoch_ms == cfg->epoch_ms &&
+        strcmp(cur->layout, format_layout[f->id]) == 0) {
+        p->floor_ms = cur->floor_ms;
+        return false;
+    }
+    rec = *cur;
+    memset(p, 0, sizeof *p);
+    p->present = true;
+    p->node = node;
+    p->epoch_ms = cfg->epoch_ms;
+    p->floor_ms = rec.present ? rec.floor_ms : 0;
+    strlcpy(p->layout, format_layout[f->id], sizeof p->layout);
+    if (!rec.present)
+        return true;
+    if (p->epoch_ms > rec.epoch_ms)
+        later = (ceil_div64(Max(st->mark_ms, rec.floor_ms), unit) + floor_div64(p->epoch_ms, unit) -
+                 floor_div64(rec.epoch_ms, unit)) *
+                unit;
+    after[0] = '\0';
+    if (later > 0) {
+        if (mintid_format_time(later, when, sizeof when) < 0) /* past year 9999 */
+            snprintf(when, sizeof when, "Unix ms " INT64_FORMAT, later);
+        snprintf(after, sizeof after, " (its IDs then carry times from %s or later, ahead of the clock)", when);
+    }
+    if (!guc_adopt_params)
+        LWLockRelease(st->lock);
+    initStringInfo(&what);
+    initStringInfo(&why);
+    initStringInfo(&back);
+    changes = params_changes(f, &rec, p, &what, &why, &back);
+    if (!guc_adopt_params)
+        ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+                        errmsg("%s: %s since the mark was written", f->name, what.data), errdetail("%s", why.data),
+                        errhint("To move on safely, restart with %s, or%s set mintid.adopt_params = on (a reload "
+                                "is enough) to take the new value%s%s, then reset it.",
+                                back.data, rec.node != p->node ? ", if no other server ever used the new node," : "",
+                                changes > 1 ? "s" : "", after)));
+    ereport(WARNING,
+            (errmsg("%s: %s since the mark was written; adopted (mintid.adopt_params)%s", f->name, what.data, after),
+             errhint("Reset mintid.adopt_params, so that a change not meant is refused.")));
+    if (later > 0)
+        p->floor_ms = later;
+    return true;
+}
+
 /*
  * Mints the next ID of f. Never waits: when the clock is behind the last ID
  * (or the mark of a previous run), the generator carries on from there, and
@@ -658,6 +1005,8 @@ static void generate(const mintid_format *f, mintid_id *out) {
     mintid_config cfg;
     int64 unit = f->ts_unit_ms, epoch_units, now, rel;
     XLogRecPtr unacked = InvalidXLogRecPtr;
+    mintid_pg_params params;
+    bool record = false;
     int rc, tries;
 
     if (RecoveryInProgress())
@@ -677,16 +1026,21 @@ static void generate(const mintid_format *f, mintid_id *out) {
 
     if (st->lock != NULL)
         LWLockAcquire(st->lock, LW_EXCLUSIVE);
+    params.floor_ms = 0;
+    if (st->durable)
+        record = params_admit(st, f, &cfg, &params);
     rel = floor_div64(now, unit);
-    if (st->durable && ceil_div64(st->floor_ms, unit) > rel)
-        rel = ceil_div64(st->floor_ms, unit);
+    if (st->durable && ceil_div64(Max(st->floor_ms, params.floor_ms), unit) > rel)
+        rel = ceil_div64(Max(st->floor_ms, params.floor_ms), unit);
     rel -= epoch_units;
     if (g->core.started && rel < (int64)g->core.last_ts)
         rel = (int64)g->core.last_ts;
     for (tries = 0;; tries++) {
         int64 start_ms = (epoch_units + rel) * unit;
-        if (st->durable && start_ms >= st->mark_ms)
-            mark_raise(st, Max(start_ms + unit, now) + MINTID_MARK_WINDOW_MS);
+        if (st->durable && (start_ms >= st->mark_ms || record)) {
+            mark_raise(st, Max(start_ms + unit, now) + MINTID_MARK_WINDOW_MS, record ? f : NULL, &params);
+            record = false;
+        }
         rc = mintid__core_next_refill(impl, &cfg, &g->core, rel, &rng, out);
         if (rc != MINTID_EEXHAUSTED || tries >= 2)
             break;
@@ -899,6 +1253,7 @@ void _PG_init(void) {
     for (i = 0; i < MINTID_FORMAT_COUNT; i++) {
         const mintid_format *f = mintid_format_get((mintid_format_id)i);
         char sql[64], name[96];
+        layout_of(f, format_layout[i], sizeof format_layout[i]);
         if (!f->epoch_settable)
             continue;
         mintid_pg_sql_name(f, sql, sizeof sql);
@@ -907,6 +1262,12 @@ void _PG_init(void) {
                                    "Epoch of the format: a name, Unix ms or an RFC 3339 time; empty: its default.",
                                    NULL, &guc_epoch[i], "", ctx, 0, epoch_checks[i], NULL, NULL);
     }
+    /* Unlike the parameters it lets change, a reload sets it: it only
+     * matters at the first mint after a restart that changed one. */
+    DefineCustomBoolVariable("mintid.adopt_params",
+                             "Mint under a node, epoch or layout other than the mark recorded, and record them.",
+                             "Set it for the first mint after a change that is meant, then reset it.",
+                             &guc_adopt_params, false, PGC_SIGHUP, 0, NULL, NULL, NULL);
     MarkGUCPrefixReserved("mintid");
 
     if (!process_shared_preload_libraries_in_progress)

@@ -12,7 +12,9 @@ shared_preload_libraries = 'mintid', and runs, in order:
                synchronous replication: minting on it is an error; the
                primary is killed -9 mid-load, the standby restarted with
                the clock an hour back and promoted: every ID it mints is
-               greater than every ID a client received from the primary
+               greater than every ID a client received from the primary;
+               its base backup's mark file cut back to the mark alone, it
+               refuses an epoch other than the primary's (through WAL)
   crash        kill -9 of the postmaster (and its children) mid-load, then a
                restart with the clock an hour back (libfaketime): every ID
                minted after it is greater than every ID a client received
@@ -23,6 +25,11 @@ shared_preload_libraries = 'mintid', and runs, in order:
                (node-bound, or 64-bit) refuse with a HINT; the others mint
                per backend, unique under 8 pgbench clients; then preloaded
                again
+  params       the parameters recorded with the mark: an epoch moved 30 s
+               later waits for a restart at a reload, is refused after it
+               (no repeated primary key), adopted by mintid.adopt_params;
+               a changed node is refused; a version 1 mark file is read.
+               Last: it leaves node 5 and the later epoch recorded
 
 The extension must be installed (make -C pg install). The cluster is
 stopped by its postmaster's pid; nothing else is touched. Exit status 0
@@ -141,7 +148,7 @@ synchronous_commit = off
         except ProcessLookupError:
             self.pid = None
             return
-        wait_gone([self.pid], 60)
+        wait_gone([self.pid], 60, zombie_ok=True)
         self.pid = None
 
     def crash(self):
@@ -164,18 +171,27 @@ synchronous_commit = off
         return p.stdout.strip()
 
 
-def wait_gone(pids, timeout):
+def exited(pid, zombie_ok):
+    """True once pid is gone, or, with zombie_ok, a zombie that its parent (init, for a postmaster) has yet
+    to reap. A postmaster killed -9 leaves postmaster.pid behind, and the next one refuses to start while a
+    process (a zombie too) has that pid; one that shut down has removed the file first."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return zombie_ok and f.read().rsplit(")", 1)[1].split()[0] == "Z"
+    except (FileNotFoundError, ProcessLookupError):
+        return True
+
+
+def wait_gone(pids, timeout, zombie_ok=False):
     deadline = time.monotonic() + timeout
     for pid in pids:
         while True:
-            try:
-                os.kill(pid, 0)
-            except ProcessLookupError:
-                break
             try:  # reap it if it is our child (pg_ctl's postmaster is not)
                 os.waitpid(pid, os.WNOHANG)
             except ChildProcessError:
                 pass
+            if exited(pid, zombie_ok):
+                break
             if time.monotonic() > deadline:
                 raise Failure(f"process {pid} still alive after {timeout} s")
             time.sleep(0.05)
@@ -357,6 +373,39 @@ def step_crash(c, args):
     check_above(c, db, 2000, "old_all", "after the restart > every ID received before")
 
 
+def psql_err(c, db, sql):
+    """Runs sql expecting it to fail: (exit status, stderr with the SQLSTATE and HINT)."""
+    p = subprocess.run(["psql", "-X", "-At", "-v", "ON_ERROR_STOP=1", "-v", "VERBOSITY=verbose", "-d", db, "-c", sql],
+                       capture_output=True, text=True, env=c.env())
+    return p.returncode, p.stderr
+
+
+def restart_with(c, settings):
+    """ALTER SYSTEM SET (value) or RESET (None) each setting, then a restart."""
+    for name, value in settings:
+        c.psql("postgres", f"ALTER SYSTEM RESET {name}" if value is None else f"ALTER SYSTEM SET {name} = '{value}'")
+    c.stop()
+    c.start()
+
+
+def set_mark(path, ms):
+    """Raises the mark in the mark file (of either version) of a stopped server to ms, keeping the rest."""
+    with open(path) as f:
+        lines = f.read().splitlines()
+    lines = [str(ms)] if lines[0].isdigit() else [f"mark {ms}" if l.startswith("mark ") else l for l in lines]
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+def mark_alone(path):
+    """Rewrites the mark file of a stopped server as version 1 (mintid 0.1.0's) wrote it: the mark alone."""
+    with open(path) as f:
+        lines = f.read().splitlines()
+    value = lines[0] if lines[0].isdigit() else next(l.split()[1] for l in lines if l.startswith("mark "))
+    with open(path, "w") as f:
+        f.write(value + "\n")
+
+
 def step_standby(c, args):
     db = "repl"
     ids_table(c, db)
@@ -366,6 +415,9 @@ def step_standby(c, args):
     backup = [os.path.join(PG_BIN, "pg_basebackup"), "-D", s.data, "-h", c.root, "-p", str(c.port), "-U", "postgres",
               "-R", "-X", "stream", "-c", "fast", "--no-sync"]
     run(s.as_postgres + backup, quiet=True)
+    # The base backup's mark file as an earlier mintid wrote it, the mark alone: the parameters
+    # recorded with the mark must reach the standby through WAL.
+    mark_alone(os.path.join(s.data, "mintid.mark"))
     with open(os.path.join(s.data, "postgresql.conf"), "a") as f:
         f.write(f"\nport = {s.port}\nhot_standby = on\n")
     with open(os.path.join(s.data, "postgresql.auto.conf"), "a") as f:
@@ -405,9 +457,13 @@ def step_standby(c, args):
             if time.monotonic() > deadline:
                 raise Failure("the standby did not come back as synchronous")
             time.sleep(0.1)
+        c.psql(db, "SELECT gen_snowflake()")
         seen, n = load_until_killed(c, db, 3, "SET synchronous_commit = on;\n")
         expect(n > 100, f"the client received {n} rows of IDs from the primary before its kill -9")
         s.stop()
+        # The standby's own setting differs from the epoch the primary minted snowflakes under.
+        with open(os.path.join(s.data, "postgresql.conf"), "a") as f:
+            f.write("mintid.snowflake_epoch = 'discord'\n")
         s.start(faketime="-1h")
         run(s.as_postgres + [os.path.join(PG_BIN, "pg_ctl"), "-D", s.data, "-w", "-t", "60", "promote"], quiet=True)
         skew = float(s.psql(db, "SELECT extract(epoch FROM statement_timestamp())")) - time.time()
@@ -415,6 +471,9 @@ def step_standby(c, args):
         copy_ids(s, db, seen, "old_all")
         s.psql(db, "INSERT INTO ids SELECT FROM generate_series(1, 2000)")
         check_above(s, db, 2000, "old_all", "on the promoted standby > every ID received from the primary")
+        rc, err = psql_err(s, db, "SELECT gen_snowflake()")
+        expect(rc != 0 and "mintid.snowflake_epoch changed from 1288834974657 to 1420070400000" in err,
+               f"the promoted standby has the parameters through WAL: another epoch is refused: {err.strip()[:200]}")
     finally:
         s.stop()
         # The primary again, without a synchronous standby to wait for.
@@ -422,6 +481,95 @@ def step_standby(c, args):
             c.start()
         c.psql("postgres", "ALTER SYSTEM RESET synchronous_standby_names")
         c.psql("postgres", "SELECT pg_reload_conf()")
+
+
+def step_params(c, args):
+    db, mark = "params", os.path.join(c.data, "mintid.mark")
+    c.psql("postgres", f"CREATE DATABASE {db}")
+    c.psql(db, "CREATE EXTENSION mintid")
+    c.psql(db, "CREATE TABLE t (id nanoflake PRIMARY KEY DEFAULT gen_nanoflake(), run int)")
+    insert = "INSERT INTO t (run) SELECT {} FROM generate_series(1, {})"
+    c.psql(db, insert.format(1, 30000))
+    old = 1288834974657  # nanoflake's default epoch
+    later = old + 30000
+    # A reload changes nothing: the setting waits for a restart, IDs go on under the recorded epoch.
+    c.psql("postgres", f"ALTER SYSTEM SET mintid.nanoflake_epoch = '{later}'")
+    c.psql("postgres", "SELECT pg_reload_conf()")
+    seen = "SELECT pending_restart OR setting <> '' FROM pg_settings WHERE name = 'mintid.nanoflake_epoch'"
+    deadline = time.monotonic() + 30
+    while c.psql(db, seen) != "t":
+        if time.monotonic() > deadline:
+            raise Failure("the reload never reached the epoch setting")
+        time.sleep(0.05)
+    rc, err = psql_err(c, db, insert.format(2, 1000))
+    expect(rc == 0 and c.psql(db, "SHOW mintid.nanoflake_epoch") == ""
+           and c.psql(db, "SELECT count(DISTINCT id) FROM t") == "31000",
+           f"mintid.nanoflake_epoch 30 s later at a reload: pending a restart, 1000 more IDs under the recorded "
+           f"epoch {err.strip()[:300]}")
+    # The restart, with the mark 30 s past the first ID, as if the server had minted on for 30 s: under
+    # the old epoch, the generator would carry on from the mark; under the new one, from the first ID.
+    first = int(c.psql(db, "SELECT mintid_inspect(min(id))->>'unix_ms' FROM t"))
+    c.stop()
+    set_mark(mark, first + 30000)
+    c.start()
+    with open(mark, "rb") as f:
+        before = f.read()
+    rc, err = psql_err(c, db, insert.format(3, 30000))
+    with open(mark, "rb") as f:
+        after = f.read()
+    expect(rc != 0 and "55000" in err and f"mintid.nanoflake_epoch changed from {old} to {later}" in err
+           and "HINT:" in err and "mintid.adopt_params" in err,
+           f"after the restart: 55000 with a HINT, no unique violation: {err.strip()[:600]}")
+    expect(before == after and c.psql(db, "SELECT count(*) FROM t") == "31000", "the refused mint changed no state")
+    expect(len(c.psql(db, "SELECT gen_ulid()")) == 26, "the other formats mint on")
+    # Adopting the new epoch (a reload sets mintid.adopt_params): the format's new IDs lie above every old one.
+    c.psql("postgres", "ALTER SYSTEM SET mintid.adopt_params = on")
+    c.psql("postgres", "SELECT pg_reload_conf()")
+    deadline = time.monotonic() + 30
+    while c.psql(db, "SHOW mintid.adopt_params") != "on":
+        if time.monotonic() > deadline:
+            raise Failure("the reload never set mintid.adopt_params")
+        time.sleep(0.05)
+    p = subprocess.run(["psql", "-X", "-At", "-v", "ON_ERROR_STOP=1", "-d", db, "-c", insert.format(4, 30000)],
+                       capture_output=True, text=True, env=c.env())
+    expect(p.returncode == 0 and "adopted" in p.stderr and c.psql(db, "SELECT count(DISTINCT id) FROM t") == "61000",
+           f"mintid.adopt_params = on: the new epoch taken, 30000 new IDs, none repeated: {p.stderr.strip()[:300]}")
+    expect(c.psql(db, "SELECT min(id) FILTER (WHERE run = 4) > max(id) FILTER (WHERE run < 4) FROM t") == "t",
+           "every ID under the adopted epoch is above every earlier one")
+    # A changed node is refused the same way.
+    restart_with(c, [("mintid.adopt_params", None), ("mintid.node", "5")])
+    rc, err = psql_err(c, db, "SELECT gen_nanoflake()")
+    expect(rc != 0 and "55000" in err and "mintid.node changed from 0 to 5" in err and "HINT:" in err,
+           f"mintid.node 0 -> 5: refused: {err.strip()[:400]}")
+    # A mark file that does not parse stops the start, with the reason.
+    c.stop()
+    with open(mark) as f:
+        good = f.read()
+    with open(mark, "w") as f:
+        f.write(good.replace("format nanoflake node=0 ", "format nanoflake node=zero "))
+    try:
+        c.start()
+        started = True
+    except Failure as e:
+        started, why = False, str(e)
+    if started:
+        c.stop()
+        raise Failure("the server started with a mark file that does not parse")
+    expect("holds no mark: a node that is neither 0..65535 nor -" in why,
+           "a mark file with a node that is no number: the start is refused, saying why")
+    # A mark file of the previous version, without parameters: read, and the parameters recorded at
+    # the next mint. (The cluster keeps node 5 and the later epoch recorded: this step comes last.)
+    with open(mark, "w") as f:
+        f.write(good)
+    mark_alone(mark)
+    c.start()
+    c.psql(db, "SELECT gen_nanoflake()")
+    with open(mark) as f:
+        text = f.read()
+    expect(text.startswith("mintid-mark 2\n") and f"format nanoflake node=5 epoch={later} " in text,
+           "a mark file without parameters is read; the next mint records them")
+    c.psql("postgres", "ALTER SYSTEM RESET mintid.node")
+    c.psql("postgres", "ALTER SYSTEM RESET mintid.nanoflake_epoch")
 
 
 def step_upgrade(c, args):
@@ -476,7 +624,8 @@ def step_nopreload(c, args):
 
 
 STEPS = [("regress", step_regress), ("pgbench", step_pgbench), ("binary", step_binary), ("dump", step_dump),
-         ("standby", step_standby), ("crash", step_crash), ("upgrade", step_upgrade), ("nopreload", step_nopreload)]
+         ("standby", step_standby), ("crash", step_crash), ("upgrade", step_upgrade),
+         ("nopreload", step_nopreload), ("params", step_params)]
 
 
 def main():
