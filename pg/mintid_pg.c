@@ -11,7 +11,8 @@
  *
  * Generation (with shared_preload_libraries = 'mintid'): one generator core
  * per format for the whole cluster lives in shared memory under one LWLock,
- * driven through libmintid's pure core mintid__core_next(). The durable
+ * driven through libmintid's core and its driver (mintid_core_mint(), the
+ * same driver its own generators use; only include/mintid.h). The durable
  * high-water mark ("no ID was ever issued with a timestamp at or past
  * mark_ms") is raised a window ahead of need and made durable - a custom WAL
  * record, XLogFlush'ed, plus a file in the data directory, fsynced - before
@@ -51,10 +52,9 @@
 #include "utils/timestamp.h"
 #include "utils/uuid.h"
 
-/* The library's internal header is C11 with declarations after statements. */
+/* sql_name.h is C11 with declarations after statements. */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wdeclaration-after-statement"
-#include "internal.h"
 #include "mintid.h"
 #include "sql_name.h"
 #pragma GCC diagnostic pop
@@ -105,7 +105,7 @@ typedef struct mintid_mark_record {
 
 /* One format's generator. */
 typedef struct mintid_pg_gen {
-    mintid__core core;
+    mintid_core core;
 } mintid_pg_gen;
 
 /*
@@ -152,7 +152,7 @@ static char format_layout[MINTID_FORMAT_COUNT][MINTID_LAYOUT_MAX];
  * the process id changes: a pool copied from the postmaster by fork()
  * would hand every backend the same bytes.
  */
-static struct mintid__gen_rng rng;
+static mintid_pool rng;
 static int rng_pid;
 
 /* ---- errors --------------------------------------------------------------------------- */
@@ -806,7 +806,7 @@ static void mintid_shmem_request(void) {
 static void state_init(mintid_pg_state *st) {
     int i;
     for (i = 0; i < MINTID_FORMAT_COUNT; i++)
-        mintid__core_init(mintid__impl(mintid_format_get((mintid_format_id)i)), &st->gen[i].core);
+        mintid_core_init(mintid_format_get((mintid_format_id)i), &st->gen[i].core);
 }
 
 static void mintid_shmem_startup(void) {
@@ -999,11 +999,10 @@ static bool params_admit(mintid_pg_state *st, const mintid_format *f, const mint
  * a used-up millisecond moves it to the next one, ahead of the clock.
  */
 static void generate(const mintid_format *f, mintid_id *out) {
-    const mintid__format_impl *impl = mintid__impl(f);
     mintid_pg_state *st = state_for(f);
     mintid_pg_gen *g = &st->gen[f->id];
     mintid_config cfg;
-    int64 unit = f->ts_unit_ms, epoch_units, now, rel;
+    int64 now, at, last;
     XLogRecPtr unacked = InvalidXLogRecPtr;
     mintid_pg_params params;
     bool record = false;
@@ -1014,10 +1013,8 @@ static void generate(const mintid_format *f, mintid_id *out) {
                         errmsg("cannot mint %s IDs on a server in recovery", f->name),
                         errhint("IDs are minted on the primary; a hot standby only reads them.")));
     gen_config(f, &cfg);
-    epoch_units = floor_div64(cfg.epoch_ms, unit);
     if (rng_pid != MyProcPid) {
-        memset(&rng, 0, sizeof rng);
-        rng.pos = MINTID__RNG_BLOCK;
+        mintid_pool_init(&rng, NULL, NULL);
         rng_pid = MyProcPid;
     }
     rc = mintid_clock_system(NULL, &now);
@@ -1027,24 +1024,29 @@ static void generate(const mintid_format *f, mintid_id *out) {
     if (st->lock != NULL)
         LWLockAcquire(st->lock, LW_EXCLUSIVE);
     params.floor_ms = 0;
-    if (st->durable)
+    if (st->durable) {
         record = params_admit(st, f, &cfg, &params);
-    rel = floor_div64(now, unit);
-    if (st->durable && ceil_div64(Max(st->floor_ms, params.floor_ms), unit) > rel)
-        rel = ceil_div64(Max(st->floor_ms, params.floor_ms), unit);
-    rel -= epoch_units;
-    if (g->core.started && rel < (int64)g->core.last_ts)
-        rel = (int64)g->core.last_ts;
+        /* Nothing at or past the mark of the run before (or a moved epoch's floor). */
+        mintid_core_set_floor(f, &cfg, &g->core, Max(st->floor_ms, params.floor_ms));
+    }
+    /* Never waits: a clock behind the last ID carries on in its unit, and
+     * where the driver says a unit is used up (or below the floor), the
+     * next ID runs ahead of the clock to the time it names. */
+    last = mintid_core_last_ms(f, &cfg, &g->core);
+    at = Max(now, last);
     for (tries = 0;; tries++) {
-        int64 start_ms = (epoch_units + rel) * unit;
-        if (st->durable && (start_ms >= st->mark_ms || record)) {
-            mark_raise(st, Max(start_ms + unit, now) + MINTID_MARK_WINDOW_MS, record ? f : NULL, &params);
-            record = false;
-        }
-        rc = mintid__core_next_refill(impl, &cfg, &g->core, rel, &rng, out);
-        if (rc != MINTID_EEXHAUSTED || tries >= 2)
+        int64 retry;
+        rc = mintid_core_mint(f, &cfg, &g->core, at, &rng, out, &retry);
+        if (rc != MINTID_EEXHAUSTED || tries >= 3)
             break;
-        rel = (int64)g->core.last_ts + 1;
+        at = retry;
+    }
+    /* The ID is not returned before the mark covers it: raised now, under
+     * the lock, if its unit reaches the mark (or the values are new). */
+    if (rc == MINTID_OK && st->durable) {
+        int64 start_ms = mintid_core_last_ms(f, &cfg, &g->core);
+        if (start_ms >= st->mark_ms || record)
+            mark_raise(st, Max(start_ms + f->ts_unit_ms, now) + MINTID_MARK_WINDOW_MS, record ? f : NULL, &params);
     }
     /* The first IDs after a start carry on under the mark of the run
      * before, whose record the standbys may not have received yet: they
