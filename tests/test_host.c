@@ -11,6 +11,7 @@
 #include "mintid.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -135,6 +136,82 @@ static void test_processes_share_one_sequence(void) {
 static void test_forked_children_go_on(void) {
     for (int f = 0; f < MINTID_FORMAT_COUNT; f++)
         run_workers(f, true);
+}
+
+/* ---- threads ------------------------------------------------------------------------ */
+
+#define THREADS 4
+typedef struct thread_arg {
+    const mintid_format *fmt;
+    mintid_gen *gen; /* shared; NULL: the thread opens its own on the same state */
+    mintid_id *out;
+    size_t count;
+    int status;
+} thread_arg;
+
+static void *thread_main(void *p) {
+    thread_arg *a = p;
+    mintid_gen *gen = a->gen;
+    mintid_config cfg;
+    mintid_config_init(&cfg, a->fmt);
+    cfg.overflow = MINTID_OVERFLOW_WAIT;
+    if (gen == NULL && mintid_gen_new_host(a->fmt, &cfg, dir, &gen) != MINTID_OK) {
+        a->status = 2;
+        return NULL;
+    }
+    for (size_t done = 0; done < a->count;) {
+        /* Single IDs and batches by turns: the fast path and the field rules meet. */
+        long got = done % 3 ? mintid_gen_next_n(gen, a->out + done, done + 7 <= a->count ? 7 : a->count - done)
+                            : (mintid_gen_next(gen, a->out + done) == MINTID_OK ? 1 : -1);
+        if (got <= 0) {
+            a->status = 3;
+            return NULL;
+        }
+        done += (size_t)got;
+    }
+    for (size_t i = 1; i < a->count; i++)
+        if (mintid_id_compare(a->fmt, &a->out[i - 1], &a->out[i]) >= 0)
+            a->status = 1;
+    if (a->gen == NULL)
+        mintid_gen_free(gen);
+    return NULL;
+}
+
+/* Threads of one process: one host-wide generator shared, and one each on the same state. */
+static void test_threads(void) {
+    const char *names[] = {"nanoflake", "uuidv7", "scru160", "ulid-flake"};
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+        for (int own = 0; own <= 1; own++) {
+            const mintid_format *fmt = mintid_format_find(names[k]);
+            size_t count = per_worker(fmt);
+            mintid_id *ids = calloc(THREADS * count, sizeof *ids);
+            CHECK(ids != NULL);
+            if (ids == NULL)
+                return;
+            mintid_gen *shared = NULL;
+            mintid_config cfg;
+            mintid_config_init(&cfg, fmt);
+            cfg.overflow = MINTID_OVERFLOW_WAIT;
+            if (!own)
+                CHECK_INT(mintid_gen_new_host(fmt, &cfg, dir, &shared), MINTID_OK);
+            pthread_t th[THREADS];
+            thread_arg args[THREADS];
+            for (int t = 0; t < THREADS; t++) {
+                args[t] = (thread_arg){fmt, shared, ids + (size_t)t * count, count, 0};
+                CHECK_INT(pthread_create(&th[t], NULL, thread_main, &args[t]), 0);
+            }
+            for (int t = 0; t < THREADS; t++) {
+                pthread_join(th[t], NULL);
+                CHECK_INT(args[t].status, 0);
+            }
+            size_t d = duplicates(ids, THREADS * count);
+            if (d != 0)
+                fprintf(stderr, "%s, threads (%s): %zu duplicates\n", fmt->name, own ? "own" : "shared", d);
+            CHECK_U64(d, 0);
+            mintid_gen_free(shared);
+            free(ids);
+        }
+    }
 }
 
 /* ---- a holder killed with the lock held ------------------------------------------------ */
@@ -303,9 +380,13 @@ static void test_bad_files(void) {
 
 int main(void) {
     void (*const tests[])(void) = {
-        test_processes_share_one_sequence, test_forked_children_go_on,
-        test_holder_killed_mid_mint,       test_state_deleted,
-        test_state_replaced_by_garbage,    test_bad_files,
+        test_processes_share_one_sequence,
+        test_forked_children_go_on,
+        test_threads,
+        test_holder_killed_mid_mint,
+        test_state_deleted,
+        test_state_replaced_by_garbage,
+        test_bad_files,
     };
     for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++) {
         make_dir();
