@@ -399,9 +399,11 @@ static void route(conn *c, const http_request *req, struct evbuffer *out) {
         service *svc = srv->svc;
         lease_status ls;
         service_lease_status(svc, &ls);
-        const char *problem = atomic_load(&svc->st->failing)    ? "the state file cannot be written"
-                              : svc->lease != NULL && !ls.valid ? "node lease lost"
-                                                                : NULL;
+        char unmintable[160];
+        const char *problem = atomic_load(&svc->st->failing) ? "the state file cannot be written"
+                              : svc->lease != NULL && !ls.valid
+                                  ? "node lease lost"
+                                  : service_unmintable(svc, unmintable, sizeof unmintable);
         response r = {problem != NULL ? 503 : 200, "application/json", true};
         evbuffer_add_printf(srv->scratch, "{\"status\":\"%s%s\",\"node_id\":%" PRId64 ",\"state_mark_ms\":%" PRId64,
                             problem != NULL ? "failing: " : "ok", problem != NULL ? problem : "",
