@@ -1,0 +1,285 @@
+"""test_etcd.py - a production etcd: keys deleted under a live holder, the
+node space wiped and initialised again, a node id whose mark is ahead of
+the clock, every node id held at start, a state directory a year ahead,
+a format that cannot mint, and etcd over TLS with client certificates or
+with a user and password.
+
+Usage: python3 test_etcd.py --mintidd PATH --mintid PATH [--no-faketime] [--sanitized] [--long]
+"""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from faults import (NANOFLAKE_EPOCH, OPT, Etcd, FaultCase, ask, check_client_order, check_unique,  # noqa: E402
+                    main, mint_http, nanoflake_node, start_refused, wait_for)
+from harness import make_certs  # noqa: E402
+
+NANOFLAKE_MIX = [("http", "nanoflake", 500, 1), ("http", "nanoflake", 50, 1), ("resp", "nanoflake", 200, 2)]
+
+
+def node_id(server):
+    status, body = ask(server.http_port, "/healthz")
+    return json.loads(body)["node_id"] if status in (200, 503) else None
+
+
+def ts(v):
+    """A nanoflake's Unix ms."""
+    return (v >> 22) + NANOFLAKE_EPOCH
+
+
+class EtcdCase(FaultCase):
+    def setUp(self):
+        super().setUp()
+        self.etcd = self.new_etcd()
+
+    def new_etcd(self, **kw):
+        etcd = Etcd(**kw)
+        self.addCleanup(etcd.stop)
+        return etcd
+
+    def init(self, url, *args):
+        """`mintidd init --node-lease url args...`: (status, output)."""
+        r = subprocess.run([OPT.mintidd, "init", "--node-lease", url, *args], capture_output=True, text=True,
+                           timeout=30)
+        return r.returncode, r.stdout + r.stderr
+
+
+class DeletedKeys(EtcdCase):
+    def test_node_key_deleted_under_a_live_holder(self):
+        """The holder's key and mark go; a new server takes the same node id
+        at once. The holder must stop, and the new server must wait until it
+        has."""
+        args = self.etcd.lease_args("del", "0-0", ttl=2, margin=500)
+        a = self.server(args=args).start()
+        self.assertEqual(node_id(a), 0)
+        la = self.load(a, NANOFLAKE_MIX, name="A")
+        time.sleep(1.0)
+        self.etcd.delete_prefix("/del/nodes/")
+        self.etcd.delete_prefix("/del/marks/")
+        deleted = time.monotonic()
+        b = self.server(args=args).start(timeout=30)
+        self.assertEqual(node_id(b), 0, "B did not take the node id whose key was deleted")
+        lb = self.load(b, NANOFLAKE_MIX, name="B")
+        time.sleep(2.0)
+        lb.stop()
+        la.stop()
+        for status, log in (b.stop(), a.stop()):
+            self.assertEqual(status, 0, log)
+        everything = la.clients + lb.clients
+        check_unique(self, everything, "nanoflake")
+        check_client_order(self, everything)
+        self.assertIn("not released cleanly", b.log.decode(errors="replace"))
+        late = [x for c in la.clients for x in c.batches if x.sent > deleted + 2.0]
+        self.assertEqual(late, [], "A minted more than a TTL after its key was deleted")
+        refused = [r for r in la.refusals() if r.sent > deleted + 2.0]
+        self.assertGreater(len(refused), 0)
+        for r in refused:
+            self.assertIn("lease", r.text)
+
+    def test_prefix_deleted_then_initialised_again(self):
+        """The whole prefix goes under a live holder: it stops, and a server
+        whose clock is behind refuses the node space until it is initialised
+        again with a floor at the loss plus the skew; then it mints above
+        everything. An etcd replaced by an empty one is refused too."""
+        self.need_faketime()
+        args = self.etcd.lease_args("wipe", "0-1", ttl=2, margin=500) + ["--startup-wait", "10000"]
+        url = args[1]
+        a = self.server(args=args).start()
+        la = self.load(a, NANOFLAKE_MIX, name="A")
+        time.sleep(1.0)
+        self.etcd.delete_prefix("/wipe/")
+        deleted, deleted_ms = time.monotonic(), int(time.time() * 1000)
+        # B's clock is 2 s behind: with the marks gone, only a floor keeps
+        # it from repeating A's last timestamps.
+        log = self.assert_refused(self.server(args=args, faketime="-2s"), "mintidd init", "--floor")
+        self.assertIn("no marker", log)
+        status, out = self.init(url, "--node-range", "0-1", "--floor", str(deleted_ms + 2000 + 500))
+        self.assertEqual(status, 0, out)
+        status, out = self.init(url)
+        self.assertEqual(status, 1, out)
+        self.assertIn("already holds", out)
+        b = self.server(args=args, faketime="-2s").start(timeout=30)
+        lb = self.load(b, NANOFLAKE_MIX, name="B")
+        time.sleep(1.5)
+        lb.stop()
+        la.stop()
+        late = [x for c in la.clients for x in c.batches if x.sent > deleted + 2.0]
+        self.assertEqual(late, [], "A minted more than a TTL after the prefix was deleted")
+        # A's node space was replaced: it does not lease again.
+        status, _ = mint_http(a.http_port, count=10)
+        self.assertEqual(status, 503)
+        for status, log in (b.stop(), a.stop()):
+            self.assertEqual(status, 0, log)
+        everything = la.clients + lb.clients
+        check_unique(self, everything, "nanoflake")
+        from_b = lb.values("nanoflake")
+        self.assertTrue(from_b)
+        self.assertGreater(min(ts(v) for v in from_b), deleted_ms + 2500)
+        # etcd replaced by an empty one: A's state directory refuses it.
+        empty = self.new_etcd()
+        log = self.assert_refused(self.server(a.state_dir, empty.lease_args("wipe", "0-1", init=False)),
+                                  "no marker")
+        # Initialised anew, it is another cluster: refused unless adopted.
+        empty.init("wipe", node_range="0-1")
+        log = self.assert_refused(self.server(a.state_dir, empty.lease_args("wipe", "0-1")), "--adopt-params 1")
+        self.assertIn("served cluster", log)
+        c = self.server(a.state_dir, empty.lease_args("wipe", "0-1") + ["--adopt-params", "1"]).start()
+        status, ids = mint_http(c.http_port)
+        self.assertEqual(status, 200, ids)
+        self.assertGreater(min(ids), max(la.values("nanoflake")))
+
+
+class FutureMark(EtcdCase):
+    def test_a_mark_ahead_does_not_block_the_fleet(self):
+        """A server ran a day ahead on node 0: servers with a correct clock
+        take another node id at once; one whose range holds only node 0
+        waits as lease-start-wait allows, and refuses past it."""
+        self.need_faketime()
+        args = self.etcd.lease_args("ahead", "0-3", ttl=2, margin=500)
+        a = self.server(args=args, faketime="+1d").start()
+        status, ahead = mint_http(a.http_port, count=1000)
+        self.assertEqual(status, 200, ahead)
+        status, log = a.stop()
+        self.assertEqual(status, 0, log)
+        b = self.server(args=args).start()
+        self.assertNotEqual(node_id(b), 0)
+        status, ids = mint_http(b.http_port, count=1000)
+        self.assertEqual(status, 200, ids)
+        self.assertNotIn(0, {nanoflake_node(v) for v in ids})
+        self.assertEqual(len(set(ahead) | set(ids)), 2000)
+        only0 = self.etcd.lease_args("ahead", "0-0", ttl=2, margin=500) + ["--lease-start-wait", "2"]
+        self.assert_refused(self.server(args=only0), "lease-start-wait")
+
+    def test_every_node_id_held_waits_for_lease_start_wait(self):
+        """A replacement started within the TTL of a crashed holder waits
+        for its node id instead of exiting (a crash loop under an
+        orchestrator); without lease-start-wait it exits at once."""
+        args = self.etcd.lease_args("held", "5-5", ttl=2, margin=500)
+        a = self.server(args=args).start()
+        status, first = mint_http(a.http_port, count=1000)
+        self.assertEqual(status, 200, first)
+        a.proc.send_signal(signal.SIGKILL)
+        a.wait()
+        self.assert_refused(self.server(args=args), "every node id in the range 5-5 is held")
+        b = self.server(args=args + ["--lease-start-wait", "15"]).start(timeout=30)
+        self.assertEqual(node_id(b), 5)
+        status, second = mint_http(b.http_port, count=1000)
+        self.assertEqual(status, 200, second)
+        self.assertGreater(min(second), max(first))
+        self.assertIn("not released cleanly", b.log.decode(errors="replace"))
+
+
+class OutOfService(EtcdCase):
+    def test_back_into_service_after_a_year_ahead(self):
+        """A server ran a year ahead on node 0 and stopped. Its state
+        directory refuses the right time; a new state directory leases a
+        node id whose mark is behind and serves within a minute, without a
+        duplicate."""
+        self.need_faketime()
+        d = self.dir("year")
+        args = self.etcd.lease_args("year", "0-1", ttl=2, margin=500)
+        a = self.server(d, args, faketime="+365d").start()
+        status, ahead = mint_http(a.http_port, count=1000)
+        self.assertEqual(status, 200, ahead)
+        status, log = a.stop()
+        self.assertEqual(status, 0, log)
+        self.assert_refused(self.server(d, args), "refusing to start rather than risk a duplicate ID")
+        began = time.monotonic()
+        b = self.server(self.dir("fresh"), args).start(timeout=60)
+        self.assertEqual(node_id(b), 1)
+        status, ids = mint_http(b.http_port, count=1000)
+        self.assertEqual(status, 200, ids)
+        self.assertLess(time.monotonic() - began, 60)
+        self.assertEqual(len(set(ahead) | set(ids)), 2000)
+
+    def test_healthz_fails_when_a_format_cannot_mint(self):
+        """Sixty years ahead, nanoflake's 41-bit timestamp has run out: the
+        server says so rather than "ok"."""
+        self.need_faketime()
+        s = self.server(args=["--node", "1"], faketime="+60y").start()
+        status, body = ask(s.http_port, "/healthz")
+        self.assertEqual(status, 503, body)
+        self.assertIn("failing", body)
+        self.assertIn("cannot mint", body)
+        status, log = s.stop()
+        self.assertEqual(status, 0, log)
+
+
+class TlsAndAuth(EtcdCase):
+    def setUp(self):
+        FaultCase.setUp(self)
+
+    def test_client_certificates(self):
+        certs = make_certs(self.dir("certs"))
+        etcd = self.new_etcd(certs=certs)
+        base = etcd.lease_args("tls", "0-1", ttl=2, margin=500)
+        tls = ["--etcd-ca", certs["ca"], "--etcd-cert", certs["client_cert"], "--etcd-key", certs["client_key"]]
+        s = self.server(args=base + tls).start()
+        status, ids = mint_http(s.http_port)
+        self.assertEqual(status, 200, ids)
+        self.assertEqual(node_id(s), 0)
+        # Without a client certificate etcd does not answer.
+        self.assert_refused(self.server(args=base + ["--etcd-ca", certs["ca"]]), "unreachable")
+        # Certificates need etcds://, and a certificate its key.
+        plain = [a.replace("etcds://", "etcd://") for a in base]
+        status, log, _ = self.refused_with(plain + tls)
+        self.assertEqual(status, 2, log)
+        self.assertIn("etcds://", log)
+        status, log, _ = self.refused_with(base + tls[:4])
+        self.assertEqual(status, 2, log)
+        self.assertIn("etcd-key", log)
+        status, log = s.stop()
+        self.assertEqual(status, 0, log)
+
+    def refused_with(self, args):
+        return start_refused(self.server(args=args))
+
+    def test_user_and_password_with_a_token_renewed(self):
+        password = "pw-" + os.urandom(8).hex()
+        etcd = self.new_etcd(password=password)
+        pw = os.path.join(self.tmp, "etcd-password")
+        with open(pw, "w") as f:
+            f.write(password + "\n")
+        args = etcd.lease_args("auth", "0-1", ttl=2, margin=500) + [
+            "--etcd-user", "root", "--etcd-password-file", pw, "--log-level", "debug", "--startup-wait", "10000"]
+        s = self.server(args=args).start()
+        load = self.load(s, NANOFLAKE_MIX, name="S")
+        time.sleep(1.0)
+        # A restarted etcd has forgotten every token it gave: the server
+        # must get a new one to keep its node id.
+        etcd.kill()
+        etcd.start()
+        self.assertTrue(wait_for(lambda: mint_http(s.http_port, count=10)[0] == 200, 20),
+                        "the server did not mint again after etcd restarted")
+        restarted = time.monotonic()
+        time.sleep(1.0)
+        load.stop()
+        load.assert_no_failures(self)
+        self.assertGreater(len([b for c in load.clients for b in c.batches if b.sent > restarted]), 0)
+        check_unique(self, load.clients, "nanoflake")
+        for path in ("/metrics", "/healthz"):
+            status, body = ask(s.http_port, path)
+            self.assertNotIn(password, body)
+        status, log = s.stop()
+        self.assertEqual(status, 0, log)
+        self.assertNotIn(password, log)
+        # A wrong password: a clear refusal, without the password.
+        with open(pw, "w") as f:
+            f.write("wrong-" + password + "\n")
+        log = self.assert_refused(self.server(args=args), "refused etcd-user 'root'")
+        self.assertNotIn(password, log)
+        # The password is never a setting's value.
+        with open(pw, "w") as f:
+            f.write("\n")
+        status, log, _ = self.refused_with(args)
+        self.assertEqual(status, 2, log)
+        self.assertIn("no password", log)
+
+
+if __name__ == "__main__":
+    main()
