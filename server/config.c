@@ -315,8 +315,11 @@ static bool stdout_written(void) {
 
 void config_usage(FILE *out) {
     settings_init();
-    fputs("usage: mintidd [--config FILE] [--SETTING VALUE]...\n\n"
-          "Serves unique IDs over HTTP and the Redis protocol. Every setting can also\n"
+    fputs("usage: mintidd [--config FILE] [--SETTING VALUE]...\n"
+          "       mintidd init --node-lease URL [--floor WHEN] [--SETTING VALUE]...\n\n"
+          "Serves unique IDs over HTTP and the Redis protocol. `mintidd init` initialises\n"
+          "an etcd node space for node-lease once (WHEN: no ID at or before it, Unix ms or\n"
+          "RFC 3339), then exits. Every setting can also\n"
           "be given in the config file (`setting = value`, # comments) and as an\n"
           "environment variable; the command line wins over the environment, which\n"
           "wins over the file.\n\nsettings:\n",

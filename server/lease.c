@@ -660,7 +660,7 @@ static int range_prefix(lease *l, const char *kind, bool keys_only, void (*each)
             node >= LEASE_NODE_IDS)
             continue;
         if (v == NULL || b64_decode(v, value, sizeof value) < 0)
-            value[0] = '\0';
+            snprintf(value, sizeof value, "%s", v == NULL ? "(no value)" : "(not base64, or too long)");
         each(ctx, (unsigned)node, value);
     }
     json_decref(a);
@@ -674,7 +674,7 @@ typedef struct candidate {
 } candidate;
 
 typedef struct plan {
-    const lease *l;
+    lease *l;
     uint64_t held[LEASE_NODE_IDS / 64];
     int64_t *marks; /* by node id - range_lo */
 } plan;
@@ -685,12 +685,30 @@ static void on_held(void *ctx, unsigned node, const char *value) {
     p->held[node / 64] |= UINT64_C(1) << (node % 64);
 }
 
+/* Says once per node id that its mark does not parse: the node id is not used until it is repaired. */
+static void bad_mark(lease *l, unsigned node, const char *shown) {
+    if (l->bad_logged[node / 64] & (UINT64_C(1) << (node % 64)))
+        return;
+    l->bad_logged[node / 64] |= UINT64_C(1) << (node % 64);
+    log_msg(LOG_ERROR,
+            "node lease: the mark of node id %u in etcd (%s/marks/%u) is '%s', not Unix ms; not using this node id, "
+            "since its previous holder may have issued IDs up to any time (write a correct mark there to use it "
+            "again)",
+            node, l->cfg.prefix, node, shown);
+}
+
 static void on_mark(void *ctx, unsigned node, const char *value) {
     plan *p = ctx;
     int64_t mark;
     if (node < p->l->cfg.range_lo || node > p->l->cfg.range_hi)
         return;
-    p->marks[node - p->l->cfg.range_lo] = parse_i64(value, strlen(value), &mark) ? mark : -1;
+    bool ok = parse_i64(value, strlen(value), &mark);
+    p->marks[node - p->l->cfg.range_lo] = ok ? mark : -1;
+    if (!ok) {
+        char shown[MINTID_ESCAPED_MAX];
+        mintid_escape(value, strlen(value), shown, sizeof shown);
+        bad_mark(p->l, node, shown);
+    }
 }
 
 static int by_mark(const void *a, const void *b) {
@@ -796,13 +814,7 @@ static int acquire(lease *l) {
         int released = rc == 0 ? read_released(l, node) : 0;
         if (rc == -2) {
             /* Fail closed: this node id is not used until its mark is repaired. */
-            if (!(l->bad_logged[node / 64] & (UINT64_C(1) << (node % 64))))
-                log_msg(LOG_ERROR,
-                        "node lease: the mark of node id %u in etcd (%s/marks/%u) is '%s', not Unix ms; not using "
-                        "this node id, since its previous holder may have issued IDs up to any time (write a "
-                        "correct mark there to use it again)",
-                        node, l->cfg.prefix, node, bad);
-            l->bad_logged[node / 64] |= UINT64_C(1) << (node % 64);
+            bad_mark(l, node, bad);
             /* Let the node id go (revoking deletes the key held under the
              * lease) and carry on with a fresh lease. */
             etcd_revoke(l, id);

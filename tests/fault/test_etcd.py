@@ -134,6 +134,32 @@ class DeletedKeys(EtcdCase):
         self.assertGreater(min(ids), max(la.values("nanoflake")))
 
 
+class Init(EtcdCase):
+    def test_bad_input_writes_nothing(self):
+        url = self.etcd.node_url("bad")
+        for args, status, text in [
+                ((), 2, None),
+                (("--floor", "yesterday"), 2, "is not Unix ms or an RFC 3339 time"),
+                (("--floor",), 2, "needs a value"),
+                (("--node-range", "9-3"), 2, "node-range"),
+                (("--etcd-user", "root"), 2, "etcd-password-file"),
+                (("--bogus", "1"), 2, "unknown setting")]:
+            with self.subTest(args=args):
+                cmd = [OPT.mintidd, "init"] + (["--node-lease", url] if args else []) + list(args)
+                r = subprocess.run(cmd, capture_output=True, text=True, timeout=30)
+                self.assertEqual(r.returncode, status, r.stderr)
+                self.assertIn(text or "--node-lease", r.stderr)
+                self.assertIsNone(self.etcd.get("/bad/cluster"))
+        status, out = self.init(f"etcd://127.0.0.1:{self.etcd.peer}/bad")
+        self.assertEqual(status, 1, out)
+        self.assertIsNone(self.etcd.get("/bad/cluster"))
+        status, out = self.init(url, "--node-range", "0-99", "--floor", "2026-01-01T00:00:00Z")
+        self.assertEqual(status, 0, out)
+        self.assertRegex(self.etcd.get("/bad/cluster"), r"^mintid-cluster [0-9a-f]{32} floor 1767225600000$")
+        self.assertEqual(self.etcd.get("/bad/released/99"), "mintid init")
+        self.assertIsNone(self.etcd.get("/bad/released/100"))
+
+
 class FutureMark(EtcdCase):
     def test_a_mark_ahead_does_not_block_the_fleet(self):
         """A server ran a day ahead on node 0: servers with a correct clock
