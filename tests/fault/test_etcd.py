@@ -271,6 +271,32 @@ class TlsAndAuth(EtcdCase):
     def refused_with(self, args):
         return start_refused(self.server(args=args))
 
+    def test_three_members_with_authentication_one_killed(self):
+        """The member the server talks to is killed: it goes on with
+        another, authenticating there as needed, without a duplicate."""
+        password = "pw-" + os.urandom(8).hex()
+        etcd = self.new_etcd(password=password, members=3)
+        pw = os.path.join(self.tmp, "etcd-password")
+        with open(pw, "w") as f:
+            f.write(password + "\n")
+        args = etcd.lease_args("three", "0-1", ttl=2, margin=500) + [
+            "--etcd-user", "root", "--etcd-password-file", pw, "--startup-wait", "10000"]
+        self.assertEqual(args[1].count(","), 2, args[1])
+        s = self.server(args=args).start()
+        load = self.load(s, NANOFLAKE_MIX, name="S")
+        time.sleep(1.0)
+        etcd.kill(0)
+        killed = time.monotonic()
+        self.assertTrue(wait_for(lambda: any(b.sent > killed for c in load.clients for b in c.batches), 20),
+                        "the server did not mint after the member it used was killed")
+        time.sleep(1.0)
+        load.stop()
+        load.assert_no_failures(self)
+        check_unique(self, load.clients, "nanoflake")
+        status, log = s.stop()
+        self.assertEqual(status, 0, log)
+        self.assertNotIn(password, log)
+
     def test_user_and_password_with_a_token_renewed(self):
         password = "pw-" + os.urandom(8).hex()
         etcd = self.new_etcd(password=password)

@@ -182,23 +182,27 @@ def http_raw(port, data, timeout=5, read_all=True, expect_close=False):
 
 
 class Etcd:
-    """A single-member etcd on loopback, in a temporary directory of its
-    own, started by the tests and stopped by the pid they started. kill()
-    and start() take it down and up again on the same data and ports.
+    """An etcd on loopback (one member, or `members`), in a temporary
+    directory of its own, started by the tests and stopped by the pids they
+    started. kill() and start() take it (or one member) down and up again
+    on the same data and ports.
 
     certs (make_certs' dict): clients speak TLS to it and must present a
     certificate its CA signed (--client-cert-auth). password: authentication
     is enabled, with a user "root" of that password (etcd's own user, whom
     every key is open to); the helpers here authenticate as it."""
 
-    def __init__(self, certs=None, password=None, token_ttl=None):
+    def __init__(self, certs=None, password=None, token_ttl=None, members=1):
         if shutil.which("etcd") is None:
             raise AssertionError("etcd is not installed (make deps installs etcd-server)")
         self.dir = tempfile.mkdtemp(prefix="mintid-etcd-")
-        self.client, self.peer = spare_port(), spare_port()
         self.certs, self.password, self.token_ttl = certs, None, token_ttl
         self.scheme = "https" if certs else "http"
-        self.url = f"{self.scheme}://127.0.0.1:{self.client}"
+        # Member i: its client and peer port, and its process.
+        self.ports = [(spare_port(), spare_port()) for _ in range(members)]
+        self.client, self.peer = self.ports[0]
+        self.url = self.member_url(0)
+        self.procs = [None] * members
         self.proc = None
         self.start()
         if password is not None:
@@ -208,6 +212,9 @@ class Etcd:
             self.call("auth/enable", {})
             self.password = password
 
+    def member_url(self, i):
+        return f"{self.scheme}://127.0.0.1:{self.ports[i][0]}"
+
     def _context(self):
         if not self.certs:
             return None
@@ -215,53 +222,65 @@ class Etcd:
         ctx.load_cert_chain(self.certs["client_cert"], self.certs["client_key"])
         return ctx
 
-    def start(self):
-        peer = f"http://127.0.0.1:{self.peer}"
-        cmd = ["etcd", "--name", "t", "--data-dir", os.path.join(self.dir, "data"),
-               "--listen-client-urls", self.url, "--advertise-client-urls", self.url,
-               "--listen-peer-urls", peer, "--initial-advertise-peer-urls", peer,
-               "--initial-cluster", f"t={peer}", "--log-level", "error"]
-        if self.certs:
-            cmd += ["--cert-file", self.certs["cert"], "--key-file", self.certs["key"],
-                    "--trusted-ca-file", self.certs["ca"], "--client-cert-auth"]
-        if self.token_ttl is not None:
-            cmd += ["--auth-token-ttl", str(self.token_ttl)]
-        self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    def start(self, members=None):
+        """Starts every member (or those listed) and waits until each says it is healthy."""
+        cluster = ",".join(f"t{i}=http://127.0.0.1:{peer}" for i, (_, peer) in enumerate(self.ports))
+        which = range(len(self.ports)) if members is None else members
+        for i in which:
+            url, peer = self.member_url(i), f"http://127.0.0.1:{self.ports[i][1]}"
+            cmd = ["etcd", "--name", f"t{i}", "--data-dir", os.path.join(self.dir, f"data{i}"),
+                   "--listen-client-urls", url, "--advertise-client-urls", url,
+                   "--listen-peer-urls", peer, "--initial-advertise-peer-urls", peer,
+                   "--initial-cluster", cluster, "--log-level", "error"]
+            if self.certs:
+                cmd += ["--cert-file", self.certs["cert"], "--key-file", self.certs["key"],
+                        "--trusted-ca-file", self.certs["ca"], "--client-cert-auth"]
+            if self.token_ttl is not None:
+                cmd += ["--auth-token-ttl", str(self.token_ttl)]
+            self.procs[i] = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.proc = self.procs[0]
         deadline = time.monotonic() + 30
-        while True:
-            try:
-                with urllib.request.urlopen(self.url + "/health", timeout=1, context=self._context()) as r:
-                    if b"true" in r.read():
-                        return
-            except OSError:
-                pass
-            if time.monotonic() > deadline or self.proc.poll() is not None:
-                self.stop()
-                raise RuntimeError("etcd did not start")
-            time.sleep(0.1)
+        for i in which:
+            while True:
+                try:
+                    with urllib.request.urlopen(self.member_url(i) + "/health", timeout=1,
+                                                context=self._context()) as r:
+                        if b"true" in r.read():
+                            break
+                except OSError:
+                    pass
+                if time.monotonic() > deadline or self.procs[i].poll() is not None:
+                    self.stop()
+                    raise RuntimeError("etcd did not start")
+                time.sleep(0.1)
 
-    def kill(self):
-        """SIGKILL, keeping the data for start()."""
-        self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait(10)
+    def kill(self, member=None):
+        """SIGKILL, every member or one, keeping the data for start()."""
+        for i, p in enumerate(self.procs):
+            if member is None or i == member:
+                p.send_signal(signal.SIGKILL)
+                p.wait(10)
 
     def stop(self):
-        """Ends the process (frozen or not) and removes its data."""
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGCONT)
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+        """Ends the processes (frozen or not) and removes their data."""
+        for p in self.procs:
+            if p is not None and p.poll() is None:
+                p.send_signal(signal.SIGCONT)
+                p.terminate()
+                try:
+                    p.wait(10)
+                except subprocess.TimeoutExpired:
+                    p.kill()
+                    p.wait()
         shutil.rmtree(self.dir, ignore_errors=True)
 
     def _post(self, path, doc, token=None):
         headers = {"Content-Type": "application/json"}
         if token:
             headers["Authorization"] = token
-        req = urllib.request.Request(f"{self.url}/v3/{path}", data=json.dumps(doc).encode(), headers=headers)
+        live = [i for i, p in enumerate(self.procs) if p is not None and p.poll() is None] or [0]
+        req = urllib.request.Request(f"{self.member_url(live[0])}/v3/{path}", data=json.dumps(doc).encode(),
+                                     headers=headers)
         with urllib.request.urlopen(req, timeout=5, context=self._context()) as r:
             return json.loads(r.read())
 
@@ -308,7 +327,8 @@ class Etcd:
                                                               "value": b64("mintid init")}}]})
 
     def node_url(self, prefix):
-        return f"{'etcds' if self.certs else 'etcd'}://127.0.0.1:{self.client}/{prefix}"
+        hosts = ",".join(f"127.0.0.1:{client}" for client, _ in self.ports)
+        return f"{'etcds' if self.certs else 'etcd'}://{hosts}/{prefix}"
 
     def lease_args(self, prefix, node_range, ttl=3, margin=800, extra=(), init=True):
         """mintidd's settings to lease a node id in node_range under prefix,
