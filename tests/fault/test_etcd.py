@@ -164,6 +164,16 @@ class Init(EtcdCase):
         self.assertRegex(self.etcd.get("/bad/cluster"), r"^mintid-cluster [0-9a-f]{32} floor 1767225600000$")
         self.assertEqual(self.etcd.get("/bad/released/99"), "mintid init")
         self.assertIsNone(self.etcd.get("/bad/released/100"))
+        # A state directory's record of its cluster that does not parse is
+        # refused, and left as it was.
+        d = self.dir("damaged")
+        for text in ["garbage\n", "mintid-cluster 1234\n", "", "mintid-cluster " + "a" * 32]:
+            with self.subTest(cluster_file=text):
+                with open(os.path.join(d, "cluster"), "w") as f:
+                    f.write(text)
+                self.assert_refused(self.server(d, self.etcd.lease_args("bad", "0-1")), "is not 'mintid-cluster")
+                with open(os.path.join(d, "cluster")) as f:
+                    self.assertEqual(f.read(), text)
 
 
 class FutureMark(EtcdCase):
