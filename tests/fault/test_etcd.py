@@ -86,6 +86,12 @@ class DeletedKeys(EtcdCase):
         self.assertGreater(len(refused), 0)
         for r in refused:
             self.assertIn("lease", r.text)
+        # B stopped cleanly: the next holder of node 0 need not wait.
+        c = self.server(args=args).start()
+        status, ids = mint_http(c.http_port, count=10)
+        self.assertEqual(status, 200, ids)
+        self.assertNotIn("not released cleanly", c.log.decode(errors="replace"))
+        self.assertGreater(min(ids), max(lb.values("nanoflake")))
 
     def test_prefix_deleted_then_initialised_again(self):
         """The whole prefix goes under a live holder: it stops, and a server
