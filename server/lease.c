@@ -10,11 +10,21 @@
  *                   of use, only while it still holds the node (a
  *                   transaction comparing the node key's lease); a new
  *                   holder issues nothing at or before it.
+ *   PREFIX/released/N  there while N's last holder let it go cleanly (it
+ *                   wrote its final mark after it stopped minting); its next
+ *                   holder removes it, and without it waits a TTL plus the
+ *                   margin before minting, since the last holder may still
+ *                   be minting until then.
+ *   PREFIX/cluster  the node space's marker, written once by `mintidd init`:
+ *                   without it (or with another one) the marks cannot be
+ *                   trusted, and no node id is taken.
  *
  * Fencing: the lease is trusted until the time (CLOCK_BOOTTIME) at which the
- * last acknowledged keepalive was *sent*, plus the TTL, minus a margin. etcd
- * counts the TTL from when it received the keepalive, which is later, so a
- * lease this process considers valid has not expired in etcd.
+ * last acknowledged keepalive was *sent*, plus the TTL, minus a margin, and
+ * only if a confirmation after that keepalive found nodes/N still ours and
+ * the marker unchanged. etcd counts the TTL from when it received the
+ * keepalive, which is later, so a lease this process considers valid has
+ * not expired in etcd, and its key was still there after it was sent.
  */
 #include "lease.h"
 

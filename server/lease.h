@@ -1,10 +1,11 @@
 /*
  * lease.h - node ids leased from etcd, so that many servers never share one.
  *
- * A thread does all the talking to etcd (its v3 JSON gateway, over libcurl):
- * it acquires a free node id in the configured range under a lease, keeps
- * the lease alive, and keeps a high-water mark of timestamps in etcd ahead
- * of use. The event loop only reads the lease's state, which is published
+ * A thread does all the talking to etcd (its v3 JSON gateway, over libcurl,
+ * with TLS and an auth token when configured): it acquires a free node id in
+ * the configured range under a lease, in a node space `mintidd init`
+ * initialised, keeps the lease alive and confirms its key, and keeps a
+ * high-water mark of timestamps in etcd ahead of use. The event loop only reads the lease's state, which is published
  * through atomics, and never waits for etcd.
  */
 #ifndef MINTIDD_LEASE_H
