@@ -224,23 +224,16 @@ class Etcd:
 
     def start(self, members=None):
         """Starts every member (or those listed) and waits until each says it is healthy."""
-        cluster = ",".join(f"t{i}=http://127.0.0.1:{peer}" for i, (_, peer) in enumerate(self.ports))
         which = range(len(self.ports)) if members is None else members
         for i in which:
-            url, peer = self.member_url(i), f"http://127.0.0.1:{self.ports[i][1]}"
-            cmd = ["etcd", "--name", f"t{i}", "--data-dir", os.path.join(self.dir, f"data{i}"),
-                   "--listen-client-urls", url, "--advertise-client-urls", url,
-                   "--listen-peer-urls", peer, "--initial-advertise-peer-urls", peer,
-                   "--initial-cluster", cluster, "--log-level", "error"]
-            if self.certs:
-                cmd += ["--cert-file", self.certs["cert"], "--key-file", self.certs["key"],
-                        "--trusted-ca-file", self.certs["ca"], "--client-cert-auth"]
-            if self.token_ttl is not None:
-                cmd += ["--auth-token-ttl", str(self.token_ttl)]
-            self.procs[i] = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            self._launch(i)
         self.proc = self.procs[0]
         deadline = time.monotonic() + 30
         for i in which:
+            # A port of a member that was down may have been taken meanwhile
+            # as the local end of a client's connection: a member that exits
+            # at once is started again, a few times, after a pause.
+            relaunches = 3
             while True:
                 try:
                     with urllib.request.urlopen(self.member_url(i) + "/health", timeout=1,
@@ -249,10 +242,30 @@ class Etcd:
                             break
                 except OSError:
                     pass
+                if self.procs[i].poll() is not None and relaunches > 0 and time.monotonic() < deadline:
+                    relaunches -= 1
+                    time.sleep(0.5)
+                    self._launch(i)
+                    self.proc = self.procs[0]
+                    continue
                 if time.monotonic() > deadline or self.procs[i].poll() is not None:
                     self.stop()
                     raise RuntimeError("etcd did not start")
                 time.sleep(0.1)
+
+    def _launch(self, i):
+        cluster = ",".join(f"t{j}=http://127.0.0.1:{peer}" for j, (_, peer) in enumerate(self.ports))
+        url, peer = self.member_url(i), f"http://127.0.0.1:{self.ports[i][1]}"
+        cmd = ["etcd", "--name", f"t{i}", "--data-dir", os.path.join(self.dir, f"data{i}"),
+               "--listen-client-urls", url, "--advertise-client-urls", url,
+               "--listen-peer-urls", peer, "--initial-advertise-peer-urls", peer,
+               "--initial-cluster", cluster, "--log-level", "error"]
+        if self.certs:
+            cmd += ["--cert-file", self.certs["cert"], "--key-file", self.certs["key"],
+                    "--trusted-ca-file", self.certs["ca"], "--client-cert-auth"]
+        if self.token_ttl is not None:
+            cmd += ["--auth-token-ttl", str(self.token_ttl)]
+        self.procs[i] = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
     def kill(self, member=None):
         """SIGKILL, every member or one, keeping the data for start()."""
