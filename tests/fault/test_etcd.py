@@ -58,7 +58,7 @@ class DeletedKeys(EtcdCase):
         a = self.server(args=args).start()
         self.assertEqual(node_id(a), 0)
         la = self.load(a, NANOFLAKE_MIX, name="A")
-        time.sleep(1.0)
+        time.sleep(0.5)
         # A pauses (well within its lease) so that B, not A, takes node 0
         # again; it goes on minting, its lease still valid, as soon as B has.
         a.proc.send_signal(signal.SIGSTOP)
@@ -71,7 +71,7 @@ class DeletedKeys(EtcdCase):
         self.assertTrue(took, f"B did not take the node id whose key was deleted:\n{b.log.decode(errors='replace')}")
         self.assertTrue(wait_for(lambda: node_id(b) == 0, 30), "B did not serve")
         lb = self.load(b, NANOFLAKE_MIX, name="B")
-        time.sleep(2.0)
+        time.sleep(1.0)
         lb.stop()
         la.stop()
         for status, log in (b.stop(), a.stop()):
@@ -103,21 +103,21 @@ class DeletedKeys(EtcdCase):
         url = args[1]
         a = self.server(args=args).start()
         la = self.load(a, NANOFLAKE_MIX, name="A")
-        time.sleep(1.0)
+        time.sleep(0.5)
         self.etcd.delete_prefix("/wipe/")
         deleted, deleted_ms = time.monotonic(), int(time.time() * 1000)
-        # B's clock is 2 s behind: with the marks gone, only a floor keeps
+        # B's clock is 1 s behind: with the marks gone, only a floor keeps
         # it from repeating A's last timestamps.
-        log = self.assert_refused(self.server(args=args, faketime="-2s"), "mintidd init", "--floor")
+        log = self.assert_refused(self.server(args=args, faketime="-1s"), "mintidd init", "--floor")
         self.assertIn("no marker", log)
-        status, out = self.init(url, "--node-range", "0-1", "--floor", str(deleted_ms + 2000 + 500))
+        status, out = self.init(url, "--node-range", "0-1", "--floor", str(deleted_ms + 1000 + 500))
         self.assertEqual(status, 0, out)
         status, out = self.init(url)
         self.assertEqual(status, 1, out)
         self.assertIn("already holds", out)
-        b = self.server(args=args, faketime="-2s").start(timeout=30)
+        b = self.server(args=args, faketime="-1s").start(timeout=30)
         lb = self.load(b, NANOFLAKE_MIX, name="B")
-        time.sleep(1.5)
+        time.sleep(1.0)
         lb.stop()
         la.stop()
         late = [x for c in la.clients for x in c.batches if x.sent > deleted + 2.0]
@@ -131,7 +131,7 @@ class DeletedKeys(EtcdCase):
         check_unique(self, everything, "nanoflake")
         from_b = lb.values("nanoflake")
         self.assertTrue(from_b)
-        self.assertGreater(min(ts(v) for v in from_b), deleted_ms + 2500)
+        self.assertGreater(min(ts(v) for v in from_b), deleted_ms + 1500)
         # etcd replaced by an empty one: A's state directory refuses it.
         empty = self.new_etcd()
         log = self.assert_refused(self.server(a.state_dir, empty.lease_args("wipe", "0-1", init=False)),
@@ -300,12 +300,12 @@ class TlsAndAuth(EtcdCase):
         self.assertEqual(args[1].count(","), 2, args[1])
         s = self.server(args=args).start()
         load = self.load(s, NANOFLAKE_MIX, name="S")
-        time.sleep(1.0)
+        time.sleep(0.5)
         etcd.kill(0)
         killed = time.monotonic()
         self.assertTrue(wait_for(lambda: any(b.sent > killed for c in load.clients for b in c.batches), 20),
                         "the server did not mint after the member it used was killed")
-        time.sleep(1.0)
+        time.sleep(0.5)
         load.stop()
         load.assert_no_failures(self)
         check_unique(self, load.clients, "nanoflake")
@@ -323,7 +323,7 @@ class TlsAndAuth(EtcdCase):
             "--etcd-user", "root", "--etcd-password-file", pw, "--log-level", "debug", "--startup-wait", "10000"]
         s = self.server(args=args).start()
         load = self.load(s, NANOFLAKE_MIX, name="S")
-        time.sleep(1.0)
+        time.sleep(0.5)
         # A restarted etcd has forgotten every token it gave: the server
         # must get a new one to keep its node id.
         etcd.kill()
@@ -331,7 +331,7 @@ class TlsAndAuth(EtcdCase):
         self.assertTrue(wait_for(lambda: mint_http(s.http_port, count=10)[0] == 200, 20),
                         "the server did not mint again after etcd restarted")
         restarted = time.monotonic()
-        time.sleep(1.0)
+        time.sleep(0.5)
         load.stop()
         load.assert_no_failures(self)
         self.assertGreater(len([b for c in load.clients for b in c.batches if b.sent > restarted]), 0)
