@@ -356,6 +356,7 @@ void service_lease_status(service *svc, lease_status *out) {
     uint64_t until = atomic_load(&l->valid_until_ns), now = lease_clock_ns();
     out->expiry_s = out->valid && until > now ? (double)(until - now) / 1e9 : 0;
     out->keepalive_failures = atomic_load(&l->keepalive_failures);
+    out->wait_s = (double)lease_wait_ns(l) / 1e9;
 }
 
 const char *service_unmintable(service *svc, char *buf, size_t cap) {

@@ -100,6 +100,7 @@ typedef struct lease_status {
     uint64_t id;
     double expiry_s; /* until minting stops without a keepalive */
     uint64_t keepalive_failures;
+    double wait_s; /* held, but not usable until the last holder must have stopped; 0 if not waiting */
 } lease_status;
 void service_lease_status(service *svc, lease_status *out);
 

@@ -93,6 +93,22 @@ class DeletedKeys(EtcdCase):
         self.assertNotIn("not released cleanly", c.log.decode(errors="replace"))
         self.assertGreater(min(ids), max(lb.values("nanoflake")))
 
+    def test_lease_revoked_under_a_live_holder(self):
+        """Its lease revoked (its key gone with it), the holder takes its node
+        id again, but as one not released cleanly: /healthz says it waits,
+        and it mints again after the TTL plus the margin."""
+        a = self.server(args=self.etcd.lease_args("revoked", "0-0", ttl=2, margin=500)).start()
+        status, before = mint_http(a.http_port)
+        self.assertEqual(status, 200, before)
+        _, body = ask(a.http_port, "/healthz")
+        self.etcd.call("lease/revoke", {"ID": str(int(json.loads(body)["lease"]["id"], 16))})
+        self.assertTrue(wait_for(lambda: "waiting for the node id's last holder" in ask(a.http_port, "/healthz")[1],
+                                 10), ask(a.http_port, "/healthz")[1])
+        self.assertTrue(wait_for(lambda: mint_http(a.http_port, count=10)[0] == 200, 10), "A never minted again")
+        status, after = mint_http(a.http_port)
+        self.assertEqual(status, 200, after)
+        self.assertGreater(min(after), max(before))
+
     def test_prefix_deleted_then_initialised_again(self):
         """The whole prefix goes under a live holder: it stops, and a server
         whose clock is behind refuses the node space until it is initialised
