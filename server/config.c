@@ -70,13 +70,22 @@ static const setting base_settings[] = {
      "docs/server.md); 0: refuse to start"},
     {"rollback", STR(rollback), "default", "when the clock goes back: default (the format's), wait, reuse or fail"},
     {"node-lease", STR(node_lease), "",
-     "lease the node id from etcd: etcd://HOST:PORT[,HOST:PORT...]/PREFIX; empty: the static node setting"},
+     "lease the node id from etcd: etcd://HOST:PORT[,HOST:PORT...]/PREFIX, etcds:// for TLS; empty: the static node "
+     "setting"},
     {"node-range", STR(node_range), "0-1023", "node ids a lease may take, LO-HI"},
     {"lease-ttl", UINT(lease_ttl, 2, 3600), "10", "seconds an etcd lease lives without a keepalive"},
     {"lease-margin", UINT(lease_margin, 100, 3600000), "2000",
      "ms before the lease could expire at which minting stops (fencing); below a third of the TTL"},
     {"lease-start-wait", UINT(lease_start_wait, 0, 86400), "0",
-     "seconds to keep trying an unreachable etcd at start; 0: exit at once with an error"},
+     "seconds to keep trying at start while etcd is unreachable or every node id is held, and to wait for the "
+     "clock to pass the mark of the only free node id; 0: exit at once with an error (startup-wait still applies)"},
+    {"etcd-ca", STR(etcd_ca), "",
+     "PEM CA certificates etcd's certificate must chain to (etcds://); empty: the system's"},
+    {"etcd-cert", STR(etcd_cert), "", "PEM client certificate for etcd (etcds://, needs etcd-key); empty: none"},
+    {"etcd-key", STR(etcd_key), "", "PEM private key of etcd-cert"},
+    {"etcd-user", STR(etcd_user), "", "etcd user to authenticate as (needs etcd-password-file); empty: none"},
+    {"etcd-password-file", STR(etcd_password_file), "",
+     "file whose first line is etcd-user's password (never give the password itself)"},
     {"auth-file", STR(auth_file), "",
      "file of secrets, one per line: RESP clients must AUTH with one, HTTP requests carry one as "
      "'Authorization: Bearer' (but GET /healthz); empty: no authentication"},
@@ -316,8 +325,11 @@ static bool stdout_written(void) {
 
 void config_usage(FILE *out) {
     settings_init();
-    fputs("usage: mintidd [--config FILE] [--SETTING VALUE]...\n\n"
-          "Serves unique IDs over HTTP and the Redis protocol. Every setting can also\n"
+    fputs("usage: mintidd [--config FILE] [--SETTING VALUE]...\n"
+          "       mintidd init --node-lease URL [--floor WHEN] [--SETTING VALUE]...\n\n"
+          "Serves unique IDs over HTTP and the Redis protocol. `mintidd init` initialises\n"
+          "an etcd node space for node-lease once (WHEN: no ID at or before it, Unix ms or\n"
+          "RFC 3339), then exits. Every setting can also\n"
           "be given in the config file (`setting = value`, # comments) and as an\n"
           "environment variable; the command line wins over the environment, which\n"
           "wins over the file.\n\nsettings:\n",
@@ -459,6 +471,18 @@ int config_load(config *cfg, int argc, char **argv) {
     if (cfg->node_lease[0] != '\0' && cfg->lease_margin * 3 >= cfg->lease_ttl * 1000) {
         fprintf(stderr, "mintidd: lease-margin (%llu ms) must be below a third of lease-ttl (%llu s)\n",
                 (unsigned long long)cfg->lease_margin, (unsigned long long)cfg->lease_ttl);
+        return -1;
+    }
+    if ((cfg->etcd_cert[0] != '\0') != (cfg->etcd_key[0] != '\0')) {
+        fprintf(stderr, "mintidd: etcd-cert and etcd-key go together: give both or neither\n");
+        return -1;
+    }
+    if ((cfg->etcd_user[0] != '\0') != (cfg->etcd_password_file[0] != '\0')) {
+        fprintf(stderr, "mintidd: etcd-user and etcd-password-file go together: give both or neither\n");
+        return -1;
+    }
+    if ((cfg->etcd_ca[0] != '\0' || cfg->etcd_cert[0] != '\0') && strncmp(cfg->node_lease, "etcds://", 8) != 0) {
+        fprintf(stderr, "mintidd: etcd-ca and etcd-cert are for TLS: node-lease must start with etcds://\n");
         return -1;
     }
     if (cfg->http[0] == '\0' && cfg->resp[0] == '\0') {

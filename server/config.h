@@ -32,7 +32,12 @@ typedef struct config {
     char auth_file[CONFIG_STR_MAX];  /* secrets clients must give, one per line; empty: none asked */
     uint64_t lease_ttl;              /* seconds */
     uint64_t lease_margin;           /* ms before a possible expiry at which minting stops */
-    uint64_t lease_start_wait;       /* seconds to retry an unreachable etcd at start; 0: fail at once */
+    uint64_t lease_start_wait;       /* seconds to retry an unreachable or full etcd at start; 0: fail at once */
+    char etcd_ca[CONFIG_STR_MAX];    /* PEM CAs etcd's certificate chains to; empty: the system's */
+    char etcd_cert[CONFIG_STR_MAX];  /* PEM client certificate for etcd; empty: none */
+    char etcd_key[CONFIG_STR_MAX];   /* its key */
+    char etcd_user[CONFIG_STR_MAX];  /* etcd user; empty: no authentication */
+    char etcd_password_file[CONFIG_STR_MAX]; /* its password, on the file's first line */
     uint64_t node;
     int64_t epoch[MINTID_FORMAT_COUNT]; /* Unix ms, by format id, for formats whose epoch is settable */
     uint64_t max_count;                 /* IDs per request */

@@ -405,11 +405,18 @@ static void route(conn *c, const http_request *req, struct evbuffer *out) {
         service *svc = srv->svc;
         lease_status ls;
         service_lease_status(svc, &ls);
-        const char *problem = atomic_load(&svc->st->dir_lost)
-                                  ? "the state directory is no longer the one this server locked"
-                              : atomic_load(&svc->st->failing)  ? "the state file cannot be written"
-                              : svc->lease != NULL && !ls.valid ? "node lease lost"
-                                                                : NULL;
+        char unmintable[160];
+        const char *problem = NULL;
+        if (atomic_load(&svc->st->dir_lost))
+            problem = "the state directory is no longer the one this server locked";
+        else if (atomic_load(&svc->st->failing))
+            problem = "the state file cannot be written";
+        else if (svc->lease != NULL && ls.wait_s > 0)
+            problem = "node lease: waiting for the node id's last holder, which did not release it, to have stopped";
+        else if (svc->lease != NULL && !ls.valid)
+            problem = "node lease lost";
+        else
+            problem = service_unmintable(svc, unmintable, sizeof unmintable);
         response r = {problem != NULL ? 503 : 200, "application/json", true};
         evbuffer_add_printf(srv->scratch, "{\"status\":\"%s%s\",\"node_id\":%" PRId64 ",\"state_mark_ms\":%" PRId64,
                             problem != NULL ? "failing: " : "ok", problem != NULL ? problem : "",

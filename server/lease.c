@@ -10,11 +10,21 @@
  *                   of use, only while it still holds the node (a
  *                   transaction comparing the node key's lease); a new
  *                   holder issues nothing at or before it.
+ *   PREFIX/released/N  there while N's last holder let it go cleanly (it
+ *                   wrote its final mark after it stopped minting); its next
+ *                   holder removes it, and without it waits a TTL plus the
+ *                   margin before minting, since the last holder may still
+ *                   be minting until then.
+ *   PREFIX/cluster  the node space's marker, written once by `mintidd init`:
+ *                   without it (or with another one) the marks cannot be
+ *                   trusted, and no node id is taken.
  *
  * Fencing: the lease is trusted until the time (CLOCK_BOOTTIME) at which the
- * last acknowledged keepalive was *sent*, plus the TTL, minus a margin. etcd
- * counts the TTL from when it received the keepalive, which is later, so a
- * lease this process considers valid has not expired in etcd.
+ * last acknowledged keepalive was *sent*, plus the TTL, minus a margin, and
+ * only if a confirmation after that keepalive found nodes/N still ours and
+ * the marker unchanged. etcd counts the TTL from when it received the
+ * keepalive, which is later, so a lease this process considers valid has
+ * not expired in etcd, and its key was still there after it was sent.
  */
 #include "lease.h"
 
@@ -23,8 +33,10 @@
 
 #include <curl/curl.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <jansson.h>
+#include <openssl/rand.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,13 +60,21 @@ static int64_t wall_ms(void) {
 int lease_parse_url(const char *url, lease_config *cfg, char *err, size_t errcap) {
     memset(cfg->endpoints, 0, sizeof cfg->endpoints);
     cfg->nendpoints = 0;
-    if (strncmp(url, "etcd://", 7) != 0) {
-        snprintf(err, errcap, "node-lease '%s' does not start with etcd://", url);
+    const char *scheme;
+    size_t skip;
+    if (strncmp(url, "etcd://", 7) == 0) {
+        scheme = "http";
+        skip = 7;
+    } else if (strncmp(url, "etcds://", 8) == 0) {
+        scheme = "https";
+        skip = 8;
+    } else {
+        snprintf(err, errcap, "node-lease '%s' does not start with etcd:// or etcds://", url);
         return -1;
     }
-    const char *hosts = url + 7, *slash = strchr(hosts, '/');
+    const char *hosts = url + skip, *slash = strchr(hosts, '/');
     if (slash == NULL || slash[1] == '\0' || strlen(slash) >= sizeof cfg->prefix) {
-        snprintf(err, errcap, "node-lease '%s' needs a key prefix: etcd://HOST:PORT/PREFIX", url);
+        snprintf(err, errcap, "node-lease '%s' needs a key prefix: %.*sHOST:PORT/PREFIX", url, (int)skip, url);
         return -1;
     }
     memcpy(cfg->prefix, slash, strlen(slash) + 1);
@@ -66,7 +86,7 @@ int lease_parse_url(const char *url, lease_config *cfg, char *err, size_t errcap
             snprintf(err, errcap, "node-lease '%s': give up to %d endpoints as HOST:PORT", url, LEASE_MAX_ENDPOINTS);
             return -1;
         }
-        snprintf(cfg->endpoints[cfg->nendpoints++], sizeof cfg->endpoints[0], "http://%.*s", (int)n, p);
+        snprintf(cfg->endpoints[cfg->nendpoints++], sizeof cfg->endpoints[0], "%s://%.*s", scheme, (int)n, p);
         p = end + (comma != NULL);
     }
     if (cfg->nendpoints == 0) {
@@ -157,11 +177,100 @@ static size_t on_data(char *ptr, size_t size, size_t nmemb, void *userdata) {
     return n;
 }
 
+/* An answer's gRPC status code, as the gateway gives it with an error; -1 if none. */
+static long grpc_code(json_t *answer) {
+    json_t *c = json_object_get(answer, "code");
+    if (!json_is_integer(c)) /* a streamed answer (keepalive) nests it */
+        c = json_object_get(json_object_get(answer, "error"), "grpc_code");
+    return json_is_integer(c) ? (long)json_integer_value(c) : -1;
+}
+
+#define GRPC_UNAUTHENTICATED 16 /* etcd: the auth token is invalid or expired */
+
+/* One POST to the endpoint in use: the parsed answer, or NULL if it could not be reached. */
+static json_t *post(lease *l, const char *path, const char *text, bool with_token) {
+    long timeout_ms = (long)l->cfg.ttl_s * 1000 / 3;
+    if (timeout_ms > 2000)
+        timeout_ms = 2000;
+    char url[256];
+    snprintf(url, sizeof url, "%s/v3/%s", l->cfg.endpoints[l->endpoint], path);
+    body b = {NULL, 0};
+    CURL *c = l->curl;
+    struct curl_slist *headers = NULL;
+    curl_easy_reset(c);
+    curl_easy_setopt(c, CURLOPT_URL, url);
+    curl_easy_setopt(c, CURLOPT_POSTFIELDS, text);
+    curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_data);
+    curl_easy_setopt(c, CURLOPT_WRITEDATA, &b);
+    curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, timeout_ms);
+    curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, timeout_ms);
+    curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+    /* TLS as libcurl does it: the peer's certificate checked against
+     * etcd-ca (or the system's CAs) and its name; ours offered when set. */
+    if (l->cfg.ca[0] != '\0')
+        curl_easy_setopt(c, CURLOPT_CAINFO, l->cfg.ca);
+    if (l->cfg.cert[0] != '\0') {
+        curl_easy_setopt(c, CURLOPT_SSLCERT, l->cfg.cert);
+        curl_easy_setopt(c, CURLOPT_SSLKEY, l->cfg.key);
+    }
+    if (with_token && l->token[0] != '\0') {
+        char h[sizeof l->token + 32];
+        snprintf(h, sizeof h, "Authorization: %s", l->token);
+        headers = curl_slist_append(headers, h);
+        curl_easy_setopt(c, CURLOPT_HTTPHEADER, headers);
+    }
+    CURLcode rc = curl_easy_perform(c);
+    long status = 0;
+    curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
+    json_t *answer = NULL;
+    if (rc == CURLE_OK && b.data != NULL)
+        answer = json_loads(b.data, 0, NULL);
+    if (answer == NULL || status != 200)
+        log_msg(LOG_DEBUG, "etcd %s: %s (HTTP %ld)", url, rc != CURLE_OK ? curl_easy_strerror(rc) : "answered", status);
+    curl_slist_free_all(headers);
+    free(b.data);
+    return answer;
+}
+
+/*
+ * Gets an auth token for etcd-user. True with it in l->token; false if etcd
+ * could not be reached or refused (said once, without the password).
+ */
+static bool authenticate(lease *l) {
+    json_t *req = json_pack("{s:s,s:s}", "name", l->cfg.user, "password", l->cfg.password);
+    char *text = req != NULL ? json_dumps(req, JSON_COMPACT) : NULL;
+    json_decref(req);
+    if (text == NULL)
+        return false;
+    json_t *a = post(l, "auth/authenticate", text, false);
+    /* The request held the password: not left in freed memory. */
+    explicit_bzero(text, strlen(text));
+    free(text);
+    if (a == NULL)
+        return false;
+    const char *token = json_string_value(json_object_get(a, "token"));
+    bool ok = token != NULL && token[0] != '\0' && strlen(token) < sizeof l->token;
+    if (ok) {
+        memcpy(l->token, token, strlen(token) + 1);
+        if (l->auth_failed)
+            log_msg(LOG_INFO, "node lease: etcd accepted etcd-user '%s' again", l->cfg.user);
+        l->auth_failed = false;
+    } else if (!l->auth_failed) {
+        const char *why = json_string_value(json_object_get(a, "error"));
+        log_msg(LOG_ERROR, "node lease: etcd refused etcd-user '%s' with the password of etcd-password-file: %s",
+                l->cfg.user, why != NULL ? why : "no token in its answer");
+        l->auth_failed = true;
+    }
+    json_decref(a);
+    return ok;
+}
+
 /*
  * POSTs request to path on one endpoint after another until one answers.
  * Returns the parsed answer (caller frees), or NULL if none could be
  * reached. An error etcd itself reports ({"error": ...}, e.g. "requested
- * lease not found") is an answer: etcd was reached.
+ * lease not found") is an answer: etcd was reached. With etcd-user, a
+ * token is got first, and got again once when etcd says it has expired.
  */
 static json_t *call(lease *l, const char *path, json_t *request) {
     char *text = json_dumps(request, JSON_COMPACT);
@@ -169,31 +278,19 @@ static json_t *call(lease *l, const char *path, json_t *request) {
     if (text == NULL)
         return NULL;
     json_t *answer = NULL;
-    long timeout_ms = (long)l->cfg.ttl_s * 1000 / 3;
-    if (timeout_ms > 2000)
-        timeout_ms = 2000;
     for (int tries = 0; tries < l->cfg.nendpoints && answer == NULL; tries++) {
-        char url[256];
-        snprintf(url, sizeof url, "%s/v3/%s", l->cfg.endpoints[l->endpoint], path);
-        body b = {NULL, 0};
-        CURL *c = l->curl;
-        curl_easy_reset(c);
-        curl_easy_setopt(c, CURLOPT_URL, url);
-        curl_easy_setopt(c, CURLOPT_POSTFIELDS, text);
-        curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_data);
-        curl_easy_setopt(c, CURLOPT_WRITEDATA, &b);
-        curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, timeout_ms);
-        curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, timeout_ms);
-        curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
-        CURLcode rc = curl_easy_perform(c);
-        long status = 0;
-        curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
-        if (rc == CURLE_OK && b.data != NULL)
-            answer = json_loads(b.data, 0, NULL);
-        if (answer == NULL || status != 200)
-            log_msg(LOG_DEBUG, "etcd %s: %s (HTTP %ld)", url, rc != CURLE_OK ? curl_easy_strerror(rc) : "answered",
-                    status);
-        free(b.data);
+        bool authed = l->cfg.user[0] == '\0' || l->token[0] != '\0' || authenticate(l);
+        if (authed)
+            answer = post(l, path, text, true);
+        if (answer != NULL && l->cfg.user[0] != '\0' && grpc_code(answer) == GRPC_UNAUTHENTICATED) {
+            /* Tokens expire (etcd's auth-token-ttl) and die with a
+             * restart of the member that issued them: get a new one. */
+            json_decref(answer);
+            answer = NULL;
+            l->token[0] = '\0';
+            if (authenticate(l))
+                answer = post(l, path, text, true);
+        }
         if (answer == NULL)
             l->endpoint = (l->endpoint + 1) % l->cfg.nendpoints;
     }
@@ -258,12 +355,9 @@ static bool etcd_revoke(lease *l, uint64_t id) {
 
 /* Creates nodes/N under the lease if no one holds it. -1: etcd unreachable. */
 static int try_node(lease *l, unsigned node, uint64_t id) {
-    char key[512], value[128], ids[32], owner[96];
+    char key[512], value[256], ids[32];
     key_of(l, "nodes", node, key, sizeof key);
-    char host[64] = "";
-    gethostname(host, sizeof host - 1);
-    snprintf(owner, sizeof owner, "%s pid %ld", host, (long)getpid());
-    b64_encode(owner, value, sizeof value);
+    b64_encode(l->owner, value, sizeof value);
     snprintf(ids, sizeof ids, "%" PRIu64, id);
     json_t *a = call(l, "kv/txn",
                      json_pack("{s:[{s:s,s:s,s:s,s:s}],s:[{s:{s:s,s:s,s:s}}]}", "compare", "key", key, "target",
@@ -314,17 +408,31 @@ static int read_mark(lease *l, unsigned node, int64_t *mark, char *bad, size_t b
     return rc;
 }
 
-/* Writes the mark of N, only while nodes/N is still under our lease. */
-static int write_mark(lease *l, unsigned node, uint64_t id, int64_t mark) {
-    char nkey[512], mkey[512], value[64], text[32], ids[32];
+/*
+ * Writes the mark of N, only while nodes/N is still under our lease. At an
+ * acquisition (RELEASED_CLEAR) PREFIX/released/N goes in the same
+ * transaction: the node id is in use again. At a clean release
+ * (RELEASED_SET) it is written: the next holder need not wait.
+ */
+enum { RELEASED_KEEP, RELEASED_CLEAR, RELEASED_SET };
+
+static int write_mark(lease *l, unsigned node, uint64_t id, int64_t mark, int released) {
+    char nkey[512], mkey[512], rkey[512], value[64], text[32], ids[32], owner[256];
     key_of(l, "nodes", node, nkey, sizeof nkey);
     key_of(l, "marks", node, mkey, sizeof mkey);
+    key_of(l, "released", node, rkey, sizeof rkey);
     snprintf(text, sizeof text, "%" PRId64, mark);
     b64_encode(text, value, sizeof value);
+    b64_encode(l->owner, owner, sizeof owner);
     snprintf(ids, sizeof ids, "%" PRIu64, id);
+    json_t *ops = json_pack("[{s:{s:s,s:s}}]", "request_put", "key", mkey, "value", value);
+    if (released == RELEASED_CLEAR)
+        json_array_append_new(ops, json_pack("{s:{s:s}}", "request_delete_range", "key", rkey));
+    else if (released == RELEASED_SET)
+        json_array_append_new(ops, json_pack("{s:{s:s,s:s}}", "request_put", "key", rkey, "value", owner));
     json_t *a = call(l, "kv/txn",
-                     json_pack("{s:[{s:s,s:s,s:s,s:s}],s:[{s:{s:s,s:s}}]}", "compare", "key", nkey, "target", "LEASE",
-                               "result", "EQUAL", "lease", ids, "success", "request_put", "key", mkey, "value", value));
+                     json_pack("{s:[{s:s,s:s,s:s,s:s}],s:o}", "compare", "key", nkey, "target", "LEASE", "result",
+                               "EQUAL", "lease", ids, "success", ops));
     if (a == NULL || etcd_error(a)) {
         json_decref(a);
         return -1;
@@ -332,6 +440,182 @@ static int write_mark(lease *l, unsigned node, uint64_t id, int64_t mark) {
     int ok = json_is_true(json_object_get(a, "succeeded"));
     json_decref(a);
     return ok ? 0 : -2;
+}
+
+/* Whether PREFIX/released/N is there: 1 or 0; -1 if etcd could not be reached. */
+static int read_released(lease *l, unsigned node) {
+    char key[512];
+    key_of(l, "released", node, key, sizeof key);
+    json_t *a = call(l, "kv/range", json_pack("{s:s,s:b}", "key", key, "keys_only", 1));
+    if (a == NULL || etcd_error(a)) {
+        json_decref(a);
+        return -1;
+    }
+    json_t *kvs = json_object_get(a, "kvs");
+    int rc = json_is_array(kvs) && json_array_size(kvs) > 0;
+    json_decref(a);
+    return rc;
+}
+
+/* ---- the node space's marker ------------------------------------------------------------ */
+
+static void cluster_key(const lease *l, char *b64key, size_t cap) {
+    char key[256];
+    snprintf(key, sizeof key, "%s/cluster", l->cfg.prefix);
+    b64_encode(key, b64key, cap);
+}
+
+/*
+ * Parses a marker, "mintid-cluster <32 hex> floor <Unix ms>": true with
+ * the id and floor, false for anything else.
+ */
+static bool parse_cluster(const char *text, char id[LEASE_CLUSTER_ID_LEN + 1], int64_t *floor) {
+    static const char head[] = "mintid-cluster ", mid[] = " floor ";
+    size_t hl = sizeof head - 1, ml = sizeof mid - 1;
+    if (strncmp(text, head, hl) != 0 || strlen(text) <= hl + LEASE_CLUSTER_ID_LEN + ml)
+        return false;
+    const char *hex = text + hl;
+    for (int i = 0; i < LEASE_CLUSTER_ID_LEN; i++)
+        if (!((hex[i] >= '0' && hex[i] <= '9') || (hex[i] >= 'a' && hex[i] <= 'f')))
+            return false;
+    if (strncmp(hex + LEASE_CLUSTER_ID_LEN, mid, ml) != 0)
+        return false;
+    const char *num = hex + LEASE_CLUSTER_ID_LEN + ml;
+    if (!parse_i64(num, strlen(num), floor))
+        return false;
+    memcpy(id, hex, LEASE_CLUSTER_ID_LEN);
+    id[LEASE_CLUSTER_ID_LEN] = '\0';
+    return true;
+}
+
+/* The marker's text: 1 with it in text, 0 if there is none, -1 if etcd could not be reached. */
+static int read_cluster(lease *l, char *text, size_t cap) {
+    char key[512];
+    cluster_key(l, key, sizeof key);
+    json_t *a = call(l, "kv/range", json_pack("{s:s}", "key", key));
+    if (a == NULL || etcd_error(a)) {
+        json_decref(a);
+        return -1;
+    }
+    json_t *kvs = json_object_get(a, "kvs");
+    int rc = 0;
+    text[0] = '\0';
+    if (json_is_array(kvs) && json_array_size(kvs) > 0) {
+        const char *v = json_string_value(json_object_get(json_array_get(kvs, 0), "value"));
+        if (v == NULL || b64_decode(v, text, cap) < 0)
+            snprintf(text, cap, "(not base64, or too long)");
+        rc = 1;
+    }
+    json_decref(a);
+    return rc;
+}
+
+/*
+ * Checks the marker before a node id is taken: it must be there, well
+ * formed, and the one found at start (or recorded in the state
+ * directory). 0; -1 if etcd could not be reached; -3 if the node space
+ * cannot be trusted, said once until it changes.
+ */
+static int check_cluster(lease *l) {
+    char text[160], id[LEASE_CLUSTER_ID_LEN + 1], shown[MINTID_ESCAPED_MAX];
+    int64_t floor;
+    int rc = read_cluster(l, text, sizeof text);
+    if (rc < 0)
+        return -1;
+    int problem = rc == 0 ? 1 : !parse_cluster(text, id, &floor) ? 2 : 0;
+    if (problem == 0 && l->cluster[0] != '\0' && strcmp(text, l->cluster) != 0)
+        problem = 3;
+    if (problem == 0 && l->cluster[0] == '\0' && l->cfg.cluster_id[0] != '\0' && strcmp(id, l->cfg.cluster_id) != 0 &&
+        !l->cfg.adopt_cluster)
+        problem = 4;
+    if (problem == 0) {
+        if (l->cluster[0] == '\0') {
+            snprintf(l->cluster, sizeof l->cluster, "%s", text);
+            memcpy(l->cluster_id, id, sizeof l->cluster_id);
+            l->cluster_floor = floor;
+        }
+        l->cluster_problem = 0;
+        return 0;
+    }
+    if (problem == l->cluster_problem)
+        return -3;
+    l->cluster_problem = problem;
+    mintid_escape(text, strlen(text), shown, sizeof shown);
+    switch (problem) {
+    case 1:
+        log_msg(LOG_ERROR,
+                "node lease: etcd has no marker at %s/cluster: this node space was never initialised, or etcd's data "
+                "was lost (wiped, restored from before the init, or the prefix deleted), and with it the marks "
+                "that keep IDs unique. Not leasing a node id. To initialise it safely run `mintidd init "
+                "--node-lease URL --floor WHEN` with WHEN the time of the loss plus the largest clock skew "
+                "among the servers (see docs/scale-out.md); for a new node space, --floor may be left out",
+                l->cfg.prefix);
+        break;
+    case 2:
+        log_msg(LOG_ERROR,
+                "node lease: the marker at %s/cluster in etcd is '%s', not 'mintid-cluster <id> floor <Unix ms>'; "
+                "not leasing a node id (delete the prefix and run mintidd init with a floor past every ID issued, "
+                "see docs/scale-out.md)",
+                l->cfg.prefix, shown);
+        break;
+    case 3:
+        log_msg(LOG_ERROR,
+                "node lease: the marker at %s/cluster changed while this server ran (now '%s'): etcd's data was "
+                "replaced; not leasing a node id until this server is restarted",
+                l->cfg.prefix, shown);
+        break;
+    default:
+        log_msg(LOG_ERROR,
+                "node lease: etcd's node space at %s is cluster %s, but this state directory served cluster %s: etcd "
+                "was initialised again, or this is another etcd. Refusing to start; if it was initialised again "
+                "with a floor past every ID issued before (see docs/scale-out.md), start once with --adopt-params 1",
+                l->cfg.prefix, id, l->cfg.cluster_id);
+        break;
+    }
+    return -3;
+}
+
+/*
+ * Confirms that nodes/N is still ours (our lease, our value) and that the
+ * marker is the one found at start, in one transaction. 1: confirmed; 0:
+ * not, said why; -1: etcd could not be reached.
+ */
+static int confirm(lease *l, unsigned node, uint64_t id) {
+    char nkey[512], ckey[512], owner[256], marker[256], ids[32];
+    key_of(l, "nodes", node, nkey, sizeof nkey);
+    cluster_key(l, ckey, sizeof ckey);
+    b64_encode(l->owner, owner, sizeof owner);
+    b64_encode(l->cluster, marker, sizeof marker);
+    snprintf(ids, sizeof ids, "%" PRIu64, id);
+    json_t *a = call(l, "kv/txn",
+                     json_pack("{s:[{s:s,s:s,s:s,s:s},{s:s,s:s,s:s,s:s},{s:s,s:s,s:s,s:s}],s:[{s:{s:s}}]}", "compare",
+                               "key", nkey, "target", "LEASE", "result", "EQUAL", "lease", ids, "key", nkey, "target",
+                               "VALUE", "result", "EQUAL", "value", owner, "key", ckey, "target", "VALUE", "result",
+                               "EQUAL", "value", marker, "failure", "request_range", "key", ckey));
+    if (a == NULL || etcd_error(a)) {
+        json_decref(a);
+        return -1;
+    }
+    int ok = json_is_true(json_object_get(a, "succeeded"));
+    if (!ok) {
+        json_t *r = json_object_get(json_array_get(json_object_get(a, "responses"), 0), "response_range");
+        json_t *kvs = json_object_get(r, "kvs");
+        const char *v = json_string_value(json_object_get(json_array_get(kvs, 0), "value"));
+        char text[160] = "";
+        bool same = v != NULL && b64_decode(v, text, sizeof text) >= 0 && strcmp(text, l->cluster) == 0;
+        if (same)
+            log_msg(LOG_ERROR,
+                    "node lease: %s/nodes/%u is no longer ours (deleted, or held by another lease); stopped minting "
+                    "as node %u",
+                    l->cfg.prefix, node, node);
+        else
+            log_msg(LOG_ERROR,
+                    "node lease: the marker at %s/cluster is gone or changed: etcd's data was deleted or replaced; "
+                    "stopped minting as node %u",
+                    l->cfg.prefix, node);
+    }
+    json_decref(a);
+    return ok;
 }
 
 /* Keeps the lease alive; returns the TTL granted, 0 if the lease is gone, -1 if etcd did not say. */
@@ -352,6 +636,7 @@ static int64_t etcd_keepalive(lease *l, uint64_t id) {
 
 static void publish_lost(lease *l) {
     atomic_store(&l->valid_until_ns, 0);
+    atomic_store(&l->valid_from_ns, 0);
     atomic_store(&l->node, -1);
     l->stale_id = atomic_exchange(&l->id, 0);
 }
@@ -383,10 +668,145 @@ static bool claim_here(lease *l, unsigned node) {
     return false;
 }
 
+
 /*
- * Takes a free node id: the one held last if it is free again, else the
- * first free one in the range. Returns 0, -1 if etcd is unreachable, -2 if
- * every node id in the range is held.
+ * The node ids under PREFIX/KIND/ in etcd with, for marks, their value:
+ * calls each(node, text) for every key whose last part is a node id.
+ * 0, or -1 if etcd could not be reached.
+ */
+static int range_prefix(lease *l, const char *kind, bool keys_only, void (*each)(void *, unsigned, const char *),
+                        void *ctx) {
+    char from[256], to[256], bfrom[512], bto[512];
+    size_t n = (size_t)snprintf(from, sizeof from, "%s/%s/", l->cfg.prefix, kind);
+    memcpy(to, from, n + 1);
+    to[n - 1] = (char)('/' + 1); /* every key that starts with `from` sorts before this */
+    b64_encode(from, bfrom, sizeof bfrom);
+    b64_encode(to, bto, sizeof bto);
+    json_t *a = call(l, "kv/range", json_pack("{s:s,s:s,s:b}", "key", bfrom, "range_end", bto, "keys_only", keys_only));
+    if (a == NULL || etcd_error(a)) {
+        json_decref(a);
+        return -1;
+    }
+    json_t *kvs = json_object_get(a, "kvs"), *kv;
+    size_t i;
+    json_array_foreach(kvs, i, kv) {
+        char key[256], value[64];
+        const char *k = json_string_value(json_object_get(kv, "key"));
+        const char *v = json_string_value(json_object_get(kv, "value"));
+        int64_t node;
+        if (k == NULL || b64_decode(k, key, sizeof key) <= (int)n || !parse_i64(key + n, strlen(key + n), &node) ||
+            node >= LEASE_NODE_IDS)
+            continue;
+        if (v == NULL || b64_decode(v, value, sizeof value) < 0)
+            snprintf(value, sizeof value, "%s", v == NULL ? "(no value)" : "(not base64, or too long)");
+        each(ctx, (unsigned)node, value);
+    }
+    json_decref(a);
+    return 0;
+}
+
+/* A node id to try, and its mark as last read: 0 none, -1 one that does not parse. */
+typedef struct candidate {
+    unsigned node;
+    int64_t mark;
+} candidate;
+
+typedef struct plan {
+    lease *l;
+    uint64_t held[LEASE_NODE_IDS / 64];
+    int64_t *marks; /* by node id - range_lo */
+} plan;
+
+static void on_held(void *ctx, unsigned node, const char *value) {
+    (void)value;
+    plan *p = ctx;
+    p->held[node / 64] |= UINT64_C(1) << (node % 64);
+}
+
+/* Says once per node id that its mark does not parse: the node id is not used until it is repaired. */
+static void bad_mark(lease *l, unsigned node, const char *shown) {
+    if (l->bad_logged[node / 64] & (UINT64_C(1) << (node % 64)))
+        return;
+    l->bad_logged[node / 64] |= UINT64_C(1) << (node % 64);
+    log_msg(LOG_ERROR,
+            "node lease: the mark of node id %u in etcd (%s/marks/%u) is '%s', not Unix ms; not using this node id, "
+            "since its previous holder may have issued IDs up to any time (write a correct mark there to use it "
+            "again)",
+            node, l->cfg.prefix, node, shown);
+}
+
+static void on_mark(void *ctx, unsigned node, const char *value) {
+    plan *p = ctx;
+    int64_t mark;
+    if (node < p->l->cfg.range_lo || node > p->l->cfg.range_hi)
+        return;
+    bool ok = parse_i64(value, strlen(value), &mark);
+    p->marks[node - p->l->cfg.range_lo] = ok ? mark : -1;
+    if (!ok) {
+        char shown[MINTID_ESCAPED_MAX];
+        mintid_escape(value, strlen(value), shown, sizeof shown);
+        bad_mark(p->l, node, shown);
+    }
+}
+
+static int by_mark(const void *a, const void *b) {
+    const candidate *x = a, *y = b;
+    return (x->mark > y->mark) - (x->mark < y->mark);
+}
+
+/*
+ * The free node ids of the range in the order to try them: those whose
+ * mark is behind the clock first (the one held last, then on from it), so
+ * that a node id a server once ran ahead on does not make a new server
+ * wait while others are free; then those whose mark is ahead, the least
+ * ahead first. Node ids whose mark does not parse come last: taking one
+ * is refused (see acquire). Returns how many, -1 if etcd could not be
+ * reached.
+ */
+static long plan_nodes(lease *l, candidate *out) {
+    unsigned span = l->cfg.range_hi - l->cfg.range_lo + 1;
+    plan *p = calloc(1, sizeof *p);
+    int64_t *marks = calloc(span, sizeof *marks);
+    if (p == NULL || marks == NULL) {
+        free(p);
+        free(marks);
+        return -1;
+    }
+    p->l = l;
+    p->marks = marks;
+    long n = -1;
+    if (range_prefix(l, "nodes", true, on_held, p) == 0 && range_prefix(l, "marks", false, on_mark, p) == 0) {
+        int64_t now = wall_ms();
+        unsigned start = l->last_node >= (int64_t)l->cfg.range_lo && l->last_node <= (int64_t)l->cfg.range_hi
+                             ? (unsigned)l->last_node - l->cfg.range_lo
+                             : 0;
+        size_t behind = 0, ahead = 0, bad = 0;
+        for (int pass = 0; pass < 3; pass++) {
+            size_t first = pass == 0 ? 0 : pass == 1 ? behind : behind + ahead;
+            for (unsigned k = 0; k < span; k++) {
+                unsigned node = l->cfg.range_lo + (start + k) % span;
+                int64_t mark = marks[node - l->cfg.range_lo];
+                if (p->held[node / 64] & (UINT64_C(1) << (node % 64)))
+                    continue;
+                int kind = mark >= 0 && mark < now ? 0 : mark >= now ? 1 : 2;
+                if (kind != pass)
+                    continue;
+                out[first++] = (candidate){node, mark};
+                *(pass == 0 ? &behind : pass == 1 ? &ahead : &bad) += 1;
+            }
+        }
+        qsort(out + behind, ahead, sizeof *out, by_mark);
+        n = (long)(behind + ahead + bad);
+    }
+    free(marks);
+    free(p);
+    return n;
+}
+
+/*
+ * Takes a free node id in the order of plan_nodes. Returns 0, -1 if etcd
+ * is unreachable, -2 if every node id in the range is held (or unusable),
+ * -3 if the node space's marker is missing or not the one expected.
  */
 static int acquire_node(lease *l) {
     /* A lease given up while etcd could not be reached may still be alive
@@ -397,73 +817,99 @@ static int acquire_node(lease *l) {
             return -1;
         l->stale_id = 0;
     }
+    int crc = check_cluster(l);
+    if (crc != 0)
+        return crc;
+    unsigned span = l->cfg.range_hi - l->cfg.range_lo + 1;
+    candidate *order = calloc(span, sizeof *order);
+    if (order == NULL)
+        return -1;
+    long count = plan_nodes(l, order);
+    if (count <= 0) {
+        free(order);
+        return count < 0 ? -1 : -2;
+    }
     uint64_t sent;
     uint64_t id = etcd_grant(l, &sent);
-    if (id == 0)
+    if (id == 0) {
+        free(order);
         return -1;
-    unsigned span = l->cfg.range_hi - l->cfg.range_lo + 1;
-    unsigned start = l->last_node >= (int64_t)l->cfg.range_lo && l->last_node <= (int64_t)l->cfg.range_hi
-                         ? (unsigned)l->last_node - l->cfg.range_lo
-                         : 0;
-    for (unsigned k = 0; k < span; k++) {
-        unsigned node = l->cfg.range_lo + (start + k) % span;
+    }
+    int result = -2;
+    for (long k = 0; k < count && result == -2; k++) {
+        unsigned node = order[k].node;
         if (l->cfg.claim != NULL && !claim_here(l, node))
             continue;
         int won = try_node(l, node, id);
         if (won < 0) {
-            etcd_revoke(l, id);
-            return -1;
+            result = -1;
+            break;
         }
         if (!won)
             continue;
+        /* Held now: read its mark again, as it is now, and whether its last holder let it go cleanly. */
         int64_t floor = 0;
         char bad[MINTID_ESCAPED_MAX];
         int rc = read_mark(l, node, &floor, bad, sizeof bad);
+        int released = rc == 0 ? read_released(l, node) : 0;
         if (rc == -2) {
             /* Fail closed: this node id is not used until its mark is repaired. */
-            if (node >= LEASE_NODE_IDS || !(l->bad_logged[node / 64] & (UINT64_C(1) << (node % 64))))
-                log_msg(LOG_ERROR,
-                        "node lease: the mark of node id %u in etcd (%s/marks/%u) is '%s', not Unix ms; not using "
-                        "this node id, since its previous holder may have issued IDs up to any time (write a "
-                        "correct mark there to use it again)",
-                        node, l->cfg.prefix, node, bad);
-            if (node < LEASE_NODE_IDS)
-                l->bad_logged[node / 64] |= UINT64_C(1) << (node % 64);
+            bad_mark(l, node, bad);
             /* Let the node id go (revoking deletes the key held under the
              * lease) and carry on with a fresh lease. */
             etcd_revoke(l, id);
             id = etcd_grant(l, &sent);
-            if (id == 0)
-                return -1;
+            if (id == 0) {
+                result = -1;
+                break;
+            }
             continue;
         }
-        if (rc != 0) {
-            etcd_revoke(l, id);
-            return -1;
+        if (rc != 0 || released < 0) {
+            result = -1;
+            break;
         }
+        /* No ID at or before the marker's floor, on any node id. */
+        if (l->cluster_floor > floor)
+            floor = l->cluster_floor;
         /* Reserve ahead of both the clock and the previous holder's mark. */
         int64_t base = wall_ms() > floor ? wall_ms() : floor;
         int64_t mark = base + (int64_t)l->cfg.reserve_ahead_ms;
-        if (write_mark(l, node, id, mark) != 0) {
-            etcd_revoke(l, id);
-            return -1;
+        if (write_mark(l, node, id, mark, RELEASED_CLEAR) != 0) {
+            result = -1;
+            break;
         }
+        /* A node id whose last holder did not let it go (it crashed, was
+         * cut off, or its key was deleted under it) may still be in use by
+         * that holder until its lease could have expired: it confirmed its
+         * key at the latest just before the key went, which was before we
+         * created ours, and stops one TTL after that confirmation. */
+        uint64_t from =
+            released ? 0
+                     : lease_clock_ns() + (uint64_t)l->cfg.ttl_s * 1000000000u + (uint64_t)l->cfg.margin_ms * 1000000u;
         /* Published in this order: the generation first, validity last, so
          * that no reader sees a valid lease with an older generation. */
         atomic_fetch_add(&l->generation, 1);
         atomic_store(&l->floor_ms, floor);
         atomic_store(&l->mark_ms, mark);
         atomic_store(&l->id, id);
+        atomic_store(&l->valid_from_ns, from);
         atomic_store(&l->node, (int64_t)node);
         atomic_store(&l->valid_until_ns,
                      sent + (uint64_t)l->cfg.ttl_s * 1000000000u - (uint64_t)l->cfg.margin_ms * 1000000u);
         l->last_node = node;
-        log_msg(LOG_INFO, "node id %u leased from etcd (lease %" PRIx64 ", TTL %u s); previous holder's mark %" PRId64,
-                node, id, l->cfg.ttl_s, floor);
+        log_msg(LOG_INFO,
+                "node id %u leased from etcd (lease %" PRIx64 ", TTL %u s); previous holder's mark %" PRId64 "%s", node,
+                id, l->cfg.ttl_s, floor,
+                released ? ""
+                         : "; it was not released cleanly: not minting until its last holder must have stopped "
+                           "(lease-ttl plus lease-margin)");
+        free(order);
         return 0;
     }
     etcd_revoke(l, id);
-    return -2;
+    free(order);
+    return result;
 }
 
 /*
@@ -496,7 +942,7 @@ static void renew_mark(lease *l, uint64_t id) {
     int64_t next = now + (int64_t)l->cfg.reserve_ahead_ms;
     if (next <= mark) /* the mark never goes down */
         return;
-    int rc = write_mark(l, (unsigned)atomic_load(&l->node), id, next);
+    int rc = write_mark(l, (unsigned)atomic_load(&l->node), id, next, RELEASED_KEEP);
     if (rc == 0) {
         atomic_store(&l->mark_ms, next);
     } else if (rc == -2) {
@@ -539,12 +985,21 @@ static void *run(void *arg) {
         }
         uint64_t sent = lease_clock_ns();
         int64_t ttl = etcd_keepalive(l, id);
-        if (ttl < 0) {
+        /* The lease alone is not enough: the key may have been deleted (or
+         * etcd's data replaced) under a live lease. Validity is extended
+         * only by a keepalive followed by a confirmation that the key is
+         * still ours, so it never reaches a TTL past the last time it was. */
+        int confirmed = ttl > 0 ? confirm(l, (unsigned)atomic_load(&l->node), id) : 1;
+        if (confirmed == 0) {
+            publish_lost(l);
+            continue;
+        }
+        if (ttl < 0 || confirmed < 0) {
             atomic_fetch_add(&l->keepalive_failures, 1);
             log_msg(LOG_WARN, "node lease: keepalive failed (etcd unreachable); minting stops when the lease "
                               "could expire");
             next_keepalive = lease_clock_ns() + 500000000u; /* retry soon */
-            if (!lease_valid(l) && atomic_load(&l->node) >= 0) {
+            if (!lease_valid(l) && lease_wait_ns(l) == 0 && atomic_load(&l->node) >= 0) {
                 log_msg(LOG_ERROR, "node lease lost: no keepalive acknowledged within the TTL");
                 publish_lost(l);
             }
@@ -562,35 +1017,86 @@ static void *run(void *arg) {
     return NULL;
 }
 
-bool lease_valid(lease *l) { return atomic_load(&l->node) >= 0 && lease_clock_ns() < atomic_load(&l->valid_until_ns); }
+/* Held and not past its possible expiry (though perhaps not yet usable). */
+static bool held(lease *l) { return atomic_load(&l->node) >= 0 && lease_clock_ns() < atomic_load(&l->valid_until_ns); }
 
-int lease_start(lease *l, const lease_config *cfg, unsigned wait_s) {
+uint64_t lease_wait_ns(lease *l) {
+    uint64_t from = atomic_load(&l->valid_from_ns), now = lease_clock_ns();
+    return held(l) && now < from ? from - now : 0;
+}
+
+bool lease_valid(lease *l) { return held(l) && lease_clock_ns() >= atomic_load(&l->valid_from_ns); }
+
+const char *lease_cluster_id(const lease *l) { return l->cluster_id; }
+
+/* A fresh random id in hex, from OpenSSL's CSPRNG. */
+static bool random_hex(char *out, size_t digits) {
+    unsigned char bytes[32];
+    if (digits / 2 > sizeof bytes || RAND_bytes(bytes, (int)(digits / 2)) != 1)
+        return false;
+    for (size_t i = 0; i < digits / 2; i++)
+        snprintf(out + 2 * i, 3, "%02x", bytes[i]);
+    return true;
+}
+
+/* libcurl and the value of our keys, for lease_start and lease_init_cluster. */
+static int lease_open(lease *l, const lease_config *cfg) {
     memset(l, 0, sizeof *l);
     l->cfg = *cfg;
     atomic_store(&l->node, -1);
     l->last_node = -1;
+    char host[64] = "", instance[17] = "";
+    gethostname(host, sizeof host - 1);
+    if (!random_hex(instance, 16)) {
+        log_msg(LOG_ERROR, "node lease: no random bytes for this server's instance id");
+        return -1;
+    }
+    snprintf(l->owner, sizeof l->owner, "%s pid %ld instance %s", host, (long)getpid(), instance);
     curl_global_init(CURL_GLOBAL_DEFAULT);
     l->curl = curl_easy_init();
     if (l->curl == NULL) {
         log_msg(LOG_ERROR, "node lease: libcurl could not start");
         return -1;
     }
+    return 0;
+}
+
+static void lease_close(lease *l) {
+    if (l->curl != NULL)
+        curl_easy_cleanup(l->curl);
+    l->curl = NULL;
+    explicit_bzero(l->token, sizeof l->token);
+    explicit_bzero(l->cfg.password, sizeof l->cfg.password);
+    curl_global_cleanup();
+}
+
+int lease_start(lease *l, const lease_config *cfg, unsigned wait_s) {
+    if (lease_open(l, cfg) != 0)
+        return -1;
     uint64_t deadline = lease_clock_ns() + (uint64_t)wait_s * 1000000000u;
+    int last_rc = 0;
     for (;;) {
         int rc = acquire(l);
         if (rc == 0)
             break;
-        if (rc == -2) {
-            log_msg(LOG_ERROR, "node lease: every node id in the range %u-%u is held by another server", cfg->range_lo,
-                    cfg->range_hi);
-            return -1;
-        }
+        if (rc == -3)
+            return -1; /* said by check_cluster */
         if (lease_clock_ns() >= deadline) {
-            log_msg(LOG_ERROR, "node lease: etcd at %s%s is unreachable%s", cfg->endpoints[0],
-                    cfg->nendpoints > 1 ? " (and the other endpoints)" : "",
-                    wait_s > 0 ? " after waiting lease-start-wait" : "; set lease-start-wait to wait for it");
+            if (rc == -2)
+                log_msg(LOG_ERROR, "node lease: every node id in the range %u-%u is held by another server%s",
+                        cfg->range_lo, cfg->range_hi,
+                        wait_s > 0 ? ", still after lease-start-wait"
+                                   : "; set lease-start-wait to wait for one to be free");
+            else
+                log_msg(LOG_ERROR, "node lease: etcd at %s%s is unreachable%s", cfg->endpoints[0],
+                        cfg->nendpoints > 1 ? " (and the other endpoints)" : "",
+                        wait_s > 0 ? " after waiting lease-start-wait" : "; set lease-start-wait to wait for it");
             return -1;
         }
+        if (rc != last_rc)
+            log_msg(LOG_WARN, "node lease: %s; trying again for up to lease-start-wait (%u s)",
+                    rc == -2 ? "every node id in the range is held" : "etcd is unreachable", wait_s);
+        last_rc = rc;
         struct timespec ts = {1, 0};
         nanosleep(&ts, NULL);
     }
@@ -599,6 +1105,24 @@ int lease_start(lease *l, const lease_config *cfg, unsigned wait_s) {
         return -1;
     }
     l->running = true;
+    /* A node id its last holder did not release is usable only once that
+     * holder must have stopped; the thread keeps the lease alive meanwhile.
+     * Bounded: a lease lost and taken again during the wait starts another. */
+    uint64_t wait = lease_wait_ns(l);
+    uint64_t until = lease_clock_ns() + 3 * (wait + 1000000000u) + (uint64_t)wait_s * 1000000000u;
+    if (wait > 0)
+        log_msg(LOG_WARN,
+                "node lease: node id %" PRId64 " was not released cleanly by its last holder; waiting %.1f s "
+                "(lease-ttl plus lease-margin) for that holder to have stopped",
+                atomic_load(&l->node), (double)wait / 1e9);
+    while (!lease_valid(l)) {
+        if (lease_clock_ns() > until) {
+            log_msg(LOG_ERROR, "node lease: no usable node id within the wait");
+            return -1;
+        }
+        struct timespec ts = {0, 20 * 1000000L};
+        nanosleep(&ts, NULL);
+    }
     return 0;
 }
 
@@ -610,18 +1134,171 @@ void lease_stop(lease *l, int64_t last_issued_ms) {
     }
     uint64_t id = atomic_load(&l->id);
     int64_t node = atomic_load(&l->node);
-    if (id != 0 && node >= 0 && lease_valid(l)) {
-        /* Lower the mark to what was issued (never below the previous holder's). */
+    if (id != 0 && node >= 0 && held(l)) {
+        /* Lower the mark to what was issued (never below the previous
+         * holder's), and say the node id was let go cleanly, unless its
+         * previous holder may still be minting (we were still waiting). */
         int64_t floor = atomic_load(&l->floor_ms);
         int64_t mark = last_issued_ms > floor ? last_issued_ms : floor;
-        if (mark > 0 && write_mark(l, (unsigned)node, id, mark) == 0)
+        bool clean = lease_wait_ns(l) == 0;
+        if (write_mark(l, (unsigned)node, id, mark, clean ? RELEASED_SET : RELEASED_KEEP) == 0)
             log_msg(LOG_INFO, "node %" PRId64 ": mark %" PRId64 " saved in etcd", node, mark);
         etcd_revoke(l, id);
         log_msg(LOG_INFO, "node %" PRId64 " released", node);
     }
     publish_lost(l);
-    if (l->curl != NULL)
-        curl_easy_cleanup(l->curl);
-    l->curl = NULL;
-    curl_global_cleanup();
+    lease_close(l);
+}
+
+/*
+ * Writes PREFIX/released/N for every node id of the range that has never
+ * been used (no key and no mark), so that its first holder need not wait:
+ * a node space just initialised has no holder that could still be
+ * minting. A node id in use or with a mark is left alone. In transactions
+ * of up to RELEASE_BATCH node ids, one by one when a batch has one in use.
+ * 0, or -1 after logging.
+ */
+#define RELEASE_BATCH 40 /* two compares a node id: under etcd's default of 128 operations a transaction */
+
+static int release_batch(lease *l, unsigned lo, unsigned hi, bool *done) {
+    json_t *cmp = json_array(), *ops = json_array();
+    char value[64];
+    b64_encode("mintid init", value, sizeof value);
+    for (unsigned n = lo; n <= hi; n++) {
+        char nkey[512], mkey[512], rkey[512];
+        key_of(l, "nodes", n, nkey, sizeof nkey);
+        key_of(l, "marks", n, mkey, sizeof mkey);
+        key_of(l, "released", n, rkey, sizeof rkey);
+        json_array_append_new(cmp, json_pack("{s:s,s:s,s:s,s:s}", "key", nkey, "target", "CREATE", "result", "EQUAL",
+                                             "create_revision", "0"));
+        json_array_append_new(cmp, json_pack("{s:s,s:s,s:s,s:s}", "key", mkey, "target", "CREATE", "result", "EQUAL",
+                                             "create_revision", "0"));
+        json_array_append_new(ops, json_pack("{s:{s:s,s:s}}", "request_put", "key", rkey, "value", value));
+    }
+    json_t *a = call(l, "kv/txn", json_pack("{s:o,s:o}", "compare", cmp, "success", ops));
+    if (a == NULL || etcd_error(a)) {
+        json_decref(a);
+        return -1;
+    }
+    *done = json_is_true(json_object_get(a, "succeeded"));
+    json_decref(a);
+    return 0;
+}
+
+static int release_unused(lease *l) {
+    for (unsigned lo = l->cfg.range_lo; lo <= l->cfg.range_hi; lo += RELEASE_BATCH) {
+        unsigned hi = l->cfg.range_hi - lo >= RELEASE_BATCH ? lo + RELEASE_BATCH - 1 : l->cfg.range_hi;
+        bool done = false;
+        if (release_batch(l, lo, hi, &done) != 0)
+            goto fail;
+        for (unsigned n = lo; !done && n <= hi; n++) {
+            bool one;
+            if (release_batch(l, n, n, &one) != 0)
+                goto fail;
+        }
+        if (hi == l->cfg.range_hi)
+            break;
+    }
+    return 0;
+fail:
+    log_msg(LOG_ERROR,
+            "init: the marker is written, but etcd stopped answering while the node ids were marked unused; their "
+            "first holders wait lease-ttl plus lease-margin before minting");
+    return -1;
+}
+
+int lease_init_cluster(const lease_config *cfg, int64_t floor_ms, char id_out[LEASE_CLUSTER_ID_LEN + 1]) {
+    static lease l; /* large; used once */
+    int rc = -1;
+    if (lease_open(&l, cfg) != 0 || !random_hex(id_out, LEASE_CLUSTER_ID_LEN))
+        goto out;
+    id_out[LEASE_CLUSTER_ID_LEN] = '\0';
+    char text[160], key[512], value[256], found[160];
+    snprintf(text, sizeof text, "mintid-cluster %s floor %" PRId64, id_out, floor_ms);
+    cluster_key(&l, key, sizeof key);
+    b64_encode(text, value, sizeof value);
+    /* Created only if there is no marker: a node space is initialised once. */
+    json_t *a =
+        call(&l, "kv/txn",
+             json_pack("{s:[{s:s,s:s,s:s,s:s}],s:[{s:{s:s,s:s}}]}", "compare", "key", key, "target", "CREATE", "result",
+                       "EQUAL", "create_revision", "0", "success", "request_put", "key", key, "value", value));
+    if (a == NULL || etcd_error(a)) {
+        const char *why = a != NULL ? json_string_value(json_object_get(a, "error")) : NULL;
+        log_msg(LOG_ERROR, "init: etcd at %s%s: %s", cfg->endpoints[0],
+                cfg->nendpoints > 1 ? " (and the other endpoints)" : "",
+                why != NULL ? why : "unreachable, or its answer was not understood");
+        json_decref(a);
+        goto out;
+    }
+    bool created = json_is_true(json_object_get(a, "succeeded"));
+    json_decref(a);
+    if (!created) {
+        char shown[MINTID_ESCAPED_MAX];
+        if (read_cluster(&l, found, sizeof found) <= 0)
+            snprintf(found, sizeof found, "(could not be read)");
+        mintid_escape(found, strlen(found), shown, sizeof shown);
+        log_msg(LOG_ERROR,
+                "init: %s/cluster already holds '%s': this node space is initialised; nothing written (to start "
+                "over after a loss, delete the prefix first, see docs/scale-out.md)",
+                cfg->prefix, shown);
+        goto out;
+    }
+    rc = release_unused(&l);
+out:
+    lease_close(&l);
+    return rc;
+}
+
+/* ---- the cluster id in the state directory ---------------------------------------------- */
+
+int lease_cluster_load(const char *dir, char id[LEASE_CLUSTER_ID_LEN + 1]) {
+    char path[512], buf[128];
+    snprintf(path, sizeof path, "%s/cluster", dir);
+    id[0] = '\0';
+    FILE *f = fopen(path, "r");
+    if (f == NULL) {
+        if (errno == ENOENT)
+            return 0;
+        log_msg(LOG_ERROR, "%s: %s", path, strerror(errno));
+        return -1;
+    }
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    int64_t unused;
+    char line[160];
+    /* "mintid-cluster <id>\n": checked as a marker with a floor of 0. */
+    if (n == 0 || buf[n - 1] != '\n' || strchr(buf, '\n') != buf + n - 1 ||
+        snprintf(line, sizeof line, "%.*s floor 0", (int)(n - 1), buf) >= (int)sizeof line ||
+        !parse_cluster(line, id, &unused)) {
+        id[0] = '\0';
+        log_msg(LOG_ERROR,
+                "%s is not 'mintid-cluster <32 hex digits>': refusing to start (it records which etcd node space "
+                "this directory served; delete it only if that is known)",
+                path);
+        return -1;
+    }
+    return 0;
+}
+
+int lease_cluster_save(const char *dir, const char *id) {
+    char path[512], tmp[512], text[64];
+    snprintf(path, sizeof path, "%s/cluster", dir);
+    snprintf(tmp, sizeof tmp, "%s/cluster.new", dir);
+    int len = snprintf(text, sizeof text, "mintid-cluster %s\n", id);
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    bool ok = fd >= 0 && write(fd, text, (size_t)len) == len && fsync(fd) == 0;
+    if (fd >= 0 && close(fd) != 0)
+        ok = false;
+    ok = ok && rename(tmp, path) == 0;
+    int dfd = ok ? open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+    ok = ok && dfd >= 0 && fsync(dfd) == 0;
+    if (dfd >= 0)
+        close(dfd);
+    if (!ok) {
+        log_msg(LOG_ERROR, "%s: cannot record the cluster id: %s", path, strerror(errno));
+        unlink(tmp);
+        return -1;
+    }
+    return 0;
 }

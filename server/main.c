@@ -90,22 +90,21 @@ static void on_signal(evutil_socket_t sig, short what, void *arg) {
  * Waits, within startup-wait, for the clock to pass `mark`: the state
  * file's, or the previous holder's of a leased node id.
  */
-static int wait_for_mark(const config *cfg, int64_t mark, const char *whose) {
+static int wait_for_mark(uint64_t limit_ms, int64_t mark, const char *whose, const char *setting) {
     int64_t now;
     if (mintid_clock_system(NULL, &now) != MINTID_OK)
         return -1;
     if (now > mark)
         return 0;
     int64_t behind = mark - now + 1;
-    if ((uint64_t)behind > cfg->startup_wait) {
+    if ((uint64_t)behind > limit_ms) {
         char when[MINTID_TIME_MAX];
         if (mintid_format_time(mark, when, sizeof when) < 0) /* past year 9999 */
             snprintf(when, sizeof when, "Unix ms %" PRId64, mark);
         log_msg(LOG_ERROR,
                 "the clock is %" PRId64 " ms behind %s, the latest timestamp %s may have issued; "
-                "refusing to start rather than risk a duplicate ID (fix the clock, or raise startup-wait above %" PRId64
-                " ms)",
-                behind, when, whose, behind);
+                "refusing to start rather than risk a duplicate ID (fix the clock, or raise %s above %" PRId64 " ms)",
+                behind, when, whose, setting, behind);
         return -1;
     }
     log_msg(LOG_WARN, "the clock is %" PRId64 " ms behind the mark of %s; waiting for it", behind, whose);
@@ -120,8 +119,8 @@ static int wait_for_mark(const config *cfg, int64_t mark, const char *whose) {
             return 0;
         clock_gettime(CLOCK_MONOTONIC, &ts);
         int64_t waited = (ts.tv_sec - start.tv_sec) * 1000 + (ts.tv_nsec - start.tv_nsec) / 1000000;
-        if ((uint64_t)waited > cfg->startup_wait) {
-            log_msg(LOG_ERROR, "the clock did not pass the mark of %s within startup-wait; not starting", whose);
+        if ((uint64_t)waited > limit_ms) {
+            log_msg(LOG_ERROR, "the clock did not pass the mark of %s within %s; not starting", whose, setting);
             return -1;
         }
         int64_t left = mark - now + 1 < 100 ? mark - now + 1 : 100;
@@ -155,6 +154,113 @@ static int claim_static(node_claim *claim, uint64_t node) {
 }
 
 /*
+ * The lease's settings from the config: node-lease, node-range, the TLS
+ * files and the etcd user with its password, read from etcd-password-file.
+ * 0, or the exit status after logging why (2: a malformed setting, 1: an
+ * unreadable file).
+ */
+static int lease_settings(const config *cfg, lease_config *lc) {
+    char err[300] = "";
+    memset(lc, 0, sizeof *lc);
+    if (lease_parse_url(cfg->node_lease, lc, err, sizeof err) != 0) {
+        log_msg(LOG_ERROR, "%s", err);
+        return 2;
+    }
+    if (lease_parse_range(cfg->node_range, (unsigned)config_node_max(), &lc->range_lo, &lc->range_hi) != 0) {
+        log_msg(LOG_ERROR, "node-range '%s' is malformed: LO-HI within 0-%" PRIu64, cfg->node_range, config_node_max());
+        return 2;
+    }
+    lc->ttl_s = (unsigned)cfg->lease_ttl;
+    lc->margin_ms = (unsigned)cfg->lease_margin;
+    lc->reserve_ahead_ms = (unsigned)cfg->reserve_ahead;
+    snprintf(lc->ca, sizeof lc->ca, "%s", cfg->etcd_ca);
+    snprintf(lc->cert, sizeof lc->cert, "%s", cfg->etcd_cert);
+    snprintf(lc->key, sizeof lc->key, "%s", cfg->etcd_key);
+    if (cfg->etcd_user[0] == '\0')
+        return 0;
+    if (strlen(cfg->etcd_user) >= sizeof lc->user) {
+        log_msg(LOG_ERROR, "etcd-user is longer than %zu bytes", sizeof lc->user - 1);
+        return 2;
+    }
+    snprintf(lc->user, sizeof lc->user, "%s", cfg->etcd_user);
+    FILE *f = fopen(cfg->etcd_password_file, "r");
+    if (f == NULL) {
+        log_msg(LOG_ERROR, "etcd-password-file %s: %s", cfg->etcd_password_file, strerror(errno));
+        return 1;
+    }
+    bool got = fgets(lc->password, sizeof lc->password, f) != NULL;
+    fclose(f);
+    size_t n = got ? strcspn(lc->password, "\r\n") : 0;
+    bool whole = got && (lc->password[n] != '\0' || n + 1 < sizeof lc->password);
+    lc->password[n] = '\0';
+    if (n == 0 || !whole) {
+        explicit_bzero(lc->password, sizeof lc->password);
+        log_msg(LOG_ERROR, "etcd-password-file %s: %s", cfg->etcd_password_file,
+                n == 0 ? "its first line is empty: no password" : "the password is longer than 255 bytes");
+        return 2;
+    }
+    return 0;
+}
+
+/*
+ * `mintidd init --node-lease URL [--floor WHEN] [--SETTING VALUE]...`:
+ * writes the node space's marker in etcd and exits. WHEN (Unix ms or RFC
+ * 3339; default 0) is a floor for every node id: no ID at or before it.
+ */
+static int run_init(int argc, char **argv) {
+    char *args[256];
+    const char *floor_text = NULL;
+    int n = 0;
+    if (argc > (int)(sizeof args / sizeof args[0]) - 1) {
+        fprintf(stderr, "mintidd init: too many arguments\n");
+        return 2;
+    }
+    for (int i = 0; i < argc; i++) {
+        if (i > 0 && strcmp(argv[i], "--floor") == 0) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "mintidd init: --floor needs a value (Unix ms or RFC 3339)\n");
+                return 2;
+            }
+            floor_text = argv[++i];
+        } else if (i > 0 && strncmp(argv[i], "--floor=", 8) == 0) {
+            floor_text = argv[i] + 8;
+        } else {
+            args[n++] = argv[i];
+        }
+    }
+    args[n] = NULL;
+    config cfg;
+    int rc = config_load(&cfg, n, args);
+    if (rc != 0)
+        return rc > 0 ? 0 : 2;
+    log_threshold = (log_level)log_level_find(cfg.log_level);
+    int64_t floor = 0;
+    if (floor_text != NULL && mintid_parse_time(floor_text, &floor) != MINTID_OK) {
+        fprintf(stderr, "mintidd init: --floor '%s' is not Unix ms or an RFC 3339 time\n", floor_text);
+        return 2;
+    }
+    if (floor < 0) {
+        fprintf(stderr, "mintidd init: --floor '%s' is before 1970\n", floor_text);
+        return 2;
+    }
+    if (cfg.node_lease[0] == '\0') {
+        fprintf(stderr, "mintidd init: give the node space as --node-lease etcd://HOST:PORT/PREFIX\n");
+        return 2;
+    }
+    lease_config lc;
+    rc = lease_settings(&cfg, &lc);
+    if (rc != 0)
+        return rc;
+    char id[LEASE_CLUSTER_ID_LEN + 1];
+    rc = lease_init_cluster(&lc, floor, id);
+    explicit_bzero(&lc, sizeof lc);
+    if (rc != 0)
+        return 1;
+    printf("initialised %s: cluster %s, floor %" PRId64 "\n", cfg.node_lease, id, floor);
+    return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
+}
+
+/*
  * Each connection is a descriptor: the soft limit is raised to hold
  * max-connections of them and a margin for listeners, the state file and
  * etcd. A hard limit below that would leave accept() failing for clients
@@ -182,6 +288,8 @@ static int raise_fd_limit(const config *cfg) {
 }
 
 static int run(int argc, char **argv) {
+    if (argc > 1 && strcmp(argv[1], "init") == 0)
+        return run_init(argc - 1, argv + 1);
     config cfg;
     int rc = config_load(&cfg, argc, argv);
     if (rc != 0)
@@ -206,7 +314,7 @@ static int run(int argc, char **argv) {
         claim_free(&claim);
         return 1;
     }
-    if (wait_for_mark(&cfg, st.start_mark, "this state directory") != 0) {
+    if (wait_for_mark(cfg.startup_wait, st.start_mark, "this state directory", "startup-wait") != 0) {
         state_close(&st);
         claim_free(&claim);
         return 1;
@@ -215,31 +323,34 @@ static int run(int argc, char **argv) {
     lease *l = NULL;
     if (leased) {
         lease_config lc;
-        char err[300];
-        memset(&lc, 0, sizeof lc);
-        if (lease_parse_url(cfg.node_lease, &lc, err, sizeof err) != 0 ||
-            lease_parse_range(cfg.node_range, (unsigned)config_node_max(), &lc.range_lo, &lc.range_hi) != 0) {
-            if (err[0] && cfg.node_lease[0] && strncmp(cfg.node_lease, "etcd://", 7) != 0)
-                log_msg(LOG_ERROR, "%s", err);
-            else
-                log_msg(LOG_ERROR,
-                        "node-lease or node-range is malformed: etcd://HOST:PORT/PREFIX, LO-HI within 0-%" PRIu64,
-                        config_node_max());
+        int src = lease_settings(&cfg, &lc);
+        if (src != 0) {
             state_close(&st);
             claim_free(&claim);
-            return 2;
+            return src;
         }
-        lc.ttl_s = (unsigned)cfg.lease_ttl;
-        lc.margin_ms = (unsigned)cfg.lease_margin;
-        lc.reserve_ahead_ms = (unsigned)cfg.reserve_ahead;
         lc.claim = &claim;
+        lc.adopt_cluster = cfg.adopt_params != 0;
+        if (lease_cluster_load(cfg.state_dir, lc.cluster_id) != 0) {
+            state_close(&st);
+            claim_free(&claim);
+            return 1;
+        }
+        /* The previous holder's mark may be waited for as long as either
+         * setting allows: lease-start-wait is the one for node ids. */
+        uint64_t limit =
+            cfg.lease_start_wait * 1000 > cfg.startup_wait ? cfg.lease_start_wait * 1000 : cfg.startup_wait;
         if (lease_start(&node_lease, &lc, (unsigned)cfg.lease_start_wait) != 0 ||
-            wait_for_mark(&cfg, atomic_load(&node_lease.floor_ms), "the node id's previous holder") != 0) {
+            wait_for_mark(limit, atomic_load(&node_lease.floor_ms), "the node id's previous holder",
+                          "startup-wait or lease-start-wait") != 0 ||
+            (strcmp(lease_cluster_id(&node_lease), lc.cluster_id) != 0 &&
+             lease_cluster_save(cfg.state_dir, lease_cluster_id(&node_lease)) != 0)) {
             lease_stop(&node_lease, 0);
             state_close(&st);
             claim_free(&claim);
             return 1;
         }
+        explicit_bzero(&lc, sizeof lc);
         l = &node_lease;
     }
     /* The first reservation, and the parameters in force, are on disk

@@ -173,6 +173,12 @@ static int admit(service *svc, const mintid_format *fmt, int64_t now, int64_t *w
     }
     if (svc->lease != NULL) {
         lease *l = svc->lease;
+        uint64_t wait_ns = lease_wait_ns(l);
+        if (wait_ns > 0 && atomic_load(&l->generation) == svc->lease_generation) {
+            *why = "node lease: waiting for the node id's last holder, which did not release it, to have stopped";
+            *wait_for = now + (int64_t)(wait_ns / 1000000u) + 1;
+            return 0;
+        }
         if (!lease_valid(l) || atomic_load(&l->generation) != svc->lease_generation) {
             *why = "node lease lost: not minting until it is held again";
             return MINTID_ECLOCK;
@@ -355,6 +361,28 @@ void service_lease_status(service *svc, lease_status *out) {
     uint64_t until = atomic_load(&l->valid_until_ns), now = lease_clock_ns();
     out->expiry_s = out->valid && until > now ? (double)(until - now) / 1e9 : 0;
     out->keepalive_failures = atomic_load(&l->keepalive_failures);
+    out->wait_s = (double)lease_wait_ns(l) / 1e9;
+}
+
+const char *service_unmintable(service *svc, char *buf, size_t cap) {
+    int64_t now;
+    uint64_t ns;
+    if (wall_clock(&now, &ns) != MINTID_OK) {
+        snprintf(buf, cap, "the clock cannot be read");
+        return buf;
+    }
+    for (int i = 0; i < MINTID_FORMAT_COUNT; i++) {
+        const mintid_format *fmt = mintid_format_get((mintid_format_id)i);
+        mintid_id lo, hi;
+        if (svc->gens[i] != NULL && mintid_range(fmt, now, config_epoch(svc->cfg, fmt), &lo, &hi) != MINTID_OK) {
+            snprintf(buf, cap,
+                     "%s cannot mint: no ID of it carries the clock's time (past its last timestamp, or "
+                     "before its epoch)",
+                     fmt->name);
+            return buf;
+        }
+    }
+    return NULL;
 }
 
 static void emitf(emit_fn emit, void *ctx, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

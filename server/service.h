@@ -106,8 +106,16 @@ typedef struct lease_status {
     uint64_t id;
     double expiry_s; /* until minting stops without a keepalive */
     uint64_t keepalive_failures;
+    double wait_s; /* held, but not usable until the last holder must have stopped; 0 if not waiting */
 } lease_status;
 void service_lease_status(service *svc, lease_status *out);
+
+/*
+ * Why a served format cannot mint at the clock's time (no ID of it can
+ * carry that timestamp: the clock is past its last one, or before its
+ * epoch), written into buf; NULL if every served format can.
+ */
+const char *service_unmintable(service *svc, char *buf, size_t cap);
 
 /* Appends Prometheus text (emit is called with pieces of it). */
 typedef void (*emit_fn)(void *ctx, const char *s, size_t n);

@@ -13,6 +13,7 @@ import re
 import shutil
 import signal
 import socket
+import ssl
 import subprocess
 import tempfile
 import threading
@@ -190,63 +191,127 @@ def http_raw(port, data, timeout=5, read_all=True, expect_close=False):
 
 
 class Etcd:
-    """A single-member etcd on loopback, in a temporary directory of its
-    own, started by the tests and stopped by the pid they started. kill()
-    and start() take it down and up again on the same data and ports."""
+    """An etcd on loopback (one member, or `members`), in a temporary
+    directory of its own, started by the tests and stopped by the pids they
+    started. kill() and start() take it (or one member) down and up again
+    on the same data and ports.
 
-    def __init__(self):
+    certs (make_certs' dict): clients speak TLS to it and must present a
+    certificate its CA signed (--client-cert-auth). password: authentication
+    is enabled, with a user "root" of that password (etcd's own user, whom
+    every key is open to); the helpers here authenticate as it."""
+
+    def __init__(self, certs=None, password=None, token_ttl=None, members=1):
         if shutil.which("etcd") is None:
             raise AssertionError("etcd is not installed (make deps installs etcd-server)")
         self.dir = tempfile.mkdtemp(prefix="mintid-etcd-")
-        self.client, self.peer = spare_port(), spare_port()
-        self.url = f"http://127.0.0.1:{self.client}"
+        self.certs, self.password, self.token_ttl = certs, None, token_ttl
+        self.scheme = "https" if certs else "http"
+        # Member i: its client and peer port, and its process.
+        self.ports = [(spare_port(), spare_port()) for _ in range(members)]
+        self.client, self.peer = self.ports[0]
+        self.url = self.member_url(0)
+        self.procs = [None] * members
         self.proc = None
         self.start()
+        if password is not None:
+            self.call("auth/user/add", {"name": "root", "password": password})
+            self.call("auth/role/add", {"name": "root"})
+            self.call("auth/user/grant", {"user": "root", "role": "root"})
+            self.call("auth/enable", {})
+            self.password = password
 
-    def start(self):
-        peer = f"http://127.0.0.1:{self.peer}"
-        self.proc = subprocess.Popen(
-            ["etcd", "--name", "t", "--data-dir", os.path.join(self.dir, "data"),
-             "--listen-client-urls", self.url, "--advertise-client-urls", self.url,
-             "--listen-peer-urls", peer, "--initial-advertise-peer-urls", peer,
-             "--initial-cluster", f"t={peer}", "--log-level", "error"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    def member_url(self, i):
+        return f"{self.scheme}://127.0.0.1:{self.ports[i][0]}"
+
+    def _context(self):
+        if not self.certs:
+            return None
+        ctx = ssl.create_default_context(cafile=self.certs["ca"])
+        ctx.load_cert_chain(self.certs["client_cert"], self.certs["client_key"])
+        return ctx
+
+    def start(self, members=None):
+        """Starts every member (or those listed) and waits until each says it is healthy."""
+        which = range(len(self.ports)) if members is None else members
+        for i in which:
+            self._launch(i)
+        self.proc = self.procs[0]
         deadline = time.monotonic() + 30
-        while True:
-            try:
-                with urllib.request.urlopen(self.url + "/health", timeout=1) as r:
-                    if b"true" in r.read():
-                        return
-            except OSError:
-                pass
-            if time.monotonic() > deadline or self.proc.poll() is not None:
-                self.stop()
-                raise RuntimeError("etcd did not start")
-            time.sleep(0.1)
+        for i in which:
+            # A port of a member that was down may have been taken meanwhile
+            # as the local end of a client's connection: a member that exits
+            # at once is started again, a few times, after a pause.
+            relaunches = 3
+            while True:
+                try:
+                    with urllib.request.urlopen(self.member_url(i) + "/health", timeout=1,
+                                                context=self._context()) as r:
+                        if b"true" in r.read():
+                            break
+                except OSError:
+                    pass
+                if self.procs[i].poll() is not None and relaunches > 0 and time.monotonic() < deadline:
+                    relaunches -= 1
+                    time.sleep(0.5)
+                    self._launch(i)
+                    self.proc = self.procs[0]
+                    continue
+                if time.monotonic() > deadline or self.procs[i].poll() is not None:
+                    self.stop()
+                    raise RuntimeError("etcd did not start")
+                time.sleep(0.1)
 
-    def kill(self):
-        """SIGKILL, keeping the data for start()."""
-        self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait(10)
+    def _launch(self, i):
+        cluster = ",".join(f"t{j}=http://127.0.0.1:{peer}" for j, (_, peer) in enumerate(self.ports))
+        url, peer = self.member_url(i), f"http://127.0.0.1:{self.ports[i][1]}"
+        cmd = ["etcd", "--name", f"t{i}", "--data-dir", os.path.join(self.dir, f"data{i}"),
+               "--listen-client-urls", url, "--advertise-client-urls", url,
+               "--listen-peer-urls", peer, "--initial-advertise-peer-urls", peer,
+               "--initial-cluster", cluster, "--log-level", "error"]
+        if self.certs:
+            cmd += ["--cert-file", self.certs["cert"], "--key-file", self.certs["key"],
+                    "--trusted-ca-file", self.certs["ca"], "--client-cert-auth"]
+        if self.token_ttl is not None:
+            cmd += ["--auth-token-ttl", str(self.token_ttl)]
+        self.procs[i] = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def kill(self, member=None):
+        """SIGKILL, every member or one, keeping the data for start()."""
+        for i, p in enumerate(self.procs):
+            if member is None or i == member:
+                p.send_signal(signal.SIGKILL)
+                p.wait(10)
 
     def stop(self):
-        """Ends the process (frozen or not) and removes its data."""
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGCONT)
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+        """Ends the processes (frozen or not) and removes their data."""
+        for p in self.procs:
+            if p is not None and p.poll() is None:
+                p.send_signal(signal.SIGCONT)
+                p.terminate()
+                try:
+                    p.wait(10)
+                except subprocess.TimeoutExpired:
+                    p.kill()
+                    p.wait()
         shutil.rmtree(self.dir, ignore_errors=True)
+
+    def _post(self, path, doc, token=None):
+        headers = {"Content-Type": "application/json"}
+        if token:
+            headers["Authorization"] = token
+        live = [i for i, p in enumerate(self.procs) if p is not None and p.poll() is None] or [0]
+        req = urllib.request.Request(f"{self.member_url(live[0])}/v3/{path}", data=json.dumps(doc).encode(),
+                                     headers=headers)
+        with urllib.request.urlopen(req, timeout=5, context=self._context()) as r:
+            return json.loads(r.read())
 
     def call(self, path, doc):
         """POSTs doc to the v3 JSON gateway (path such as "kv/put"); the answer, parsed."""
-        req = urllib.request.Request(f"{self.url}/v3/{path}", data=json.dumps(doc).encode(),
-                                     headers={"Content-Type": "application/json"})
-        with urllib.request.urlopen(req, timeout=5) as r:
-            return json.loads(r.read())
+        token = None
+        if self.password is not None:
+            token = self._post("auth/authenticate", {"name": "root", "password": self.password})["token"]
+        return self._post(path, doc, token)
 
     def put(self, key, value):
         b64 = lambda s: base64.b64encode(s.encode()).decode()  # noqa: E731
@@ -257,9 +322,42 @@ class Etcd:
         kvs = doc.get("kvs") or []
         return base64.b64decode(kvs[0].get("value", "")).decode() if kvs else None
 
-    def lease_args(self, prefix, node_range, ttl=3, margin=800, extra=()):
-        """mintidd's settings to lease a node id in node_range under prefix."""
-        return ["--node-lease", f"etcd://127.0.0.1:{self.client}/{prefix}", "--node-range", node_range,
+    def delete_prefix(self, prefix):
+        """Deletes every key under prefix, as `etcdctl del --prefix` does."""
+        key = prefix.encode()
+        end = key[:-1] + bytes([key[-1] + 1])
+        self.call("kv/deleterange", {"key": base64.b64encode(key).decode(),
+                                     "range_end": base64.b64encode(end).decode()})
+
+    def init(self, prefix, floor=0, node_range="0-0"):
+        """Initialises the node space under /prefix as `mintidd init` does,
+        unless it is: its marker, with a random cluster id, and the node ids
+        of node_range ("LO-HI") without a key or a mark marked released."""
+        b64 = lambda s: base64.b64encode(s.encode()).decode()  # noqa: E731
+        key = b64(f"/{prefix}/cluster")
+        value = f"mintid-cluster {os.urandom(16).hex()} floor {floor}"
+        doc = self.call("kv/txn", {"compare": [{"key": key, "target": "CREATE", "result": "EQUAL",
+                                                "create_revision": "0"}],
+                                   "success": [{"request_put": {"key": key, "value": b64(value)}}]})
+        if not doc.get("succeeded"):
+            return
+        lo, _, hi = node_range.partition("-")
+        for n in range(int(lo), int(hi or lo) + 1):
+            self.call("kv/txn", {"compare": [{"key": b64(f"/{prefix}/{kind}/{n}"), "target": "CREATE",
+                                              "result": "EQUAL", "create_revision": "0"} for kind in ("nodes", "marks")],
+                                 "success": [{"request_put": {"key": b64(f"/{prefix}/released/{n}"),
+                                                              "value": b64("mintid init")}}]})
+
+    def node_url(self, prefix):
+        hosts = ",".join(f"127.0.0.1:{client}" for client, _ in self.ports)
+        return f"{'etcds' if self.certs else 'etcd'}://{hosts}/{prefix}"
+
+    def lease_args(self, prefix, node_range, ttl=3, margin=800, extra=(), init=True):
+        """mintidd's settings to lease a node id in node_range under prefix,
+        initialised first unless init is False."""
+        if init:
+            self.init(prefix, node_range=node_range)
+        return ["--node-lease", self.node_url(prefix), "--node-range", node_range,
                 "--lease-ttl", str(ttl), "--lease-margin", str(margin)] + list(extra)
 
 

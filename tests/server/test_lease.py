@@ -209,6 +209,7 @@ class Lease(unittest.TestCase):
     def test_defaults_mint_without_gaps(self):
         # With the default TTL and reserve-ahead, the mark in etcd must stay
         # ahead of the clock between keepalives: no request is refused.
+        self.etcd.init("steady")
         s = self.server("--node-lease", f"etcd://127.0.0.1:{self.etcd.client}/steady").start()
         refused = 0
         deadline = time.monotonic() + 7
@@ -234,7 +235,7 @@ class Lease(unittest.TestCase):
         s = self.server("--node-lease", "http://nowhere/x").start(expect_ready=False)
         status, log = s.wait()
         self.assertEqual(status, 2)
-        self.assertIn("does not start with etcd://", log)
+        self.assertIn("does not start with etcd:// or etcds://", log)
 
 
 def main():

@@ -210,9 +210,10 @@ class SavedMark(unittest.TestCase):
                 first.kill()
                 mark = state_mark(state_dir)
                 clock.set(603)
-                etcd.proc.send_signal(signal.SIGSTOP)
-                # Another prefix: no mark in etcd holds this start back.
+                # Another prefix (initialised while etcd still answers): no
+                # mark in etcd holds this start back.
                 args = etcd.lease_args("lower-again", "3-3", extra=["--lease-start-wait", "30"])
+                etcd.proc.send_signal(signal.SIGSTOP)
                 second = Server(MINTIDD, state_dir=state_dir, faketime_file=clock.path, args=args)
                 second.start(expect_ready=False)
                 time.sleep(2)  # past the state's wait, trying etcd
