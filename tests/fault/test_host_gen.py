@@ -109,6 +109,7 @@ class KilledAtRandom(FaultCase):
     half written. Nothing repeats."""
 
     def test_kill_storm(self):
+        self.not_sanitized("hundreds of instrumented processes; test_host runs the same library code under sanitizers")
         for fmt in FORMATS:
             with self.subTest(fmt=fmt):
                 host = self.dir(f"host-{fmt}")
@@ -129,6 +130,7 @@ class StateDeleted(FaultCase):
     along) move to the new state, those started meet it; nothing repeats."""
 
     def test_deleted_under_the_storm(self):
+        self.not_sanitized("hundreds of instrumented processes; test_host runs the same library code under sanitizers")
         fmt = "nanoflake"
         host = self.dir("host")
         deleted = []
