@@ -502,9 +502,11 @@ MINTID_API long mintid_gen_next_u64(mintid_gen *gen, uint64_t *out, size_t n);
  * MINTID_HOST_DIR_DEFAULT; every process that is to share a sequence must
  * use the same directory, and be allowed to write the file (it is made
  * readable and writable by every user; the directory's own permissions
- * decide who may share it). The other settings (policies, entropy size,
- * clock, random source, waits) are each process's own: each keeps the
- * shared sequence increasing whatever they are.
+ * decide who may share it: whoever can write the file can stop or break
+ * the sequence of every process that shares it). The other settings
+ * (policies, entropy size, clock, random source, waits) are each
+ * process's own: each keeps the shared sequence increasing whatever they
+ * are. A process whose clock is behind the others' waits for them.
  *
  * Guarantees beyond a process generator's:
  * - A process killed while it holds the lock leaves no repeated ID: the
@@ -512,11 +514,17 @@ MINTID_API long mintid_gen_next_u64(mintid_gen *gen, uint64_t *out, size_t n);
  * - A forked child may go on minting from an inherited host-wide
  *   generator (its random pool is renewed); it needs no new one.
  * - A state file deleted or replaced under running processes does not
- *   split them: each process looks again at the path at least every
- *   MINTID_HOST_CHECK_MS and at once when the clock steps, moves to the
- *   path's state, raising it above every ID it issued; a state created new
- *   issues nothing in its first 2 * MINTID_HOST_CHECK_MS, the time the
- *   other processes take to move.
+ *   split them: before it mints, each process looks again at the path if
+ *   MINTID_HOST_CHECK_MS have passed since its last look (or the clock
+ *   stepped back), moves to the path's state and raises it above every ID
+ *   it issued; a state created new issues nothing in its first
+ *   2 * MINTID_HOST_CHECK_MS, the time the other processes take to move.
+ *   A process that cannot look at the path (its rights dropped) fails
+ *   with MINTID_EHOST rather than go on alone.
+ * - The wait for the lock is bounded: a holder stopped (SIGSTOP, a frozen
+ *   container) makes the others fail with MINTID_ETIMEDOUT after
+ *   max_wait_ms or MINTID_HOST_LOCK_WAIT_MS, whichever is longer, rather
+ *   than stall.
  *
  * Errors: those of mintid_gen_new(), MINTID_EHOST (errno tells why: a
  * directory missing or not writable) and MINTID_EHOSTSTATE (a file at the
@@ -524,6 +532,7 @@ MINTID_API long mintid_gen_next_u64(mintid_gen *gen, uint64_t *out, size_t n);
  */
 #define MINTID_HOST_DIR_DEFAULT "/dev/shm"
 #define MINTID_HOST_CHECK_MS 50
+#define MINTID_HOST_LOCK_WAIT_MS 1000u
 MINTID_API int mintid_gen_new_host(const mintid_format *fmt, const mintid_config *cfg, const char *dir,
                                    mintid_gen **out);
 /* The host-wide generator's state file ("/dev/shm/mintid-nanoflake-node0-..."), or NULL for a process generator. */
@@ -589,13 +598,16 @@ MINTID_API void mintid_core_init(const mintid_format *fmt, mintid_core *core);
  * The pure core: the ID after the state's last one, at Unix ms `unix_ms`
  * (in the timestamp unit it falls in, counted from cfg->epoch_ms), drawing
  * random bytes from pool. MINTID_OK: *out written, the state advanced.
- * Otherwise the state and the pool are unchanged:
+ * Otherwise the state is unchanged (random bytes drawn for the attempt
+ * are spent, never given to an ID):
  *   MINTID_EEXHAUSTED  the unit is used up (or below the floor): call again
  *                      at the time mintid_core_mint() gives
  *   MINTID_ECLOCKBACK  unix_ms is behind the last ID and cfg->rollback is
  *                      not MINTID_ROLLBACK_REUSE (or beyond its allowance)
  *   MINTID_ETIME       unix_ms outside the format's timestamps
  *   MINTID_ERANDOM     the pool holds too few bytes: refill it, call again
+ *                      (the pool is then as it was)
+ *   MINTID_EINVAL      cfg is not one mintid_gen_new() accepts
  * cfg must be one mintid_gen_new() accepts (mintid_config_init() and the
  * node, epoch and policies set); its clock, random source, wait limit and
  * ids_per_reading are not used. Every call on one state must pass the same

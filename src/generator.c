@@ -62,7 +62,7 @@ int mintid_pool_refill(mintid_pool *rng) {
         memmove(rng->buf + rng->pos, rng->buf, keep);
         /* The source's own negative status goes back to the caller, but
          * never one the library keeps for itself. */
-        return rc < 0 && rc != MINTID_ERANDOM ? rc : MINTID_EENTROPY;
+        return rc < 0 && rc != MINTID_ERANDOM && rc != MINTID_EHOST && rc != MINTID_EHOSTSTATE ? rc : MINTID_EENTROPY;
     }
     rng->pos = 0;
     return MINTID_OK;
@@ -90,7 +90,8 @@ void mintid_config_init(mintid_config *cfg, const mintid_format *fmt) {
     cfg->ids_per_reading = 1;
 }
 
-static int validate(const mintid__format_impl *f, mintid_config *cfg) {
+/* What a configuration must be for the core: node, epoch, policies, entropy size, ids per reading. */
+static int check_config(const mintid__format_impl *f, const mintid_config *cfg) {
     const mintid_format *fmt = &f->pub;
     if (cfg->node < -1)
         return MINTID_EINVAL;
@@ -106,13 +107,21 @@ static int validate(const mintid__format_impl *f, mintid_config *cfg) {
         return MINTID_EINVAL;
     if (cfg->ids_per_reading > MINTID_MAX_IDS_PER_READING)
         return MINTID_EINVAL;
+    return MINTID_OK;
+}
+
+static int validate(const mintid__format_impl *f, mintid_config *cfg) {
+    const mintid_format *fmt = &f->pub;
+    int rc = check_config(f, cfg);
+    if (rc != MINTID_OK)
+        return rc;
     if (cfg->ids_per_reading == 0)
         cfg->ids_per_reading = 1;
     if (cfg->clock == NULL)
         cfg->clock = mintid_clock_system;
     if (fmt->epoch_settable) {
         int64_t now;
-        int rc = cfg->clock(cfg->clock_ctx, &now);
+        rc = cfg->clock(cfg->clock_ctx, &now);
         if (rc != MINTID_OK)
             return rc < 0 ? rc : MINTID_ECLOCK;
         if (cfg->epoch_ms > now)
@@ -218,7 +227,7 @@ static int read_rel(mintid_gen *g, int64_t *rel) {
     } else {
         int rc = g->cfg.clock(g->cfg.clock_ctx, &now);
         if (rc != MINTID_OK)
-            return rc < 0 ? rc : MINTID_ECLOCK;
+            return rc < 0 && rc != MINTID_EHOST && rc != MINTID_EHOSTSTATE && rc != MINTID_ERANDOM ? rc : MINTID_ECLOCK;
     }
     *rel = g->unit_ms == 1 ? now - g->cfg.epoch_ms : mintid__floor_div(now, g->unit_ms) - g->epoch_units;
     return MINTID_OK;
@@ -240,11 +249,13 @@ static int host_check(mintid_gen *g, int64_t rel) {
     return rc;
 }
 
-/* Takes the host's lock again after a sleep; an error leaves it unlocked and fails the caller's call. */
-static int host_relock(mintid_gen *g) {
+/* Takes the host's lock again after a sleep; an error leaves it unlocked (*held false) and fails the caller's call. */
+static int host_relock(mintid_gen *g, bool *held) {
     int rc = mintid__host_lock(g->host);
     if (rc == MINTID_OK)
         host_attach(g);
+    else
+        *held = false;
     return rc;
 }
 
@@ -256,7 +267,7 @@ static int host_relock(mintid_gen *g) {
  * than spinning through the last millisecond: a generator at capacity must
  * not burn a core.
  */
-static int wait_until(mintid_gen *g, int64_t target, uint64_t *deadline) {
+static int wait_until(mintid_gen *g, int64_t target, uint64_t *deadline, bool *held) {
     uint64_t now_ns = mintid__monotonic_ns();
     if (*deadline == 0)
         *deadline = now_ns + (uint64_t)g->cfg.max_wait_ms * 1000000u;
@@ -287,7 +298,7 @@ static int wait_until(mintid_gen *g, int64_t target, uint64_t *deadline) {
             uint64_t ns = (uint64_t)((target - rel) * g->unit_ms - 1) * 1000000u;
             mintid__sleep_ns(ns < left ? ns : left);
         }
-        if (g->host != NULL && (rc = host_relock(g)) != MINTID_OK)
+        if (g->host != NULL && (rc = host_relock(g, held)) != MINTID_OK)
             return rc;
     }
 }
@@ -443,6 +454,9 @@ void mintid_core_init(const mintid_format *fmt, mintid_core *core) {
 int mintid_core_next(const mintid_format *fmt, const mintid_config *cfg, mintid_core *core, int64_t unix_ms,
                      mintid_pool *pool, mintid_id *out) {
     mintid__plans_init();
+    int rc = check_config(mintid__impl(fmt), cfg);
+    if (rc != MINTID_OK)
+        return rc;
     return mintid__core_next(mintid__impl(fmt), cfg, core_of(core), rel_of(fmt, cfg, unix_ms), pool, out);
 }
 
@@ -450,7 +464,10 @@ int mintid_core_mint(const mintid_format *fmt, const mintid_config *cfg, mintid_
                      mintid_pool *pool, mintid_id *out, int64_t *retry_ms) {
     mintid__plans_init();
     int64_t retry;
-    int rc = core_drive(mintid__impl(fmt), cfg, core_of(core), rel_of(fmt, cfg, unix_ms), pool, out, NULL, &retry);
+    int rc = check_config(mintid__impl(fmt), cfg);
+    if (rc != MINTID_OK)
+        return rc;
+    rc = core_drive(mintid__impl(fmt), cfg, core_of(core), rel_of(fmt, cfg, unix_ms), pool, out, NULL, &retry);
     if ((rc == MINTID_EEXHAUSTED || rc == MINTID_ECLOCKBACK) && retry_ms != NULL)
         *retry_ms = ms_of(fmt, cfg, retry);
     return rc;
@@ -483,7 +500,7 @@ int64_t mintid_core_last_ms(const mintid_format *fmt, const mintid_config *cfg, 
  * used up or the clock is behind, the clock is read again before any
  * policy applies, as if the ID had read it itself.
  */
-static int next_id(mintid_gen *g, mintid_id *out, uint64_t *value, int64_t *now, bool fresh) {
+static int next_id(mintid_gen *g, mintid_id *out, uint64_t *value, int64_t *now, bool fresh, bool *held) {
     uint64_t deadline = 0;
     bool rollback_seen = false;
     for (bool first = true;; first = false) {
@@ -491,6 +508,8 @@ static int next_id(mintid_gen *g, mintid_id *out, uint64_t *value, int64_t *now,
          * when read. */
         int rc = first ? MINTID_OK : read_rel(g, now);
         if (rc != MINTID_OK)
+            return rc;
+        if (!first && g->host != NULL && (rc = host_check(g, *now)) != MINTID_OK)
             return rc;
         int64_t rel = *now;
         if (g->core->started && rel < (int64_t)g->core->last_ts && !rollback_seen && (fresh || !first)) {
@@ -518,7 +537,7 @@ static int next_id(mintid_gen *g, mintid_id *out, uint64_t *value, int64_t *now,
         } else {
             return rc;
         }
-        rc = wait_until(g, target, &deadline);
+        rc = wait_until(g, target, &deadline, held);
         if (rc != MINTID_OK)
             return rc;
     }
@@ -572,6 +591,7 @@ static long next_many(mintid_gen *gen, mintid_id *ids, uint64_t *values, size_t 
         return rc;
     uint64_t step = gen->step, last = *gen->last_value;
     bool unsaved = false; /* last is ahead of *gen->last_value */
+    bool held = true;     /* false: the host's lock was lost (see host_relock) */
     unsigned per_reading = n > 1 ? gen->cfg.ids_per_reading : 1, unread = 0;
     int64_t rel = 0;
     size_t i;
@@ -580,8 +600,18 @@ static long next_many(mintid_gen *gen, mintid_id *ids, uint64_t *values, size_t 
         if (fresh) {
             if ((rc = read_rel(gen, &rel)) != MINTID_OK)
                 break;
-            if (i == 0 && gen->host != NULL && (rc = host_check(gen, rel)) != MINTID_OK)
-                break;
+            if (gen->host != NULL) {
+                /* Every reading: the state may have been replaced since
+                 * the last look, and a batch can take long (preempted). */
+                mintid__core *before = gen->core;
+                if ((rc = host_check(gen, rel)) != MINTID_OK)
+                    break;
+                if (gen->core != before) {
+                    /* Moved to the path's state: its last value, not the old one's. */
+                    last = *gen->last_value;
+                    unsaved = false;
+                }
+            }
             unread = per_reading;
         }
         unread--;
@@ -603,7 +633,8 @@ static long next_many(mintid_gen *gen, mintid_id *ids, uint64_t *values, size_t 
         if (unsaved)
             *gen->last_value = last;
         unsaved = false;
-        rc = ids != NULL ? next_id(gen, &ids[i], NULL, &rel, fresh) : next_id(gen, &id, &values[i], &rel, fresh);
+        rc = ids != NULL ? next_id(gen, &ids[i], NULL, &rel, fresh, &held)
+                         : next_id(gen, &id, &values[i], &rel, fresh, &held);
         if (rc != MINTID_OK)
             break;
         if (step != 0) {
@@ -611,8 +642,7 @@ static long next_many(mintid_gen *gen, mintid_id *ids, uint64_t *values, size_t 
             unsaved = true;
         }
     }
-    /* The host's lock could not be taken again, or its state not moved to. */
-    if (rc != MINTID_EHOST && rc != MINTID_EHOSTSTATE) {
+    if (held) {
         if (unsaved)
             *gen->last_value = last;
         leave(gen);

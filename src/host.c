@@ -66,18 +66,45 @@ struct host_state {
     uint64_t last_value; /* the generator's fast path: the last ID as a value */
 };
 
-struct mintid__host {
+/* A state as this process has it mapped, and the file it was mapped from. */
+typedef struct mapping {
     struct host_state *st;
     dev_t dev;
     ino_t ino;
-    int64_t checked_ms; /* the generator's clock at the last look at the path */
+} mapping;
+
+/*
+ * One generator's view of the host's state. `st` is the state it mints
+ * from; it changes only while that state is locked by the thread moving
+ * to the path's new one, which locks the new one and publishes it before
+ * it lets the old go. So a thread that holds the lock of the state `st`
+ * names may read and write everything here, and one that locked a state
+ * `st` no longer names lets it go and locks the new one (host_lock).
+ * States moved from stay mapped until the generator is freed: a thread of
+ * this process may be about to lock one.
+ */
+struct mintid__host {
+    _Atomic(struct host_state *) st;
+    dev_t dev; /* the file of st */
+    ino_t ino;
+    int64_t checked_ms; /* when the path was last looked at: the ID clock (system clock), else monotonic */
+    bool system_clock;  /* the generator reads the system clock: its readings time the looks */
     const mintid__format_impl *f;
     int64_t node; /* as in the key: -1 where the format has no (or an optional) node */
     int64_t epoch_ms;
-    mintid_clock_fn clock; /* the generator's: a new state's floor is on the clock its IDs carry */
+    mintid_clock_fn clock; /* the generator's */
     void *clock_ctx;
+    uint32_t lock_wait_ms; /* the longest wait for the lock */
+    mapping *retired;      /* states moved from, unmapped at close */
+    size_t nretired;
     char path[PATH_MAX];
 };
+
+static int64_t coarse_monotonic_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
 
 /*
  * Whether processes minting this format apart could repeat each other's
@@ -108,8 +135,11 @@ static int init_state(const struct mintid__host *h, int fd, struct host_state **
     st->ts_unit_ms = h->f->pub.ts_unit_ms;
     st->node = h->node;
     st->epoch_ms = h->epoch_ms;
-    if (h->clock(h->clock_ctx, &st->created_ms) != MINTID_OK)
-        st->created_ms = 0;
+    /* The later of the creator's clock and the system's: a process whose
+     * own clock is behind must not open a window the others are in. */
+    int64_t real = 0, own;
+    mintid_clock_system(NULL, &real);
+    st->created_ms = h->clock(h->clock_ctx, &own) == MINTID_OK && own > real ? own : real;
     pthread_mutexattr_t attr;
     int rc = MINTID_EHOST;
     if (pthread_mutexattr_init(&attr) == 0) {
@@ -123,7 +153,7 @@ static int init_state(const struct mintid__host *h, int fd, struct host_state **
         return rc;
     }
     mintid__core_init(h->f, &st->core);
-    if (needs_creation_floor(&h->f->pub) && st->created_ms != 0) {
+    if (needs_creation_floor(&h->f->pub)) {
         int64_t unit = h->f->pub.ts_unit_ms;
         int64_t until = st->created_ms + 2 * MINTID_HOST_CHECK_MS;
         st->core.floor = mintid__floor_div(until, unit) + 1 - mintid__floor_div(h->epoch_ms, unit);
@@ -139,8 +169,8 @@ static bool state_matches(const struct mintid__host *h, const struct host_state 
            st->node == h->node && st->epoch_ms == h->epoch_ms;
 }
 
-/* Maps the state at h->path, creating it if there is none; sets h->st, dev, ino. */
-static int map_path(struct mintid__host *h) {
+/* Maps the state at h->path, creating it if there is none. */
+static int map_path(const struct mintid__host *h, mapping *out) {
     static atomic_uint tmp_counter;
     for (int attempt = 0; attempt < HOST_REJOIN_TRIES; attempt++) {
         int fd = open(h->path, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
@@ -162,9 +192,7 @@ static int map_path(struct mintid__host *h) {
                 munmap(st, sizeof *st);
                 return MINTID_EHOSTSTATE;
             }
-            h->st = st;
-            h->dev = sb.st_dev;
-            h->ino = sb.st_ino;
+            *out = (mapping){st, sb.st_dev, sb.st_ino};
             return MINTID_OK;
         }
         if (errno != ENOENT)
@@ -195,9 +223,7 @@ static int map_path(struct mintid__host *h) {
         unlink(tmp);
         errno = saved;
         if (rc == MINTID_OK) {
-            h->st = st;
-            h->dev = sb.st_dev;
-            h->ino = sb.st_ino;
+            *out = (mapping){st, sb.st_dev, sb.st_ino};
             return MINTID_OK;
         }
         if (st != NULL)
@@ -220,8 +246,18 @@ int mintid__host_open(const mintid__format_impl *f, const mintid_config *cfg, co
     h->epoch_ms = cfg->epoch_ms;
     h->clock = cfg->clock != NULL ? cfg->clock : mintid_clock_system;
     h->clock_ctx = cfg->clock_ctx;
-    if (dir == NULL)
-        dir = MINTID_HOST_DIR_DEFAULT;
+    h->system_clock = h->clock == mintid_clock_system;
+    h->lock_wait_ms = cfg->max_wait_ms > MINTID_HOST_LOCK_WAIT_MS ? cfg->max_wait_ms : MINTID_HOST_LOCK_WAIT_MS;
+    /* An absolute path: a process that changes its directory later still
+     * looks at the same file. */
+    char absdir[PATH_MAX];
+    if (realpath(dir != NULL ? dir : MINTID_HOST_DIR_DEFAULT, absdir) == NULL) {
+        int saved = errno;
+        free(h);
+        errno = saved;
+        return MINTID_EHOST;
+    }
+    dir = absdir;
     char key[96];
     int n = snprintf(key, sizeof key, "mintid-%s", fmt->name);
     if (h->node >= 0)
@@ -234,13 +270,17 @@ int mintid__host_open(const mintid__format_impl *f, const mintid_config *cfg, co
         errno = ENAMETOOLONG;
         return MINTID_EHOST;
     }
-    int rc = map_path(h);
+    mapping m;
+    int rc = map_path(h, &m);
     if (rc != MINTID_OK) {
         int saved = errno;
         free(h);
         errno = saved;
         return rc;
     }
+    atomic_init(&h->st, m.st);
+    h->dev = m.dev;
+    h->ino = m.ino;
     h->checked_ms = INT64_MIN; /* the first mint looks at the path */
     *out = h;
     return MINTID_OK;
@@ -249,15 +289,34 @@ int mintid__host_open(const mintid__format_impl *f, const mintid_config *cfg, co
 void mintid__host_close(struct mintid__host *h) {
     if (h == NULL)
         return;
-    munmap(h->st, sizeof *h->st);
+    munmap(atomic_load(&h->st), sizeof(struct host_state));
+    for (size_t i = 0; i < h->nretired; i++)
+        munmap(h->retired[i].st, sizeof(struct host_state));
+    free(h->retired);
     free(h);
 }
 
 const char *mintid__host_path(const struct mintid__host *h) { return h->path; }
 
-/* Locks st; a holder that died leaves a floor past every unit it may have used. */
-static int lock_state(struct host_state *st) {
-    int rc = pthread_mutex_lock(&st->lock);
+/*
+ * Locks st, waiting at most wait_ms for a holder (one stopped with
+ * SIGSTOP, say, must not stall every process of the host for good:
+ * MINTID_ETIMEDOUT, nothing locked). A holder that died leaves a floor
+ * past every unit it may have used.
+ */
+static int lock_state(struct host_state *st, uint32_t wait_ms) {
+    int rc = pthread_mutex_trylock(&st->lock);
+    if (rc == EBUSY) {
+        struct timespec deadline;
+        clock_gettime(CLOCK_MONOTONIC, &deadline);
+        deadline.tv_sec += (time_t)(wait_ms / 1000);
+        deadline.tv_nsec += (long)(wait_ms % 1000) * 1000000L;
+        if (deadline.tv_nsec >= 1000000000L) {
+            deadline.tv_sec++;
+            deadline.tv_nsec -= 1000000000L;
+        }
+        rc = pthread_mutex_clocklock(&st->lock, CLOCK_MONOTONIC, &deadline);
+    }
     if (rc == EOWNERDEAD) {
         raise_floor(&st->core, mintid__core_next_unit(&st->core));
         if (pthread_mutex_consistent(&st->lock) != 0) {
@@ -267,6 +326,8 @@ static int lock_state(struct host_state *st) {
         }
         return MINTID_OK;
     }
+    if (rc == ETIMEDOUT)
+        return MINTID_ETIMEDOUT;
     if (rc != 0) {
         errno = rc;
         return MINTID_EHOST;
@@ -274,69 +335,111 @@ static int lock_state(struct host_state *st) {
     return MINTID_OK;
 }
 
-/* Whether the path still names the state h has mapped. */
-static bool path_is_ours(const struct mintid__host *h) {
+/*
+ * Whether the path still names the state h has: 1 yes, 0 no (nothing
+ * there, or another file), -1 cannot tell (errno): a process that cannot
+ * look (its rights dropped, say) must neither go on alone nor tell the
+ * others the state was replaced.
+ */
+static int path_is_ours(const struct mintid__host *h) {
     struct stat sb;
-    return stat(h->path, &sb) == 0 && sb.st_dev == h->dev && sb.st_ino == h->ino;
+    if (stat(h->path, &sb) != 0)
+        return errno == ENOENT ? 0 : -1;
+    return sb.st_dev == h->dev && sb.st_ino == h->ino;
 }
 
 /*
- * h's old state (locked) is no longer the path's: mark it so, and move to
- * the path's state, raised above every unit the old one issued. Returns
- * with the new state locked, or an error with nothing locked and h still
- * on its old, replaced state (so every later call tries again).
+ * The path names another state (or none) than h's, which this thread has
+ * locked: move to the path's state, raised above every unit the old one
+ * issued, and mark the old one replaced, so that every process still on it
+ * moves at its next lock. The old state stays locked until the new one is
+ * locked, raised and published: no thread of this or another process
+ * mints on either meanwhile. (Locks are taken old before new, and a state
+ * is never older than one it replaced, so two processes moving cannot
+ * wait for each other.) Returns with the new state locked; on error, with
+ * the old one still locked and unchanged.
  */
 static int rejoin(struct mintid__host *h) {
-    struct host_state *old = h->st;
-    old->replaced = 1;
+    struct host_state *old = atomic_load(&h->st);
     int64_t carry = mintid__core_next_unit(&old->core);
-    pthread_mutex_unlock(&old->lock);
+    mapping *more = realloc(h->retired, (h->nretired + 1) * sizeof *more);
+    if (more == NULL)
+        return MINTID_ENOMEM;
+    h->retired = more;
     for (int i = 0; i < HOST_REJOIN_TRIES; i++) {
-        int rc = map_path(h);
-        if (rc != MINTID_OK) {
-            h->st = old;
+        mapping m;
+        int rc = map_path(h, &m);
+        if (rc != MINTID_OK)
             return rc;
-        }
-        if ((rc = lock_state(h->st)) != MINTID_OK) {
-            munmap(h->st, sizeof *h->st);
-            h->st = old;
-            return rc;
-        }
-        if (!h->st->replaced) {
-            raise_floor(&h->st->core, carry);
-            munmap(old, sizeof *old);
+        if (m.dev == h->dev && m.ino == h->ino) {
+            munmap(m.st, sizeof *m.st); /* the path is ours after all */
             return MINTID_OK;
         }
-        /* Replaced again meanwhile: carry this one's too. */
-        int64_t also = mintid__core_next_unit(&h->st->core);
-        if (also > carry)
-            carry = also;
-        pthread_mutex_unlock(&h->st->lock);
-        munmap(h->st, sizeof *h->st);
+        if ((rc = lock_state(m.st, h->lock_wait_ms)) != MINTID_OK) {
+            munmap(m.st, sizeof *m.st);
+            return rc;
+        }
+        if (m.st->replaced) {
+            /* Replaced again meanwhile: carry that one's units too. */
+            int64_t also = mintid__core_next_unit(&m.st->core);
+            if (also > carry)
+                carry = also;
+            pthread_mutex_unlock(&m.st->lock);
+            munmap(m.st, sizeof *m.st);
+            continue;
+        }
+        raise_floor(&m.st->core, carry);
+        old->replaced = 1;
+        h->retired[h->nretired++] = (mapping){old, h->dev, h->ino};
+        h->dev = m.dev;
+        h->ino = m.ino;
+        atomic_store(&h->st, m.st);
+        pthread_mutex_unlock(&old->lock);
+        return MINTID_OK;
     }
-    h->st = old;
     errno = EAGAIN;
     return MINTID_EHOST;
 }
 
 int mintid__host_lock(struct mintid__host *h) {
-    int rc = lock_state(h->st);
-    if (rc != MINTID_OK)
+    for (;;) {
+        struct host_state *st = atomic_load(&h->st);
+        int rc = lock_state(st, h->lock_wait_ms);
+        if (rc != MINTID_OK)
+            return rc;
+        if (atomic_load(&h->st) != st) {
+            /* Another thread moved this generator on while we waited. */
+            pthread_mutex_unlock(&st->lock);
+            continue;
+        }
+        if (!st->replaced)
+            return MINTID_OK;
+        /* Another process moved on: follow it. */
+        if ((rc = rejoin(h)) != MINTID_OK)
+            pthread_mutex_unlock(&atomic_load(&h->st)->lock);
         return rc;
-    return h->st->replaced ? rejoin(h) : MINTID_OK;
+    }
 }
 
 int mintid__host_check(struct mintid__host *h, int64_t now_ms) {
+    if (!h->system_clock)
+        now_ms = coarse_monotonic_ms();
     if (now_ms >= h->checked_ms && now_ms < h->checked_ms + MINTID_HOST_CHECK_MS)
         return MINTID_OK;
-    if (!path_is_ours(h))
-        return rejoin(h);
+    int ours = path_is_ours(h);
+    if (ours < 0)
+        return MINTID_EHOST;
+    if (!ours) {
+        int rc = rejoin(h);
+        if (rc != MINTID_OK)
+            return rc;
+    }
     h->checked_ms = now_ms;
     return MINTID_OK;
 }
 
-void mintid__host_unlock(struct mintid__host *h) { pthread_mutex_unlock(&h->st->lock); }
+void mintid__host_unlock(struct mintid__host *h) { pthread_mutex_unlock(&atomic_load(&h->st)->lock); }
 
-mintid__core *mintid__host_core(struct mintid__host *h) { return &h->st->core; }
+mintid__core *mintid__host_core(struct mintid__host *h) { return &atomic_load(&h->st)->core; }
 
-uint64_t *mintid__host_last_value(struct mintid__host *h) { return &h->st->last_value; }
+uint64_t *mintid__host_last_value(struct mintid__host *h) { return &atomic_load(&h->st)->last_value; }

@@ -420,16 +420,18 @@ int mintid__host_open(const mintid__format_impl *f, const mintid_config *cfg, co
                       struct mintid__host **out);
 void mintid__host_close(struct mintid__host *h);
 /*
- * MINTID_OK with the state locked, or MINTID_EHOST (errno set) or
- * MINTID_EHOSTSTATE with nothing locked: the only functions that return
- * those two, and the only ones that can leave the lock released.
+ * MINTID_OK with the current state locked (moved to the path's, if the
+ * one held was replaced), or an error (MINTID_EHOST with errno,
+ * MINTID_EHOSTSTATE, MINTID_ETIMEDOUT: a holder that does not let go)
+ * with nothing locked.
  */
 int mintid__host_lock(struct mintid__host *h);
 /*
  * With the lock held, before minting at the clock's `now_ms`: looks at the
  * path again when MINTID_HOST_CHECK_MS have passed since the last look (or
  * the clock went back), and moves to the path's state if it is another.
- * Fails as mintid__host_lock().
+ * On success the current state is locked (perhaps a new one: the caller
+ * reads core and last value again); on error the one held still is.
  */
 int mintid__host_check(struct mintid__host *h, int64_t now_ms);
 void mintid__host_unlock(struct mintid__host *h);

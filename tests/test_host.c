@@ -12,6 +12,9 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <sys/stat.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -338,6 +341,345 @@ static void test_state_deleted_under_a_generator(bool replace_with_garbage) {
 static void test_state_deleted(void) { test_state_deleted_under_a_generator(false); }
 static void test_state_replaced_by_garbage(void) { test_state_deleted_under_a_generator(true); }
 
+/* ---- moves, pauses, odd clocks and callers -------------------------------------------- */
+
+static int64_t shared_ms;
+static int shared_clock(void *ctx, int64_t *unix_ms) {
+    (void)ctx;
+    *unix_ms = shared_ms;
+    return MINTID_OK;
+}
+
+/*
+ * A generator that moves to the path's new state at the start of a call
+ * mints after that state's IDs, not after its old state's last value: its
+ * fast path's value comes from the state it moved to.
+ */
+static void test_moved_call_uses_the_new_state(void) {
+    const char *names[] = {"snowflake", "nanoflake", "caloriosa"};
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+        const mintid_format *fmt = mintid_format_find(names[k]);
+        mintid_config cfg;
+        mintid_config_init(&cfg, fmt);
+        cfg.clock = shared_clock;
+        cfg.overflow = MINTID_OVERFLOW_WAIT;
+        cfg.max_wait_ms = 5;
+        CHECK_INT(mintid_clock_system(NULL, &shared_ms), MINTID_OK);
+        shared_ms += 10000;
+        mintid_gen *a, *b;
+        mintid_id first[5], y, z, w;
+        CHECK_INT(mintid_gen_new_host(fmt, &cfg, dir, &a), MINTID_OK);
+        shared_ms += 200;
+        CHECK_INT(mintid_gen_next_n(a, first, 5), 5);
+        CHECK_INT(unlink(mintid_gen_host_path(a)), 0);
+        shared_ms += 1000;
+        CHECK_INT(mintid_gen_new_host(fmt, &cfg, dir, &b), MINTID_OK);
+        shared_ms += 200;
+        CHECK_INT(mintid_gen_next(b, &y), MINTID_OK);
+        usleep(2 * MINTID_HOST_CHECK_MS * 1000); /* a's next call looks at the path */
+        CHECK_INT(mintid_gen_next(a, &z), MINTID_OK);
+        CHECK_INT(mintid_gen_next(b, &w), MINTID_OK);
+        CHECK(mintid_id_compare(fmt, &z, &y) > 0);
+        CHECK(mintid_id_compare(fmt, &w, &z) > 0);
+        mintid_gen_free(a);
+        mintid_gen_free(b);
+    }
+}
+
+/* Threads sharing one host-wide generator while its state file is deleted again and again. */
+#define MOVE_THREADS 3
+#define MOVE_CAP 400000
+static mintid_gen *move_gen;
+static atomic_int move_stop;
+static mintid_id *move_ids[MOVE_THREADS];
+static size_t move_count[MOVE_THREADS];
+static int move_status[MOVE_THREADS];
+
+static void *move_thread(void *arg) {
+    int t = (int)(intptr_t)arg;
+    const mintid_format *fmt = mintid_gen_format(move_gen);
+    while (!atomic_load(&move_stop) && move_count[t] + 16 <= MOVE_CAP) {
+        long n = mintid_gen_next_n(move_gen, move_ids[t] + move_count[t], 16);
+        if (n <= 0)
+            continue; /* a wait cut short by the moves: the next call goes on */
+        for (size_t i = move_count[t] > 0 ? move_count[t] : 1; i < move_count[t] + (size_t)n; i++)
+            if (mintid_id_compare(fmt, &move_ids[t][i - 1], &move_ids[t][i]) >= 0)
+                move_status[t] = 1;
+        move_count[t] += (size_t)n;
+    }
+    return NULL;
+}
+
+static void test_threads_while_deleted(void) {
+    const mintid_format *fmt = mintid_format_find("nanoflake");
+    mintid_config cfg;
+    mintid_config_init(&cfg, fmt);
+    cfg.overflow = MINTID_OVERFLOW_WAIT;
+    CHECK_INT(mintid_gen_new_host(fmt, &cfg, dir, &move_gen), MINTID_OK);
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s", mintid_gen_host_path(move_gen));
+    pthread_t th[MOVE_THREADS];
+    atomic_store(&move_stop, 0);
+    for (int t = 0; t < MOVE_THREADS; t++) {
+        move_ids[t] = malloc(MOVE_CAP * sizeof(mintid_id));
+        move_count[t] = 0;
+        move_status[t] = 0;
+        CHECK_INT(pthread_create(&th[t], NULL, move_thread, (void *)(intptr_t)t), 0);
+    }
+    for (int k = 0; k < 8; k++) {
+        usleep(150000);
+        unlink(path);
+    }
+    atomic_store(&move_stop, 1);
+    size_t total = 0;
+    for (int t = 0; t < MOVE_THREADS; t++) {
+        pthread_join(th[t], NULL);
+        CHECK_INT(move_status[t], 0); /* each thread's own IDs rise */
+        total += move_count[t];
+    }
+    mintid_id *all = malloc(total * sizeof *all);
+    CHECK(all != NULL && total > 0);
+    if (all != NULL) {
+        size_t k = 0;
+        for (int t = 0; t < MOVE_THREADS; t++) {
+            memcpy(all + k, move_ids[t], move_count[t] * sizeof *all);
+            k += move_count[t];
+        }
+        CHECK_U64(duplicates(all, total), 0);
+        free(all);
+    }
+    for (int t = 0; t < MOVE_THREADS; t++)
+        free(move_ids[t]);
+    mintid_gen_free(move_gen);
+}
+
+/*
+ * A batch paused between two IDs (preempted, stopped) while the state is
+ * deleted and another process mints on a new one: the batch's next reading
+ * looks at the path first.
+ */
+static int pause_calls = -1; /* >= 0: counting; the batch's second reading sleeps 400 ms */
+static int pausing_clock(void *ctx, int64_t *unix_ms) {
+    (void)ctx;
+    if (pause_calls >= 0 && ++pause_calls == 2)
+        usleep(400000);
+    return mintid_clock_system(NULL, unix_ms);
+}
+
+static void test_batch_paused_while_replaced(void) {
+    enum { NA = 100000, NB = 1000000 };
+    const mintid_format *fmt = mintid_format_find("snowflake");
+    mintid_config cfg;
+    mintid_config_init(&cfg, fmt);
+    cfg.overflow = MINTID_OVERFLOW_WAIT;
+    mintid_gen *first;
+    mintid_id one;
+    CHECK_INT(mintid_gen_new_host(fmt, &cfg, dir, &first), MINTID_OK);
+    CHECK_INT(mintid_gen_next(first, &one), MINTID_OK);
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s", mintid_gen_host_path(first));
+    mintid_gen_free(first);
+    mintid_id *ids = mmap(NULL, (NA + NB) * sizeof *ids, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    long *na = mmap(NULL, sizeof *na, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    CHECK(ids != MAP_FAILED && na != MAP_FAILED);
+    if (ids == MAP_FAILED || na == MAP_FAILED)
+        return;
+    *na = 0;
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        mintid_config c = cfg;
+        c.clock = pausing_clock;
+        mintid_gen *a;
+        if (mintid_gen_new_host(fmt, &c, dir, &a) != MINTID_OK || mintid_gen_next(a, &ids[0]) != MINTID_OK)
+            _exit(3);
+        pause_calls = 0;
+        long n = mintid_gen_next_n(a, ids + 1, NA - 1);
+        *na = n > 0 ? n + 1 : 1;
+        _exit(0);
+    }
+    usleep(100000); /* the child is asleep in its batch */
+    unlink(path);
+    mintid_gen *b;
+    CHECK_INT(mintid_gen_new_host(fmt, &cfg, dir, &b), MINTID_OK);
+    long nb = 0;
+    uint64_t until = mintid__monotonic_ns() + 700000000u;
+    while (nb + 64 <= NB && mintid__monotonic_ns() < until) {
+        long n = mintid_gen_next_n(b, ids + NA + nb, 64);
+        if (n > 0)
+            nb += n;
+    }
+    int st;
+    waitpid(pid, &st, 0);
+    CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    memmove(ids + *na, ids + NA, (size_t)nb * sizeof *ids);
+    size_t d = duplicates(ids, (size_t)(*na + nb));
+    if (d != 0)
+        fprintf(stderr, "a batch paused while its state was replaced: %zu duplicates\n", d);
+    CHECK_U64(d, 0);
+    mintid_gen_free(b);
+    munmap(ids, (NA + NB) * sizeof *ids);
+    munmap(na, sizeof *na);
+}
+
+/* A clock whose failure is a status the host-wide state uses itself: no lock is left held. */
+static int failing_once;
+static int status_clock(void *ctx, int64_t *unix_ms) {
+    (void)ctx;
+    if (failing_once) {
+        failing_once = 0;
+        return MINTID_EHOST;
+    }
+    return mintid_clock_system(NULL, unix_ms);
+}
+
+static void test_callback_status(void) {
+    const mintid_format *fmt = mintid_format_find("uuidv7");
+    mintid_config cfg;
+    mintid_config_init(&cfg, fmt);
+    cfg.clock = status_clock;
+    for (int host = 0; host <= 1; host++) {
+        mintid_gen *gen;
+        mintid_id id;
+        CHECK_INT(host ? mintid_gen_new_host(fmt, &cfg, dir, &gen) : mintid_gen_new(fmt, &cfg, &gen), MINTID_OK);
+        CHECK_INT(mintid_gen_next(gen, &id), MINTID_OK);
+        failing_once = 1;
+        CHECK_INT(mintid_gen_next(gen, &id), MINTID_ECLOCK);
+        /* In a child, so that a lock left held shows as a failure, not a hang. */
+        fflush(NULL);
+        pid_t pid = fork();
+        if (pid == 0) {
+            alarm(5);
+            if (!host) /* the lock itself, as the parent's next call would take it */
+                _exit(mintid_gen_next(gen, &id) == MINTID_EFORKED ? 0 : 1);
+            mintid_gen *other;
+            mintid_config c;
+            mintid_config_init(&c, fmt);
+            _exit(mintid_gen_new_host(fmt, &c, dir, &other) == MINTID_OK && mintid_gen_next(other, &id) == MINTID_OK
+                      ? 0
+                      : 1);
+        }
+        int st;
+        waitpid(pid, &st, 0);
+        CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+        CHECK_INT(mintid_gen_next(gen, &id), MINTID_OK);
+        mintid_gen_free(gen);
+    }
+}
+
+/*
+ * A process whose own clock is an hour behind makes the new state after
+ * the old one was deleted: the new state's first 100 ms are on the real
+ * clock too, so an ID of the old state is not minted again on the new one.
+ */
+static int behind_clock(void *ctx, int64_t *unix_ms) {
+    (void)ctx;
+    *unix_ms = shared_ms - 3600000;
+    return MINTID_OK;
+}
+
+static void test_creator_clock_behind(void) {
+    const mintid_format *fmt = mintid_format_find("snowflake");
+    mintid_config cfg;
+    mintid_config_init(&cfg, fmt);
+    cfg.clock = shared_clock;
+    cfg.overflow = MINTID_OVERFLOW_WAIT;
+    cfg.max_wait_ms = 5;
+    mintid_gen *a, *b, *c;
+    mintid_id ia, ic;
+    CHECK_INT(mintid_clock_system(NULL, &shared_ms), MINTID_OK);
+    CHECK_INT(mintid_gen_new_host(fmt, &cfg, dir, &a), MINTID_OK);
+    /* The clock the IDs carry is the system's (stood still for the test), past the first state's first 100 ms. */
+    usleep(3 * MINTID_HOST_CHECK_MS * 1000);
+    CHECK_INT(mintid_clock_system(NULL, &shared_ms), MINTID_OK);
+    CHECK_INT(mintid_gen_next(a, &ia), MINTID_OK);
+    CHECK_INT(unlink(mintid_gen_host_path(a)), 0);
+    mintid_config behind = cfg;
+    behind.clock = behind_clock;
+    CHECK_INT(mintid_gen_new_host(fmt, &behind, dir, &b), MINTID_OK);
+    CHECK_INT(mintid_gen_new_host(fmt, &cfg, dir, &c), MINTID_OK);
+    int rc = mintid_gen_next(c, &ic);
+    CHECK(rc != MINTID_OK || memcmp(&ia, &ic, sizeof ia) != 0);
+    CHECK_INT(rc, MINTID_ETIMEDOUT); /* the clock has not moved past the new state's first 100 ms */
+    mintid_gen_free(a);
+    mintid_gen_free(b);
+    mintid_gen_free(c);
+}
+
+/*
+ * A process that cannot look at the path (it dropped its rights) fails,
+ * but does not tell the others the state was replaced; one that changed
+ * its directory after opening a relative one still looks at the same file.
+ */
+static void test_cannot_look(void) {
+    const mintid_format *fmt = mintid_format_find("snowflake");
+    mintid_gen *gen;
+    mintid_id id;
+    CHECK_INT(chmod(dir, 0700), 0);
+    CHECK_INT(mintid_gen_new_host(fmt, NULL, dir, &gen), MINTID_OK);
+    CHECK_INT(mintid_gen_next(gen, &id), MINTID_OK);
+    if (getuid() == 0) {
+        fflush(NULL);
+        pid_t pid = fork();
+        if (pid == 0) {
+            if (setgid(65534) != 0 || setuid(65534) != 0)
+                _exit(9);
+            usleep(2 * MINTID_HOST_CHECK_MS * 1000);
+            _exit(mintid_gen_next(gen, &id) == MINTID_EHOST ? 0 : 1);
+        }
+        int st;
+        waitpid(pid, &st, 0);
+        CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    }
+    usleep(2 * MINTID_HOST_CHECK_MS * 1000);
+    CHECK_INT(mintid_gen_next(gen, &id), MINTID_OK);
+    mintid_gen_free(gen);
+
+    char cwd[PATH_MAX];
+    CHECK(getcwd(cwd, sizeof cwd) != NULL);
+    CHECK_INT(chdir(dir), 0);
+    CHECK_INT(mkdir("states", 0755), 0);
+    CHECK_INT(mintid_gen_new_host(fmt, NULL, "states", &gen), MINTID_OK);
+    CHECK_INT(mintid_gen_next(gen, &id), MINTID_OK);
+    CHECK_INT(chdir("/"), 0);
+    usleep(2 * MINTID_HOST_CHECK_MS * 1000);
+    CHECK_INT(mintid_gen_next(gen, &id), MINTID_OK);
+    CHECK_INT(chdir(cwd), 0);
+    mintid_gen_free(gen);
+}
+
+/* A holder stopped with the lock held (SIGSTOP): the others time out, then go on once it dies. */
+static void test_stopped_holder(void) {
+    const mintid_format *fmt = mintid_format_find("nanoflake");
+    mintid_config cfg;
+    mintid_config_init(&cfg, fmt);
+    cfg.max_wait_ms = 200;
+    mintid_gen *gen;
+    mintid_id id;
+    CHECK_INT(mintid_gen_new_host(fmt, &cfg, dir, &gen), MINTID_OK);
+    CHECK_INT(mintid_gen_next(gen, &id), MINTID_OK);
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        struct mintid__host *h;
+        if (mintid__host_open(mintid__impl(fmt), &cfg, dir, &h) != MINTID_OK || mintid__host_lock(h) != MINTID_OK)
+            _exit(1);
+        raise(SIGSTOP);
+        _exit(2);
+    }
+    int st;
+    waitpid(pid, &st, WUNTRACED);
+    CHECK(WIFSTOPPED(st));
+    uint64_t t0 = mintid__monotonic_ns();
+    CHECK_INT(mintid_gen_next(gen, &id), MINTID_ETIMEDOUT);
+    uint64_t waited_ms = (mintid__monotonic_ns() - t0) / 1000000u;
+    CHECK(waited_ms + 50 >= MINTID_HOST_LOCK_WAIT_MS && waited_ms < 10 * MINTID_HOST_LOCK_WAIT_MS);
+    kill(pid, SIGKILL);
+    waitpid(pid, &st, 0);
+    CHECK_INT(mintid_gen_next(gen, &id), MINTID_OK);
+    mintid_gen_free(gen);
+}
+
 /* ---- bad state files and directories --------------------------------------------------- */
 
 static void test_bad_files(void) {
@@ -378,19 +720,38 @@ static void test_bad_files(void) {
     mintid_gen_free(gen);
 }
 
-int main(void) {
-    void (*const tests[])(void) = {
-        test_processes_share_one_sequence,
-        test_forked_children_go_on,
-        test_threads,
-        test_holder_killed_mid_mint,
-        test_state_deleted,
-        test_state_replaced_by_garbage,
-        test_bad_files,
+/* Every test, or (test_host NAME...) those whose names hold one of the NAMEs. */
+int main(int argc, char **argv) {
+#define T(name)                                                                                                        \
+    { #name, name }
+    static const struct {
+        const char *name;
+        void (*fn)(void);
+    } tests[] = {
+        T(test_processes_share_one_sequence),
+        T(test_forked_children_go_on),
+        T(test_threads),
+        T(test_holder_killed_mid_mint),
+        T(test_state_deleted),
+        T(test_state_replaced_by_garbage),
+        T(test_bad_files),
+        T(test_moved_call_uses_the_new_state),
+        T(test_threads_while_deleted),
+        T(test_batch_paused_while_replaced),
+        T(test_callback_status),
+        T(test_creator_clock_behind),
+        T(test_cannot_look),
+        T(test_stopped_holder),
     };
+#undef T
     for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++) {
+        bool wanted = argc < 2;
+        for (int a = 1; a < argc; a++)
+            wanted |= strstr(tests[i].name, argv[a]) != NULL;
+        if (!wanted)
+            continue;
         make_dir();
-        tests[i]();
+        tests[i].fn();
         remove_dir();
     }
     return CHECK_DONE();
