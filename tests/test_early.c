@@ -136,6 +136,16 @@ static void check_plan(const mintid_format *fmt) {
 
 int main(void) {
     CHECK(ran_early);
+    /* A vector of every format, so a new format is tested here too. */
+    for (int f = 0; f < MINTID_FORMAT_COUNT; f++) {
+        const char *name = mintid_format_get((mintid_format_id)f)->name;
+        bool found = false;
+        for (size_t i = 0; i < NVECTORS && !found; i++)
+            found = strcmp(vectors[i].format, name) == 0;
+        if (!found)
+            fprintf(stderr, "no vector of %s\n", name);
+        CHECK(found);
+    }
     for (size_t i = 0; i < NVECTORS; i++) {
         const vector *v = &vectors[i];
         const record *r = &records[i];
