@@ -247,8 +247,10 @@ typedef struct mintid__plan {
  * A format's fields are written once, as a list FIELDS(X, a) of
  * X(a, name, offset, width, role, flags, constant), one per field. The
  * mintid_field table is {FIELDS(MINTID__FIELD, 0)}; the plan,
- * MINTID__PLAN(FIELDS, bits), sums each member's term over the fields: the
- * term is 0 but for the field of the member's role.
+ * MINTID__PLAN(FIELDS, bits) with the format's bit width, joins each
+ * member's term over the fields (with +, | or ||): the term is 0 but for
+ * the field of the member's role. test_early checks every plan against the
+ * one the published field table and width give at run time.
  */
 #define MINTID__FIELD(a, name, offset, width, role, flags, constant) {name, offset, width, role, flags, constant},
 #define MINTID__SHIFT(bits, offset, width) ((bits) == 64 ? 64 - (offset) - (width) : 0)
