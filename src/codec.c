@@ -8,23 +8,6 @@
 #include <string.h>
 #include <strings.h>
 
-void mintid__alphabet_build(mintid__alphabet *a) {
-    size_t base = strlen(a->digits);
-    for (size_t v = 0; v < base * base && v < MINTID__PAIRS_MAX; v++) {
-        a->pairs[v][0] = a->digits[v / base];
-        a->pairs[v][1] = a->digits[v % base];
-    }
-    memset(a->values, 0xff, sizeof a->values);
-    for (unsigned v = 0; a->digits[v] != '\0'; v++) {
-        unsigned char c = (unsigned char)a->digits[v];
-        a->values[c] = (uint8_t)v;
-        if (a->nocase && c >= 'a' && c <= 'z')
-            a->values[c - 32] = (uint8_t)v;
-        else if (a->nocase && c >= 'A' && c <= 'Z')
-            a->values[c + 32] = (uint8_t)v;
-    }
-}
-
 int mintid__base_to_u64(const char *s, size_t len, const mintid__alphabet *a, unsigned base, uint64_t *v) {
     /* Every character is checked before any arithmetic, so a bad character
      * is reported as such even in a string that would also overflow. */
@@ -167,7 +150,7 @@ int mintid__b32_128_decode(const char *s, size_t len, const mintid__alphabet *a,
 
 /* ---- the integer form: unsigned decimal of a 64-bit value --------------- */
 
-static mintid__alphabet decimal = MINTID__ALPHABET("0123456789", false);
+MINTID__ALPHABET(decimal, "0123456789", false);
 
 static int int_encode(const mintid_format *fmt, const mintid_id *id, char *buf, size_t cap) {
     (void)fmt;
@@ -198,24 +181,12 @@ const mintid__codec mintid__codec_int = {int_encode, int_decode};
 
 /* ---- the hex form: fixed width, lower case out, either case in ---------- */
 
-static mintid__alphabet hex = MINTID__ALPHABET("0123456789abcdef", true);
+MINTID__ALPHABET(hex, "0123456789abcdef", true);
 
-MINTID__BUILD_ALPHABETS(&decimal, &hex)
-
-/* The two hex digits of every byte, built from the alphabet: one copy per byte when encoding. */
-static char hex_pairs[256][2];
-
-__attribute__((constructor)) static void build_hex_pairs(void) {
-    static const char digits[] = "0123456789abcdef";
-    for (unsigned v = 0; v < 256; v++) {
-        hex_pairs[v][0] = digits[v >> 4];
-        hex_pairs[v][1] = digits[v & 15];
-    }
-}
-
+/* The hex alphabet's pairs are the two digits of every byte (16^2 = 256): one copy per byte when encoding. */
 static inline char *put_hex(char *p, const uint8_t *b, size_t n) {
     for (size_t i = 0; i < n; i++, p += 2)
-        memcpy(p, hex_pairs[b[i]], 2);
+        memcpy(p, hex.pairs[b[i]], 2);
     return p;
 }
 

@@ -5,7 +5,6 @@
  */
 #include "internal.h"
 
-#include <pthread.h>
 #include <stddef.h>
 #include <string.h>
 #include <strings.h>
@@ -222,55 +221,6 @@ int mintid_range(const mintid_format *fmt, int64_t unix_ms, int64_t epoch_ms, mi
 /* Views repeat bits of another field; data bits are 0 when built from parts. */
 static bool packed(const mintid_field *f) { return f->role != MINTID_ROLE_VIEW && f->role != MINTID_ROLE_DATA; }
 
-mintid__plan mintid__plans[MINTID_FORMAT_COUNT];
-
-static void build_plans(void);
-static pthread_once_t plans_once = PTHREAD_ONCE_INIT;
-
-/*
- * Built at load, and again (once) from the entry points that use them: an
- * application's own constructors may run before the library's when it is
- * linked statically.
- */
-__attribute__((constructor)) void mintid__plans_init(void) { pthread_once(&plans_once, build_plans); }
-
-static void build_plans(void) {
-    for (unsigned i = 0; i < MINTID_FORMAT_COUNT; i++) {
-        const mintid_format *fmt = &formats[i]->pub;
-        mintid__plan *pl = &mintid__plans[i];
-        for (unsigned k = 0; k < fmt->nfields; k++) {
-            const mintid_field *f = &fmt->fields[k];
-            uint8_t shift = fmt->bits == 64 ? (uint8_t)(64u - f->offset - f->width) : 0;
-            switch ((mintid_role)f->role) {
-            case MINTID_ROLE_TIMESTAMP:
-                pl->ts_shift = shift;
-                break;
-            case MINTID_ROLE_SEQUENCE:
-                pl->seq_shift = shift;
-                break;
-            case MINTID_ROLE_NODE:
-                pl->node_shift = shift;
-                pl->has_node = true;
-                break;
-            case MINTID_ROLE_RANDOM:
-                pl->random_shift = shift;
-                pl->random_bits = f->width;
-                break;
-            case MINTID_ROLE_RANDOM80:
-                pl->has_random80 = true;
-                break;
-            case MINTID_ROLE_CONSTANT:
-                if (fmt->bits == 64)
-                    pl->base |= f->constant << shift;
-                break;
-            case MINTID_ROLE_DATA:
-            case MINTID_ROLE_VIEW:
-                break;
-            }
-        }
-    }
-}
-
 void mintid__pack(const mintid_format *fmt, const mintid_parts *parts, mintid_id *out) {
     if (fmt->bits == 64) {
         mintid_id_from_u64(out, mintid__pack_u64(fmt, parts));
@@ -287,7 +237,6 @@ void mintid__pack(const mintid_format *fmt, const mintid_parts *parts, mintid_id
 }
 
 int mintid_id_build(const mintid_format *fmt, const mintid_parts *parts, mintid_id *out) {
-    mintid__plans_init();
     static const uint8_t zero80[10];
     for (unsigned r = MINTID_ROLE_TIMESTAMP; r <= MINTID_ROLE_RANDOM; r++) {
         const mintid_field probe = {.role = (uint8_t)r};

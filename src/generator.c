@@ -137,7 +137,7 @@ static int validate(const mintid__format_impl *f, mintid_config *cfg) {
  * sonyflake, caloriosa). 0 for the others.
  */
 static uint64_t value_step(const mintid__format_impl *f, const mintid_config *cfg) {
-    const mintid__plan *pl = &mintid__plans[f->pub.id];
+    const mintid__plan *pl = &f->plan;
     bool random_per_id = pl->random_bits != 0 && !f->random_per_ms && !(f->pub.node_optional && cfg->node >= 0);
     if (f->next != NULL || f->pub.bits != 64 || f->seq_step != mintid__seq_step_one || random_per_id ||
         pl->has_random80 || f->seq_width == 0)
@@ -150,7 +150,6 @@ static int gen_new(const mintid_format *fmt, const mintid_config *cfg, const cha
     if (fmt == NULL || out == NULL)
         return MINTID_EINVAL;
     const mintid__format_impl *f = mintid__impl(fmt);
-    mintid__plans_init();
     mintid_config c;
     if (cfg != NULL)
         c = *cfg;
@@ -306,7 +305,6 @@ static int wait_until(mintid_gen *g, int64_t target, uint64_t *deadline, bool *h
 /* ---- the pure core ------------------------------------------------------------------- */
 
 void mintid__core_init(const mintid__format_impl *f, mintid__core *core) {
-    mintid__plans_init();
     memset(core, 0, sizeof *core);
     core->st.seq = f->seq_init;
     core->floor = INT64_MIN;
@@ -316,7 +314,7 @@ void mintid__core_init(const mintid__format_impl *f, mintid__core *core) {
 static inline __attribute__((always_inline)) int core_next_parts(const mintid__format_impl *f, const mintid_config *cfg,
                                                                  mintid__core *core, int64_t rel, mintid_pool *rng,
                                                                  mintid_parts *p) {
-    const mintid__plan *pl = &mintid__plans[f->pub.id];
+    const mintid__plan *pl = &f->plan;
     /* The per-ID random fields first: a failing random source then leaves
      * the state as it was. */
     int rc = MINTID_OK;
@@ -453,7 +451,6 @@ void mintid_core_init(const mintid_format *fmt, mintid_core *core) {
 
 int mintid_core_next(const mintid_format *fmt, const mintid_config *cfg, mintid_core *core, int64_t unix_ms,
                      mintid_pool *pool, mintid_id *out) {
-    mintid__plans_init();
     int rc = check_config(mintid__impl(fmt), cfg);
     if (rc != MINTID_OK)
         return rc;
@@ -462,7 +459,6 @@ int mintid_core_next(const mintid_format *fmt, const mintid_config *cfg, mintid_
 
 int mintid_core_mint(const mintid_format *fmt, const mintid_config *cfg, mintid_core *core, int64_t unix_ms,
                      mintid_pool *pool, mintid_id *out, int64_t *retry_ms) {
-    mintid__plans_init();
     int64_t retry;
     int rc = check_config(mintid__impl(fmt), cfg);
     if (rc != MINTID_OK)

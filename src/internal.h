@@ -30,10 +30,12 @@ extern const mintid__codec mintid__codec_hex;
 extern const mintid__codec mintid__codec_uuid;
 
 /*
- * An alphabet: the digit of each value, and the value of each byte, built
- * from the digits (never written beside them by hand) when the library is
- * loaded. With nocase, a letter of the other case has the same value; an
- * alphabet that holds both cases of a letter cannot be nocase.
+ * An alphabet: the digit of each value, and the value of each byte, worked
+ * out from the digit string at compile time by MINTID__ALPHABET (never
+ * written beside it by hand). They are constant data, ready before any code
+ * runs, even a static-linked program's own constructors. With nocase, a
+ * letter of the other case has the same value; an alphabet that holds both
+ * cases of a letter cannot be nocase.
  */
 #define MINTID__PAIRS_MAX 4096 /* base^2 for bases up to 64 */
 typedef struct mintid__alphabet {
@@ -43,23 +45,51 @@ typedef struct mintid__alphabet {
     char pairs[MINTID__PAIRS_MAX][2]; /* the two digits of every value below base^2 */
 } mintid__alphabet;
 
-#define MINTID__ALPHABET(digits, nocase)                                                                               \
-    {                                                                                                                  \
-        (digits), (nocase), {0}, {                                                                                     \
-            { 0 }                                                                                                      \
-        }                                                                                                              \
-    }
+/*
+ * Defines `static const mintid__alphabet name` from `digits`, a string
+ * literal (or a macro naming one) of at most 64 printable ASCII characters,
+ * and an enum constant name##_base, its length.
+ *
+ * Every entry is a constant expression over the string literal: a byte's
+ * value is the first position that holds it (a chain of ?: over positions
+ * 0..63, the position taken modulo the base, which can only find again a
+ * byte found at a lower position), and a pair is two characters picked by
+ * position. Digits are printable ASCII, so the bytes below 0x20 and from 0x80
+ * up are no digit without a search (and a digit outside that range would fail
+ * the round-trip tests of its format at once). The pairs past base^2 repeat
+ * earlier ones; nothing reads them.
+ */
+#define MINTID__ALPHABET(name, digits, nocase)                                                                         \
+    enum { name##_base = sizeof(digits) - 1 };                                                                         \
+    static const mintid__alphabet name = {(digits),                                                                    \
+                                          (nocase),                                                                    \
+                                          MINTID__VALUES(digits, name##_base, nocase),                                 \
+                                          {MINTID__REP4096(MINTID__PAIR, digits, name##_base, nocase)}}
 
-/* Fills a->values from a->digits. */
-void mintid__alphabet_build(mintid__alphabet *a);
+/* clang-format off */
+/* M(i, D, B, nc) for i = P0..Pf and P00..Pff (P a hex prefix such as 0x1), and 0..4095. */
+#define MINTID__REP16(M, D, B, nc, P) M(P##0, D, B, nc), M(P##1, D, B, nc), M(P##2, D, B, nc), M(P##3, D, B, nc), M(P##4, D, B, nc), M(P##5, D, B, nc), M(P##6, D, B, nc), M(P##7, D, B, nc), M(P##8, D, B, nc), M(P##9, D, B, nc), M(P##a, D, B, nc), M(P##b, D, B, nc), M(P##c, D, B, nc), M(P##d, D, B, nc), M(P##e, D, B, nc), M(P##f, D, B, nc)
+#define MINTID__REP256(M, D, B, nc, P) MINTID__REP16(M, D, B, nc, P##0), MINTID__REP16(M, D, B, nc, P##1), MINTID__REP16(M, D, B, nc, P##2), MINTID__REP16(M, D, B, nc, P##3), MINTID__REP16(M, D, B, nc, P##4), MINTID__REP16(M, D, B, nc, P##5), MINTID__REP16(M, D, B, nc, P##6), MINTID__REP16(M, D, B, nc, P##7), MINTID__REP16(M, D, B, nc, P##8), MINTID__REP16(M, D, B, nc, P##9), MINTID__REP16(M, D, B, nc, P##a), MINTID__REP16(M, D, B, nc, P##b), MINTID__REP16(M, D, B, nc, P##c), MINTID__REP16(M, D, B, nc, P##d), MINTID__REP16(M, D, B, nc, P##e), MINTID__REP16(M, D, B, nc, P##f)
+#define MINTID__REP4096(M, D, B, nc) MINTID__REP256(M, D, B, nc, 0x0), MINTID__REP256(M, D, B, nc, 0x1), MINTID__REP256(M, D, B, nc, 0x2), MINTID__REP256(M, D, B, nc, 0x3), MINTID__REP256(M, D, B, nc, 0x4), MINTID__REP256(M, D, B, nc, 0x5), MINTID__REP256(M, D, B, nc, 0x6), MINTID__REP256(M, D, B, nc, 0x7), MINTID__REP256(M, D, B, nc, 0x8), MINTID__REP256(M, D, B, nc, 0x9), MINTID__REP256(M, D, B, nc, 0xa), MINTID__REP256(M, D, B, nc, 0xb), MINTID__REP256(M, D, B, nc, 0xc), MINTID__REP256(M, D, B, nc, 0xd), MINTID__REP256(M, D, B, nc, 0xe), MINTID__REP256(M, D, B, nc, 0xf)
 
-/* Builds a file's alphabets when the library is loaded, before any call into it. */
-#define MINTID__BUILD_ALPHABETS(...)                                                                                   \
-    __attribute__((constructor)) static void build_alphabets(void) {                                                   \
-        mintid__alphabet *all[] = {__VA_ARGS__};                                                                       \
-        for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)                                                        \
-            mintid__alphabet_build(all[i]);                                                                            \
-    }
+/* The position of byte c in D (of length B), or 0xff. */
+#define MINTID__AT(D, B, c, p) (D)[p % B] == (c) ? p :
+#define MINTID__FIND(D, B, c) (MINTID__AT(D, B, c, 0) MINTID__AT(D, B, c, 1) MINTID__AT(D, B, c, 2) MINTID__AT(D, B, c, 3) MINTID__AT(D, B, c, 4) MINTID__AT(D, B, c, 5) MINTID__AT(D, B, c, 6) MINTID__AT(D, B, c, 7) MINTID__AT(D, B, c, 8) MINTID__AT(D, B, c, 9) MINTID__AT(D, B, c, 10) MINTID__AT(D, B, c, 11) MINTID__AT(D, B, c, 12) MINTID__AT(D, B, c, 13) MINTID__AT(D, B, c, 14) MINTID__AT(D, B, c, 15) MINTID__AT(D, B, c, 16) MINTID__AT(D, B, c, 17) MINTID__AT(D, B, c, 18) MINTID__AT(D, B, c, 19) MINTID__AT(D, B, c, 20) MINTID__AT(D, B, c, 21) MINTID__AT(D, B, c, 22) MINTID__AT(D, B, c, 23) MINTID__AT(D, B, c, 24) MINTID__AT(D, B, c, 25) MINTID__AT(D, B, c, 26) MINTID__AT(D, B, c, 27) MINTID__AT(D, B, c, 28) MINTID__AT(D, B, c, 29) MINTID__AT(D, B, c, 30) MINTID__AT(D, B, c, 31) MINTID__AT(D, B, c, 32) MINTID__AT(D, B, c, 33) MINTID__AT(D, B, c, 34) MINTID__AT(D, B, c, 35) MINTID__AT(D, B, c, 36) MINTID__AT(D, B, c, 37) MINTID__AT(D, B, c, 38) MINTID__AT(D, B, c, 39) MINTID__AT(D, B, c, 40) MINTID__AT(D, B, c, 41) MINTID__AT(D, B, c, 42) MINTID__AT(D, B, c, 43) MINTID__AT(D, B, c, 44) MINTID__AT(D, B, c, 45) MINTID__AT(D, B, c, 46) MINTID__AT(D, B, c, 47) MINTID__AT(D, B, c, 48) MINTID__AT(D, B, c, 49) MINTID__AT(D, B, c, 50) MINTID__AT(D, B, c, 51) MINTID__AT(D, B, c, 52) MINTID__AT(D, B, c, 53) MINTID__AT(D, B, c, 54) MINTID__AT(D, B, c, 55) MINTID__AT(D, B, c, 56) MINTID__AT(D, B, c, 57) MINTID__AT(D, B, c, 58) MINTID__AT(D, B, c, 59) MINTID__AT(D, B, c, 60) MINTID__AT(D, B, c, 61) MINTID__AT(D, B, c, 62) MINTID__AT(D, B, c, 63) 0xff)
+/* A byte's value; a letter's other case too when nc. */
+#define MINTID__VALUE(c, D, B, nc) \
+    (MINTID__FIND(D, B, c) & ((nc) && ((c) | 0x20) >= 'a' && ((c) | 0x20) <= 'z' ? MINTID__FIND(D, B, (c) ^ 0x20) : 0xff))
+#define MINTID__NO_DIGIT(c, D, B, nc) 0xff
+#define MINTID__VALUES(D, B, nc) { \
+    MINTID__REP16(MINTID__NO_DIGIT, D, B, nc, 0x0), MINTID__REP16(MINTID__NO_DIGIT, D, B, nc, 0x1), \
+    MINTID__REP16(MINTID__VALUE, D, B, nc, 0x2), MINTID__REP16(MINTID__VALUE, D, B, nc, 0x3), \
+    MINTID__REP16(MINTID__VALUE, D, B, nc, 0x4), MINTID__REP16(MINTID__VALUE, D, B, nc, 0x5), \
+    MINTID__REP16(MINTID__VALUE, D, B, nc, 0x6), MINTID__REP16(MINTID__VALUE, D, B, nc, 0x7), \
+    MINTID__REP16(MINTID__NO_DIGIT, D, B, nc, 0x8), MINTID__REP16(MINTID__NO_DIGIT, D, B, nc, 0x9), \
+    MINTID__REP16(MINTID__NO_DIGIT, D, B, nc, 0xa), MINTID__REP16(MINTID__NO_DIGIT, D, B, nc, 0xb), \
+    MINTID__REP16(MINTID__NO_DIGIT, D, B, nc, 0xc), MINTID__REP16(MINTID__NO_DIGIT, D, B, nc, 0xd), \
+    MINTID__REP16(MINTID__NO_DIGIT, D, B, nc, 0xe), MINTID__REP16(MINTID__NO_DIGIT, D, B, nc, 0xf)}
+#define MINTID__PAIR(v, D, B, nc) {(D)[(v) / B % B], (D)[(v) % B]}
+/* clang-format on */
 
 /* The value of character c in alphabet a; 0xff if it is not a digit. */
 static inline uint8_t mintid__digit_value(const mintid__alphabet *a, unsigned char c) { return a->values[c]; }
@@ -180,6 +210,56 @@ static inline int mintid__gen_random(mintid_pool *rng, void *buf, size_t len) {
 /* A uniformly random value of `bits` bits (bits <= 64). */
 int mintid__gen_random_bits(mintid_pool *rng, unsigned bits, uint64_t *out);
 
+/*
+ * A format's layout as the generator's hot path needs it: where each part
+ * goes in a 64-bit value, the constant bits, and which per-ID parts it has.
+ * Worked out at compile time from the format's field list by MINTID__PLAN,
+ * so it is constant data like the field table made from the same list.
+ */
+typedef struct mintid__plan {
+    uint64_t base;    /* the constant fields, in place (64-bit formats) */
+    uint8_t ts_shift; /* shifts of the parts in a 64-bit value (0 where absent: the part is 0) */
+    uint8_t seq_shift;
+    uint8_t node_shift;
+    uint8_t random_shift;
+    uint8_t random_bits; /* width of the per-ID random field; 0: none */
+    bool has_node;
+    bool has_random80;
+} mintid__plan;
+
+/*
+ * A format's fields are written once, as a list FIELDS(X, a) of
+ * X(a, name, offset, width, role, flags, constant), one per field. The
+ * mintid_field table is {FIELDS(MINTID__FIELD, 0)}; the plan,
+ * MINTID__PLAN(FIELDS, bits) with the format's bit width, joins each
+ * member's term over the fields (with +, | or ||): the term is 0 but for
+ * the field of the member's role. test_early checks every plan against the
+ * one the published field table and width give at run time.
+ */
+#define MINTID__FIELD(a, name, offset, width, role, flags, constant) {name, offset, width, role, flags, constant},
+#define MINTID__SHIFT(bits, offset, width) ((bits) == 64 ? 64 - (offset) - (width) : 0)
+/* clang-format off */
+#define MINTID__PLAN_BASE(bits, n, o, w, role, fl, k) \
+    | ((role) == MINTID_ROLE_CONSTANT && (bits) == 64 ? (uint64_t)(k) << MINTID__SHIFT(bits, o, w) : 0)
+#define MINTID__PLAN_TS(bits, n, o, w, role, fl, k) + ((role) == MINTID_ROLE_TIMESTAMP ? MINTID__SHIFT(bits, o, w) : 0)
+#define MINTID__PLAN_SEQ(bits, n, o, w, role, fl, k) + ((role) == MINTID_ROLE_SEQUENCE ? MINTID__SHIFT(bits, o, w) : 0)
+#define MINTID__PLAN_NODE(bits, n, o, w, role, fl, k) + ((role) == MINTID_ROLE_NODE ? MINTID__SHIFT(bits, o, w) : 0)
+#define MINTID__PLAN_RANDOM(bits, n, o, w, role, fl, k) + ((role) == MINTID_ROLE_RANDOM ? MINTID__SHIFT(bits, o, w) : 0)
+#define MINTID__PLAN_RANDOM_BITS(bits, n, o, w, role, fl, k) + ((role) == MINTID_ROLE_RANDOM ? (w) : 0)
+#define MINTID__PLAN_HAS_NODE(bits, n, o, w, role, fl, k) || (role) == MINTID_ROLE_NODE
+#define MINTID__PLAN_HAS_RANDOM80(bits, n, o, w, role, fl, k) || (role) == MINTID_ROLE_RANDOM80
+#define MINTID__PLAN(FIELDS, bits) {                                                                                   \
+        .base = 0 FIELDS(MINTID__PLAN_BASE, bits),                                                                     \
+        .ts_shift = 0 FIELDS(MINTID__PLAN_TS, bits),                                                                   \
+        .seq_shift = 0 FIELDS(MINTID__PLAN_SEQ, bits),                                                                 \
+        .node_shift = 0 FIELDS(MINTID__PLAN_NODE, bits),                                                               \
+        .random_shift = 0 FIELDS(MINTID__PLAN_RANDOM, bits),                                                           \
+        .random_bits = 0 FIELDS(MINTID__PLAN_RANDOM_BITS, bits),                                                       \
+        .has_node = 0 FIELDS(MINTID__PLAN_HAS_NODE, bits),                                                             \
+        .has_random80 = 0 FIELDS(MINTID__PLAN_HAS_RANDOM80, bits),                                                     \
+    }
+/* clang-format on */
+
 /* Everything about a format: the public description plus its behaviour. */
 typedef struct mintid__format_impl {
     mintid_format pub;
@@ -216,6 +296,7 @@ typedef struct mintid__format_impl {
      * and the check of a prefix of 1..prefix_max bytes. */
     char prefix_sep;
     int (*prefix_check)(const char *prefix, size_t len);
+    mintid__plan plan; /* MINTID__PLAN of the format's fields */
 } mintid__format_impl;
 
 extern const mintid__format_impl mintid__uexky;
@@ -370,28 +451,9 @@ uint64_t mintid__get_bits(const uint8_t *b, unsigned off, unsigned width);
 /* Any field, right-aligned into nbytes big-endian bytes (nbytes * 8 >= width). */
 void mintid__get_wide(const uint8_t *b, unsigned off, unsigned width, uint8_t *out, size_t nbytes);
 
-/*
- * A format's layout as the generator's hot path needs it, worked out from
- * its field table once, when the library is loaded: where each part goes
- * in a 64-bit value, the constant bits, and which per-ID parts it has.
- */
-typedef struct mintid__plan {
-    uint64_t base;    /* the constant fields, in place (64-bit formats) */
-    uint8_t ts_shift; /* shifts of the parts in a 64-bit value (0 where absent: the part is 0) */
-    uint8_t seq_shift;
-    uint8_t node_shift;
-    uint8_t random_shift;
-    uint8_t random_bits; /* width of the per-ID random field; 0: none */
-    bool has_node;
-    bool has_random80;
-} mintid__plan;
-extern mintid__plan mintid__plans[MINTID_FORMAT_COUNT];
-/* Builds mintid__plans if it is not yet (a pthread_once). */
-void mintid__plans_init(void);
-
 /* Fast packing from parts whose fields are known to fit (the generator's). */
 static inline uint64_t mintid__pack_u64(const mintid_format *fmt, const mintid_parts *p) {
-    const mintid__plan *pl = &mintid__plans[fmt->id];
+    const mintid__plan *pl = &mintid__impl(fmt)->plan;
     return pl->base | p->timestamp << pl->ts_shift | p->sequence << pl->seq_shift | p->node << pl->node_shift |
            p->random << pl->random_shift;
 }

@@ -16,11 +16,9 @@
 
 #define ALPHABET "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
-static mintid__alphabet b62 = MINTID__ALPHABET(ALPHABET, false);
+MINTID__ALPHABET(b62, ALPHABET, false);
 /* Caloriosa/core's own code orders upper case before lower case. */
-static mintid__alphabet core =
-    MINTID__ALPHABET("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz", false);
-MINTID__BUILD_ALPHABETS(&b62, &core)
+MINTID__ALPHABET(core, "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz", false);
 
 #define CALORIOSA_LEN 11
 
@@ -60,12 +58,14 @@ static int core_decode(const mintid_format *fmt, const char *s, size_t len, mint
 static const mintid__codec text_codec = {text_encode, text_decode};
 static const mintid__codec core_codec = {core_encode, core_decode};
 
-static const mintid_field fields[] = {
-    {"prefix", 0, 1, MINTID_ROLE_CONSTANT, 0, 1},
-    {"timestamp", 1, 41, MINTID_ROLE_TIMESTAMP, 0, 0},
-    {"random", 42, 12, MINTID_ROLE_RANDOM, 0, 0},
-    {"increment", 54, 10, MINTID_ROLE_SEQUENCE, 0, 0},
-};
+/* clang-format off */
+#define FIELDS(X, a) \
+    X(a, "prefix", 0, 1, MINTID_ROLE_CONSTANT, 0, 1) \
+    X(a, "timestamp", 1, 41, MINTID_ROLE_TIMESTAMP, 0, 0) \
+    X(a, "random", 42, 12, MINTID_ROLE_RANDOM, 0, 0) \
+    X(a, "increment", 54, 10, MINTID_ROLE_SEQUENCE, 0, 0)
+/* clang-format on */
+static const mintid_field fields[] = {FIELDS(MINTID__FIELD, 0)};
 
 const mintid__format_impl mintid__caloriosa = {
     .pub =
@@ -94,6 +94,7 @@ const mintid__format_impl mintid__caloriosa = {
             .default_rollback = MINTID_ROLLBACK_WAIT,
             .ts_unit_ms = 1,
         },
+    .plan = MINTID__PLAN(FIELDS, 64),
     .timestamp_min = 0,
     .timestamp_max = (UINT64_C(1) << 41) - 1,
     .seq_init = 0, /* as the reference, the first ID has increment 1 */

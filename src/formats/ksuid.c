@@ -15,8 +15,7 @@
 #define TEXT_LEN 27
 #define KSUID_BYTES 20
 
-static mintid__alphabet b62 = MINTID__ALPHABET(ALPHABET, false);
-MINTID__BUILD_ALPHABETS(&b62)
+MINTID__ALPHABET(b62, ALPHABET, false);
 
 static int text_encode(const mintid_format *fmt, const mintid_id *id, char *buf, size_t cap) {
     (void)fmt;
@@ -73,10 +72,12 @@ static int next(const mintid__format_impl *f, const mintid_config *cfg, mintid__
     return MINTID_OK;
 }
 
-static const mintid_field fields[] = {
-    {"timestamp", 0, 32, MINTID_ROLE_TIMESTAMP, MINTID_FIELD_SHOWN, 0},
-    {"payload", 32, 128, MINTID_ROLE_DATA, MINTID_FIELD_HEX, 0},
-};
+/* clang-format off */
+#define FIELDS(X, a) \
+    X(a, "timestamp", 0, 32, MINTID_ROLE_TIMESTAMP, MINTID_FIELD_SHOWN, 0) \
+    X(a, "payload", 32, 128, MINTID_ROLE_DATA, MINTID_FIELD_HEX, 0)
+/* clang-format on */
+static const mintid_field fields[] = {FIELDS(MINTID__FIELD, 0)};
 
 const mintid__format_impl mintid__ksuid = {
     .pub =
@@ -100,6 +101,7 @@ const mintid__format_impl mintid__ksuid = {
             .ts_unit_ms = 1000,
             .rollback_allowance_ms = 10000,
         },
+    .plan = MINTID__PLAN(FIELDS, 160),
     .timestamp_min = 0,
     .timestamp_max = UINT32_MAX,
     .codecs = {[MINTID_FORM_TEXT] = &text_codec, [MINTID_FORM_HEX] = &mintid__codec_hex},

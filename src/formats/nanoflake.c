@@ -11,8 +11,7 @@
 
 #define ALPHABET "0123456789abcdefghijklmnopqrstuvwxyz"
 
-static mintid__alphabet b36 = MINTID__ALPHABET(ALPHABET, true);
-MINTID__BUILD_ALPHABETS(&b36)
+MINTID__ALPHABET(b36, ALPHABET, true);
 
 #define NANOFLAKE_MAX_DIGITS 13 /* 2^63-1 is 1y2p0ij32e8e7 */
 
@@ -50,12 +49,14 @@ static int padded_decode(const mintid_format *fmt, const char *s, size_t len, mi
 static const mintid__codec text_codec = {text_encode, text_decode};
 static const mintid__codec padded_codec = {padded_encode, padded_decode};
 
-static const mintid_field fields[] = {
-    {"sign", 0, 1, MINTID_ROLE_CONSTANT, 0, 0},
-    {"timestamp", 1, 41, MINTID_ROLE_TIMESTAMP, 0, 0},
-    {"generator", 42, 10, MINTID_ROLE_NODE, 0, 0},
-    {"sequence", 52, 12, MINTID_ROLE_SEQUENCE, 0, 0},
-};
+/* clang-format off */
+#define FIELDS(X, a) \
+    X(a, "sign", 0, 1, MINTID_ROLE_CONSTANT, 0, 0) \
+    X(a, "timestamp", 1, 41, MINTID_ROLE_TIMESTAMP, 0, 0) \
+    X(a, "generator", 42, 10, MINTID_ROLE_NODE, 0, 0) \
+    X(a, "sequence", 52, 12, MINTID_ROLE_SEQUENCE, 0, 0)
+/* clang-format on */
+static const mintid_field fields[] = {FIELDS(MINTID__FIELD, 0)};
 
 const mintid__format_impl mintid__nanoflake = {
     .pub =
@@ -82,6 +83,7 @@ const mintid__format_impl mintid__nanoflake = {
             .default_rollback = MINTID_ROLLBACK_WAIT,
             .ts_unit_ms = 1,
         },
+    .plan = MINTID__PLAN(FIELDS, 64),
     .timestamp_min = 0,
     .timestamp_max = (UINT64_C(1) << 41) - 1,
     .seq_init = 0,

@@ -16,8 +16,7 @@
 #define COUNTER_MAX 0xffffffu
 #define COUNTER_HI_RENEW_MS 1000
 
-static mintid__alphabet b36 = MINTID__ALPHABET(ALPHABET, true);
-MINTID__BUILD_ALPHABETS(&b36)
+MINTID__ALPHABET(b36, ALPHABET, true);
 
 static int text_encode(const mintid_format *fmt, const mintid_id *id, char *buf, size_t cap) {
     (void)fmt;
@@ -95,12 +94,14 @@ static int next(const mintid__format_impl *f, const mintid_config *cfg, mintid__
     return MINTID_OK;
 }
 
-static const mintid_field fields[] = {
-    {"timestamp", 0, 48, MINTID_ROLE_TIMESTAMP, 0, 0},
-    {"counter_hi", 48, 24, MINTID_ROLE_DATA, 0, 0},
-    {"counter_lo", 72, 24, MINTID_ROLE_DATA, 0, 0},
-    {"entropy", 96, 32, MINTID_ROLE_DATA, 0, 0},
-};
+/* clang-format off */
+#define FIELDS(X, a) \
+    X(a, "timestamp", 0, 48, MINTID_ROLE_TIMESTAMP, 0, 0) \
+    X(a, "counter_hi", 48, 24, MINTID_ROLE_DATA, 0, 0) \
+    X(a, "counter_lo", 72, 24, MINTID_ROLE_DATA, 0, 0) \
+    X(a, "entropy", 96, 32, MINTID_ROLE_DATA, 0, 0)
+/* clang-format on */
+static const mintid_field fields[] = {FIELDS(MINTID__FIELD, 0)};
 
 const mintid__format_impl mintid__scru128 = {
     .pub =
@@ -125,6 +126,7 @@ const mintid__format_impl mintid__scru128 = {
             .ts_unit_ms = 1,
             .rollback_allowance_ms = 10000,
         },
+    .plan = MINTID__PLAN(FIELDS, 128),
     .timestamp_min = 1,
     .timestamp_max = (UINT64_C(1) << 48) - 2,
     .codecs = {[MINTID_FORM_TEXT] = &text_codec, [MINTID_FORM_HEX] = &mintid__codec_hex},

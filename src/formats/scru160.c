@@ -14,8 +14,7 @@
 
 #define ALPHABET "0123456789ABCDEFGHIJKLMNOPQRSTUV"
 
-static mintid__alphabet b32hex = MINTID__ALPHABET(ALPHABET, true);
-MINTID__BUILD_ALPHABETS(&b32hex)
+MINTID__ALPHABET(b32hex, ALPHABET, true);
 
 /* 160 bits are exactly 32 groups of 5: no padding, no overflow possible. */
 static int text_encode(const mintid_format *fmt, const mintid_id *id, char *buf, size_t cap) {
@@ -122,12 +121,14 @@ static int next(const mintid__format_impl *f, const mintid_config *cfg, mintid__
     return MINTID_OK;
 }
 
-static const mintid_field fields[] = {
-    {"timestamp", 0, 48, MINTID_ROLE_TIMESTAMP, 0, 0},
-    {"counter", 48, 16, MINTID_ROLE_SEQUENCE, 0, 0},
-    {"random16", 64, 16, MINTID_ROLE_RANDOM, 0, 0},
-    {"random80", 80, 80, MINTID_ROLE_RANDOM80, 0, 0},
-};
+/* clang-format off */
+#define FIELDS(X, a) \
+    X(a, "timestamp", 0, 48, MINTID_ROLE_TIMESTAMP, 0, 0) \
+    X(a, "counter", 48, 16, MINTID_ROLE_SEQUENCE, 0, 0) \
+    X(a, "random16", 64, 16, MINTID_ROLE_RANDOM, 0, 0) \
+    X(a, "random80", 80, 80, MINTID_ROLE_RANDOM80, 0, 0)
+/* clang-format on */
+static const mintid_field fields[] = {FIELDS(MINTID__FIELD, 0)};
 
 const mintid__format_impl mintid__scru160 = {
     .pub =
@@ -155,6 +156,7 @@ const mintid__format_impl mintid__scru160 = {
             .default_rollback = MINTID_ROLLBACK_REUSE,
             .ts_unit_ms = 1,
         },
+    .plan = MINTID__PLAN(FIELDS, 160),
     .timestamp_min = 1,
     .timestamp_max = (UINT64_C(1) << 48) - 2,
     .seq_init = 0,

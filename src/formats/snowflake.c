@@ -14,11 +14,16 @@ static const mintid_epoch_name epochs[] = {
     {NULL, 0},
 };
 
-static const mintid_field fields[] = {
-    {"sign", 0, 1, MINTID_ROLE_CONSTANT, 0, 0}, {"timestamp", 1, 41, MINTID_ROLE_TIMESTAMP, 0, 0},
-    {"node", 42, 10, MINTID_ROLE_NODE, 0, 0},   {"datacenter", 42, 5, MINTID_ROLE_VIEW, 0, 0},
-    {"worker", 47, 5, MINTID_ROLE_VIEW, 0, 0},  {"sequence", 52, 12, MINTID_ROLE_SEQUENCE, 0, 0},
-};
+/* clang-format off */
+#define FIELDS(X, a) \
+    X(a, "sign", 0, 1, MINTID_ROLE_CONSTANT, 0, 0) \
+    X(a, "timestamp", 1, 41, MINTID_ROLE_TIMESTAMP, 0, 0) \
+    X(a, "node", 42, 10, MINTID_ROLE_NODE, 0, 0) \
+    X(a, "datacenter", 42, 5, MINTID_ROLE_VIEW, 0, 0) \
+    X(a, "worker", 47, 5, MINTID_ROLE_VIEW, 0, 0) \
+    X(a, "sequence", 52, 12, MINTID_ROLE_SEQUENCE, 0, 0)
+/* clang-format on */
+static const mintid_field fields[] = {FIELDS(MINTID__FIELD, 0)};
 
 const mintid__format_impl mintid__snowflake = {
     .pub =
@@ -45,6 +50,7 @@ const mintid__format_impl mintid__snowflake = {
             .default_rollback = MINTID_ROLLBACK_WAIT,
             .ts_unit_ms = 1,
         },
+    .plan = MINTID__PLAN(FIELDS, 64),
     .timestamp_min = 0,
     .timestamp_max = (UINT64_C(1) << 41) - 1,
     .codecs = {[MINTID_FORM_TEXT] = &mintid__codec_int,

@@ -8,12 +8,14 @@
  */
 #include "../internal.h"
 
-static const mintid_field fields[] = {
-    {"sign", 0, 1, MINTID_ROLE_CONSTANT, 0, 0},
-    {"elapsed", 1, 39, MINTID_ROLE_TIMESTAMP, MINTID_FIELD_SHOWN, 0},
-    {"sequence", 40, 8, MINTID_ROLE_SEQUENCE, 0, 0},
-    {"machine", 48, 16, MINTID_ROLE_NODE, 0, 0},
-};
+/* clang-format off */
+#define FIELDS(X, a) \
+    X(a, "sign", 0, 1, MINTID_ROLE_CONSTANT, 0, 0) \
+    X(a, "elapsed", 1, 39, MINTID_ROLE_TIMESTAMP, MINTID_FIELD_SHOWN, 0) \
+    X(a, "sequence", 40, 8, MINTID_ROLE_SEQUENCE, 0, 0) \
+    X(a, "machine", 48, 16, MINTID_ROLE_NODE, 0, 0)
+/* clang-format on */
+static const mintid_field fields[] = {FIELDS(MINTID__FIELD, 0)};
 
 const mintid__format_impl mintid__sonyflake = {
     .pub =
@@ -39,6 +41,7 @@ const mintid__format_impl mintid__sonyflake = {
             .default_rollback = MINTID_ROLLBACK_REUSE,
             .ts_unit_ms = 10,
         },
+    .plan = MINTID__PLAN(FIELDS, 64),
     .timestamp_min = 0,
     .timestamp_max = (UINT64_C(1) << 39) - 1,
     .codecs = {[MINTID_FORM_TEXT] = &mintid__codec_int,

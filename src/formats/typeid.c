@@ -10,8 +10,7 @@
 
 #define ALPHABET "0123456789abcdefghjkmnpqrstvwxyz"
 
-static mintid__alphabet b32 = MINTID__ALPHABET(ALPHABET, false);
-MINTID__BUILD_ALPHABETS(&b32)
+MINTID__ALPHABET(b32, ALPHABET, false);
 
 static int text_encode(const mintid_format *fmt, const mintid_id *id, char *buf, size_t cap) {
     (void)fmt;
@@ -37,13 +36,15 @@ static int prefix_check(const char *p, size_t len) {
 
 static bool has_time(const mintid_id *id) { return (id->bytes[6] >> 4) == 7 && (id->bytes[8] >> 6) == 2; }
 
-static const mintid_field fields[] = {
-    {"unix_ts_ms", 0, 48, MINTID_ROLE_TIMESTAMP, 0, 0},
-    {"version", 48, 4, MINTID_ROLE_CONSTANT, MINTID_FIELD_SHOWN, 7},
-    {"rand_a", 52, 12, MINTID_ROLE_DATA, MINTID_FIELD_HIDDEN, 0},
-    {"variant", 64, 2, MINTID_ROLE_CONSTANT, MINTID_FIELD_SHOWN, 2},
-    {"rand_b", 66, 62, MINTID_ROLE_DATA, MINTID_FIELD_HIDDEN, 0},
-};
+/* clang-format off */
+#define FIELDS(X, a) \
+    X(a, "unix_ts_ms", 0, 48, MINTID_ROLE_TIMESTAMP, 0, 0) \
+    X(a, "version", 48, 4, MINTID_ROLE_CONSTANT, MINTID_FIELD_SHOWN, 7) \
+    X(a, "rand_a", 52, 12, MINTID_ROLE_DATA, MINTID_FIELD_HIDDEN, 0) \
+    X(a, "variant", 64, 2, MINTID_ROLE_CONSTANT, MINTID_FIELD_SHOWN, 2) \
+    X(a, "rand_b", 66, 62, MINTID_ROLE_DATA, MINTID_FIELD_HIDDEN, 0)
+/* clang-format on */
+static const mintid_field fields[] = {FIELDS(MINTID__FIELD, 0)};
 
 const mintid__format_impl mintid__typeid = {
     .pub =
@@ -69,6 +70,7 @@ const mintid__format_impl mintid__typeid = {
             .prefix_max = MINTID_PREFIX_MAX,
             .rollback_allowance_ms = 10000,
         },
+    .plan = MINTID__PLAN(FIELDS, 128),
     .timestamp_min = 0,
     .timestamp_max = (UINT64_C(1) << 48) - 1,
     .codecs = {[MINTID_FORM_TEXT] = &text_codec,

@@ -11,8 +11,7 @@
 
 #define ALPHABET "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
 
-static mintid__alphabet b64 = MINTID__ALPHABET(ALPHABET, false);
-MINTID__BUILD_ALPHABETS(&b64)
+MINTID__ALPHABET(b64, ALPHABET, false);
 
 /* The reference rotates at least four digits; shorter values are padded to
  * four so that every value has a text the decoder accepts. */
@@ -54,12 +53,14 @@ static int text_decode(const mintid_format *fmt, const char *s, size_t len, mint
 
 static const mintid__codec text_codec = {text_encode, text_decode};
 
-static const mintid_field fields[] = {
-    {"zero", 0, 4, MINTID_ROLE_CONSTANT, 0, 0},
-    {"timestamp", 4, 42, MINTID_ROLE_TIMESTAMP, 0, 0},
-    {"sequence", 46, 9, MINTID_ROLE_SEQUENCE, 0, 0},
-    {"random", 55, 9, MINTID_ROLE_RANDOM, 0, 0},
-};
+/* clang-format off */
+#define FIELDS(X, a) \
+    X(a, "zero", 0, 4, MINTID_ROLE_CONSTANT, 0, 0) \
+    X(a, "timestamp", 4, 42, MINTID_ROLE_TIMESTAMP, 0, 0) \
+    X(a, "sequence", 46, 9, MINTID_ROLE_SEQUENCE, 0, 0) \
+    X(a, "random", 55, 9, MINTID_ROLE_RANDOM, 0, 0)
+/* clang-format on */
+static const mintid_field fields[] = {FIELDS(MINTID__FIELD, 0)};
 
 const mintid__format_impl mintid__uexky = {
     .pub =
@@ -84,6 +85,7 @@ const mintid__format_impl mintid__uexky = {
             .default_rollback = MINTID_ROLLBACK_WAIT,
             .ts_unit_ms = 1,
         },
+    .plan = MINTID__PLAN(FIELDS, 64),
     .timestamp_min = 0,
     .timestamp_max = (UINT64_C(1) << 42) - 1,
     .seq_init = 511, /* so that the first ID has sequence 0 */

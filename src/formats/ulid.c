@@ -14,8 +14,7 @@
 #define ALPHABET "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 #define HI_MAX 0xffffu /* the top 16 of the 80 bits */
 
-static mintid__alphabet b32 = MINTID__ALPHABET(ALPHABET, true);
-MINTID__BUILD_ALPHABETS(&b32)
+MINTID__ALPHABET(b32, ALPHABET, true);
 
 static int text_encode(const mintid_format *fmt, const mintid_id *id, char *buf, size_t cap) {
     (void)fmt;
@@ -62,10 +61,12 @@ static int next(const mintid__format_impl *f, const mintid_config *cfg, mintid__
     return MINTID_OK;
 }
 
-static const mintid_field fields[] = {
-    {"timestamp", 0, 48, MINTID_ROLE_TIMESTAMP, 0, 0},
-    {"randomness", 48, 80, MINTID_ROLE_DATA, 0, 0},
-};
+/* clang-format off */
+#define FIELDS(X, a) \
+    X(a, "timestamp", 0, 48, MINTID_ROLE_TIMESTAMP, 0, 0) \
+    X(a, "randomness", 48, 80, MINTID_ROLE_DATA, 0, 0)
+/* clang-format on */
+static const mintid_field fields[] = {FIELDS(MINTID__FIELD, 0)};
 
 const mintid__format_impl mintid__ulid = {
     .pub =
@@ -91,6 +92,7 @@ const mintid__format_impl mintid__ulid = {
             .ts_unit_ms = 1,
             .rollback_allowance_ms = 10000,
         },
+    .plan = MINTID__PLAN(FIELDS, 128),
     .timestamp_min = 0,
     .timestamp_max = (UINT64_C(1) << 48) - 1,
     .codecs = {[MINTID_FORM_TEXT] = &text_codec,

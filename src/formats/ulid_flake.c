@@ -11,8 +11,7 @@
 #define ALPHABET "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 
 /* Crockford's base32 without its aliases: I, L, O and U are not digits. */
-static mintid__alphabet crockford = MINTID__ALPHABET(ALPHABET, true);
-MINTID__BUILD_ALPHABETS(&crockford)
+MINTID__ALPHABET(crockford, ALPHABET, true);
 
 #define ULID_FLAKE_TEXT_LEN 13
 
@@ -90,18 +89,22 @@ static int seq_step(const mintid__format_impl *f, const mintid_config *cfg, mint
     .any_order = {MINTID_FORM_TEXT, MINTID_FORM_ANY}, .guess_forms = MINTID_FORM_BIT(MINTID_FORM_TEXT),                \
     .seq_begin = seq_begin, .seq_step = seq_step
 
-static const mintid_field fields[] = {
-    {"sign", 0, 1, MINTID_ROLE_CONSTANT, 0, 0},
-    {"timestamp", 1, 43, MINTID_ROLE_TIMESTAMP, 0, 0},
-    {"randomness", 44, 20, MINTID_ROLE_SEQUENCE, 0, 0},
-};
+/* clang-format off */
+#define FIELDS(X, a) \
+    X(a, "sign", 0, 1, MINTID_ROLE_CONSTANT, 0, 0) \
+    X(a, "timestamp", 1, 43, MINTID_ROLE_TIMESTAMP, 0, 0) \
+    X(a, "randomness", 44, 20, MINTID_ROLE_SEQUENCE, 0, 0)
+/* clang-format on */
+static const mintid_field fields[] = {FIELDS(MINTID__FIELD, 0)};
 
-static const mintid_field scalable_fields[] = {
-    {"sign", 0, 1, MINTID_ROLE_CONSTANT, 0, 0},
-    {"timestamp", 1, 43, MINTID_ROLE_TIMESTAMP, 0, 0},
-    {"randomness", 44, 15, MINTID_ROLE_SEQUENCE, 0, 0},
-    {"scalability", 59, 5, MINTID_ROLE_NODE, 0, 0},
-};
+/* clang-format off */
+#define SCALABLE_FIELDS(X, a) \
+    X(a, "sign", 0, 1, MINTID_ROLE_CONSTANT, 0, 0) \
+    X(a, "timestamp", 1, 43, MINTID_ROLE_TIMESTAMP, 0, 0) \
+    X(a, "randomness", 44, 15, MINTID_ROLE_SEQUENCE, 0, 0) \
+    X(a, "scalability", 59, 5, MINTID_ROLE_NODE, 0, 0)
+/* clang-format on */
+static const mintid_field scalable_fields[] = {SCALABLE_FIELDS(MINTID__FIELD, 0)};
 
 /*
  * Capacity is what to expect, not a guarantee: a millisecond starts at a
@@ -119,6 +122,7 @@ const mintid__format_impl mintid__ulid_flake = {
             .entropy_max = 3,
             ULID_FLAKE_COMMON,
         },
+    .plan = MINTID__PLAN(FIELDS, 64),
     ULID_FLAKE_IMPL,
     .seq_width = 20,
 };
@@ -136,6 +140,7 @@ const mintid__format_impl mintid__ulid_flake_scalable = {
             .entropy_max = 2,
             ULID_FLAKE_COMMON,
         },
+    .plan = MINTID__PLAN(SCALABLE_FIELDS, 64),
     ULID_FLAKE_IMPL,
     .seq_width = 15,
 };

@@ -56,11 +56,15 @@ int mintid__uuidv7_next(const mintid__format_impl *f, const mintid_config *cfg, 
     return MINTID_OK;
 }
 
-static const mintid_field fields[] = {
-    {"unix_ts_ms", 0, 48, MINTID_ROLE_TIMESTAMP, 0, 0}, {"version", 48, 4, MINTID_ROLE_CONSTANT, MINTID_FIELD_SHOWN, 7},
-    {"rand_a", 52, 12, MINTID_ROLE_DATA, 0, 0},         {"variant", 64, 2, MINTID_ROLE_CONSTANT, MINTID_FIELD_SHOWN, 2},
-    {"rand_b", 66, 62, MINTID_ROLE_DATA, 0, 0},
-};
+/* clang-format off */
+#define FIELDS(X, a) \
+    X(a, "unix_ts_ms", 0, 48, MINTID_ROLE_TIMESTAMP, 0, 0) \
+    X(a, "version", 48, 4, MINTID_ROLE_CONSTANT, MINTID_FIELD_SHOWN, 7) \
+    X(a, "rand_a", 52, 12, MINTID_ROLE_DATA, 0, 0) \
+    X(a, "variant", 64, 2, MINTID_ROLE_CONSTANT, MINTID_FIELD_SHOWN, 2) \
+    X(a, "rand_b", 66, 62, MINTID_ROLE_DATA, 0, 0)
+/* clang-format on */
+static const mintid_field fields[] = {FIELDS(MINTID__FIELD, 0)};
 
 const mintid__format_impl mintid__uuidv7 = {
     .pub =
@@ -86,6 +90,7 @@ const mintid__format_impl mintid__uuidv7 = {
             .ts_unit_ms = 1,
             .rollback_allowance_ms = 10000,
         },
+    .plan = MINTID__PLAN(FIELDS, 128),
     .timestamp_min = 0,
     .timestamp_max = (UINT64_C(1) << 48) - 1,
     .codecs = {[MINTID_FORM_TEXT] = &mintid__codec_uuid, [MINTID_FORM_HEX] = &mintid__codec_hex},
