@@ -7,22 +7,23 @@
  * each is closed here:
  *
  * - A process dies holding the lock (kill -9 in the middle of a mint). The
- *   next locker gets EOWNERDEAD, and the state may be half written: the
- *   sequence advanced but the last value not, say. Whatever the dead
- *   process changed, it changed within the unit of the last ID or opened a
- *   new one it recorded in last_ts first, so the state is made consistent
- *   by a floor: no ID from now on in a unit at or before the last one.
+ *   next locker gets EOWNERDEAD, and the state may be half written, in
+ *   whatever order the compiler stored it: the sequence of a new unit
+ *   beside the last unit's timestamp, say. No ID of the dead holder's last
+ *   call left it (it died before letting go), and every ID returned before
+ *   lies in a unit at or before the recorded last one; so a floor past that
+ *   unit makes the state consistent again: the next ID opens a later unit.
  *
  * - The file is deleted or replaced while processes have it mapped. A
  *   process that opens the path then gets a new state, knowing nothing of
  *   the IDs of the old one. Every process looks at the path again (stat,
  *   same device and inode) before it mints, when MINTID_HOST_CHECK_MS have
- *   passed since its last look or the clock stepped back; one that finds it changed
- *   marks its old state replaced (so the other processes on it move at
- *   their next lock, without waiting for their own look), and moves to the
- *   path's state, raising that state's floor above every unit the old one
- *   issued. A state created new has a floor 2 * MINTID_HOST_CHECK_MS
- *   ahead: the time the processes still on an old state take to notice.
+ *   passed since its last look or the clock stepped back; one that finds
+ *   another file there (or none) moves to the path's state, raising its
+ *   floor above every unit the old one issued, and marks the old one
+ *   replaced, so that the other processes on it move at their next lock.
+ *   A state created new has a floor 2 * MINTID_HOST_CHECK_MS ahead: the
+ *   time the processes still on an old state take to notice.
  *
  * - A file half created, seen by a process opening the path at that
  *   moment. A new state is written in full under a private name and only
