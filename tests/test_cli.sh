@@ -53,12 +53,12 @@ same "$(wc -l <"$tmp/out")" 10
 
 # ---- the host-wide generator -------------------------------------------------------
 # Runs of every format, 8 at a time (xargs -P, as cron jobs or a build
-# script would run them): not one ID twice. 40 runs of each here (16 in a
-# sanitizer build, whose processes start slowly), 200 in make soak
-# (MINTID_PARALLEL_RUNS). Formats with a small capacity (sonyflake's 25.6
-# IDs per ms) mint fewer per run.
+# script would run them): not one ID twice. 40 runs of each here (8 in a
+# sanitizer build, whose processes start slowly, and where test_host runs
+# the same library code), 200 in make soak (MINTID_PARALLEL_RUNS). Formats
+# with a small capacity (sonyflake's 25.6 IDs per ms) mint fewer per run.
 runs=40
-[ "$no_faketime" = --no-faketime ] && runs=16
+[ "$no_faketime" = --no-faketime ] && runs=8
 runs=${MINTID_PARALLEL_RUNS:-$runs}
 for f in $formats; do
     cap=$("$M" formats | awk -v f="$f" '/^[a-z]/ { cur = $1 } cur == f && $1 == "capacity:" && $2 ~ /^[0-9]+$/ { print $2 }')
