@@ -39,8 +39,12 @@ struct mintid_gen {
     mintid__core *core;
     uint64_t *last_value;      /* the last ID as a 64-bit value, once core->started (formats with a step) */
     struct mintid__host *host; /* NULL: a process generator */
-    uint64_t step;             /* value_step(): 0, or the same unit's next ID is last_value + step */
-    uint64_t seq_last;         /* the largest sequence number */
+    /* Host-wide: the clock's ms (system clock) from the last look at the
+     * state's path to the next one due, in which a reading needs no call
+     * into host.c. Read and written under the host's lock. */
+    int64_t host_looked_ms, host_look_due_ms;
+    uint64_t step;     /* value_step(): 0, or the same unit's next ID is last_value + step */
+    uint64_t seq_last; /* the largest sequence number */
     mintid__core own_core;
     uint64_t own_last_value;
     mintid_gen_stats stats;
@@ -242,7 +246,10 @@ static void host_attach(mintid_gen *g) {
 
 /* Before minting at `rel`: the host's state file may have been replaced (see host.c). */
 static int host_check(mintid_gen *g, int64_t rel) {
-    int rc = mintid__host_check(g->host, unit_start_ms(g, rel));
+    int64_t ms = unit_start_ms(g, rel);
+    if (ms >= g->host_looked_ms && ms < g->host_look_due_ms)
+        return MINTID_OK;
+    int rc = mintid__host_check(g->host, ms, &g->host_looked_ms, &g->host_look_due_ms);
     if (rc == MINTID_OK)
         host_attach(g);
     return rc;

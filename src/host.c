@@ -448,20 +448,24 @@ int mintid__host_lock(struct mintid__host *h) {
     }
 }
 
-int mintid__host_check(struct mintid__host *h, int64_t now_ms) {
-    if (!h->system_clock)
-        now_ms = coarse_monotonic_ms();
-    if (now_ms >= h->checked_ms && now_ms < h->checked_ms + MINTID_HOST_CHECK_MS)
-        return MINTID_OK;
-    int ours = path_is_ours(h);
-    if (ours < 0)
-        return MINTID_EHOST;
-    if (!ours) {
-        int rc = rejoin(h);
-        if (rc != MINTID_OK)
-            return rc;
+int mintid__host_check(struct mintid__host *h, int64_t now_ms, int64_t *quiet_from, int64_t *quiet_until) {
+    int64_t t = h->system_clock ? now_ms : coarse_monotonic_ms();
+    if (t < h->checked_ms || t >= h->checked_ms + MINTID_HOST_CHECK_MS) {
+        int ours = path_is_ours(h);
+        if (ours < 0)
+            return MINTID_EHOST;
+        if (!ours) {
+            int rc = rejoin(h);
+            if (rc != MINTID_OK)
+                return rc;
+        }
+        h->checked_ms = t;
     }
-    h->checked_ms = now_ms;
+    /* With the system clock, the caller may skip the call until the next
+     * look is due; with another clock the looks are timed on the
+     * monotonic one, which only this function reads. */
+    *quiet_from = h->system_clock ? h->checked_ms : 0;
+    *quiet_until = h->system_clock ? h->checked_ms + MINTID_HOST_CHECK_MS : 0;
     return MINTID_OK;
 }
 

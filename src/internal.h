@@ -493,9 +493,11 @@ int mintid__host_lock(struct mintid__host *h);
  * path again when MINTID_HOST_CHECK_MS have passed since the last look (or
  * the clock went back), and moves to the path's state if it is another.
  * On success the current state is locked (perhaps a new one: the caller
- * reads core and last value again); on error the one held still is.
+ * reads core and last value again), and [*quiet_from, *quiet_until) is the
+ * span of now_ms in which the next call would not look (empty unless the
+ * generator reads the system clock); on error the one held still is.
  */
-int mintid__host_check(struct mintid__host *h, int64_t now_ms);
+int mintid__host_check(struct mintid__host *h, int64_t now_ms, int64_t *quiet_from, int64_t *quiet_until);
 void mintid__host_unlock(struct mintid__host *h);
 mintid__core *mintid__host_core(struct mintid__host *h);
 uint64_t *mintid__host_last_value(struct mintid__host *h);
