@@ -481,8 +481,7 @@ void mintid_core_set_floor(const mintid_format *fmt, const mintid_config *cfg, m
     int64_t rel = rel_of(fmt, cfg, unix_ms);
     if (ms_of(fmt, cfg, rel) < unix_ms)
         rel++;
-    if (rel > core_of(core)->floor)
-        core_of(core)->floor = rel;
+    mintid__core_raise_floor(core_of(core), rel);
 }
 
 int64_t mintid_core_last_ms(const mintid_format *fmt, const mintid_config *cfg, const mintid_core *core) {

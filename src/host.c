@@ -116,11 +116,6 @@ static bool needs_creation_floor(const mintid_format *fmt) {
     return (fmt->node_bits > 0 && !fmt->node_optional) || fmt->bits < 128;
 }
 
-static void raise_floor(mintid__core *core, int64_t unit) {
-    if (unit > core->floor)
-        core->floor = unit;
-}
-
 /* Writes a new state for h's key into fd. */
 static int init_state(const struct mintid__host *h, int fd, struct host_state **out) {
     if (ftruncate(fd, (off_t)sizeof(struct host_state)) != 0)
@@ -345,7 +340,7 @@ static int lock_state(struct host_state *st, uint32_t wait_ms) {
         rc = lock_until(&st->lock, &deadline);
     }
     if (rc == EOWNERDEAD) {
-        raise_floor(&st->core, mintid__core_next_unit(&st->core));
+        mintid__core_raise_floor(&st->core, mintid__core_next_unit(&st->core));
         if (pthread_mutex_consistent(&st->lock) != 0) {
             pthread_mutex_unlock(&st->lock);
             errno = ENOTRECOVERABLE;
@@ -415,7 +410,7 @@ static int rejoin(struct mintid__host *h) {
             munmap(m.st, sizeof *m.st);
             continue;
         }
-        raise_floor(&m.st->core, carry);
+        mintid__core_raise_floor(&m.st->core, carry);
         old->replaced = 1;
         h->retired[h->nretired++] = (mapping){old, h->dev, h->ino};
         h->dev = m.dev;

@@ -378,6 +378,12 @@ static inline int mintid__core_tick(const mintid__format_impl *f, const mintid_c
     return tick;
 }
 
+/* No ID from now on in a unit before `unit`; a floor only ever rises. */
+static inline void mintid__core_raise_floor(mintid__core *core, int64_t unit) {
+    if (unit > core->floor)
+        core->floor = unit;
+}
+
 /* The earliest unit in which the core can mint again after MINTID_EEXHAUSTED. */
 static inline int64_t mintid__core_next_unit(const mintid__core *core) {
     int64_t after = core->started ? (int64_t)core->last_ts + 1 : INT64_MIN;

@@ -64,6 +64,14 @@ static size_t duplicates(mintid_id *ids, size_t n) {
  * the workers mint from `inherited`, made before fork(); else each opens
  * its own.
  */
+/* The format's defaults, waiting for the next unit when one runs out (some formats fail by default). */
+static mintid_config waiting_config(const mintid_format *fmt) {
+    mintid_config cfg;
+    mintid_config_init(&cfg, fmt);
+    cfg.overflow = MINTID_OVERFLOW_WAIT;
+    return cfg;
+}
+
 /* IDs per worker: at most 50 ms of the format's capacity (sonyflake's 25.6 per ms), so each run takes a moment. */
 static size_t per_worker(const mintid_format *fmt) {
     size_t cap = (size_t)fmt->capacity_per_ms * 50; /* 0: no fixed capacity */
@@ -73,9 +81,7 @@ static size_t per_worker(const mintid_format *fmt) {
 static int worker(const mintid_format *fmt, mintid_gen *inherited, mintid_id *out) {
     const size_t count = per_worker(fmt);
     mintid_gen *gen = inherited;
-    mintid_config cfg;
-    mintid_config_init(&cfg, fmt);
-    cfg.overflow = MINTID_OVERFLOW_WAIT;
+    mintid_config cfg = waiting_config(fmt);
     if (gen == NULL && mintid_gen_new_host(fmt, &cfg, dir, &gen) != MINTID_OK)
         return 2;
     for (size_t done = 0; done < count;) {
@@ -100,9 +106,7 @@ static void run_workers(int f, bool shared) {
         return;
     mintid_gen *parent = NULL;
     if (shared) {
-        mintid_config cfg;
-        mintid_config_init(&cfg, fmt);
-        cfg.overflow = MINTID_OVERFLOW_WAIT;
+        mintid_config cfg = waiting_config(fmt);
         CHECK_INT(mintid_gen_new_host(fmt, &cfg, dir, &parent), MINTID_OK);
         mintid_id first;
         CHECK_INT(mintid_gen_next(parent, &first), MINTID_OK);
@@ -155,9 +159,7 @@ typedef struct thread_arg {
 static void *thread_main(void *p) {
     thread_arg *a = p;
     mintid_gen *gen = a->gen;
-    mintid_config cfg;
-    mintid_config_init(&cfg, a->fmt);
-    cfg.overflow = MINTID_OVERFLOW_WAIT;
+    mintid_config cfg = waiting_config(a->fmt);
     if (gen == NULL && mintid_gen_new_host(a->fmt, &cfg, dir, &gen) != MINTID_OK) {
         a->status = 2;
         return NULL;
@@ -192,9 +194,7 @@ static void test_threads(void) {
             if (ids == NULL)
                 return;
             mintid_gen *shared = NULL;
-            mintid_config cfg;
-            mintid_config_init(&cfg, fmt);
-            cfg.overflow = MINTID_OVERFLOW_WAIT;
+            mintid_config cfg = waiting_config(fmt);
             if (!own)
                 CHECK_INT(mintid_gen_new_host(fmt, &cfg, dir, &shared), MINTID_OK);
             pthread_t th[THREADS];
@@ -235,12 +235,10 @@ static int fixed_clock(void *ctx, int64_t *unix_ms) {
 static void test_holder_killed_mid_mint(void) {
     for (int f = 0; f < MINTID_FORMAT_COUNT; f++) {
         const mintid_format *fmt = fmt_at(f);
-        mintid_config cfg;
-        mintid_config_init(&cfg, fmt);
+        mintid_config cfg = waiting_config(fmt);
         cfg.clock = fixed_clock;
         cfg.max_wait_ms = 5;
         cfg.rollback = MINTID_ROLLBACK_WAIT;
-        cfg.overflow = MINTID_OVERFLOW_WAIT;
         /* Ahead of the real clock: past the floor a new state has. */
         CHECK_INT(mintid_clock_system(NULL, &fixed_ms), MINTID_OK);
         fixed_ms += 10000;
@@ -359,10 +357,8 @@ static void test_moved_call_uses_the_new_state(void) {
     const char *names[] = {"snowflake", "nanoflake", "caloriosa"};
     for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
         const mintid_format *fmt = mintid_format_find(names[k]);
-        mintid_config cfg;
-        mintid_config_init(&cfg, fmt);
+        mintid_config cfg = waiting_config(fmt);
         cfg.clock = shared_clock;
-        cfg.overflow = MINTID_OVERFLOW_WAIT;
         cfg.max_wait_ms = 5;
         CHECK_INT(mintid_clock_system(NULL, &shared_ms), MINTID_OK);
         shared_ms += 10000;
@@ -412,9 +408,7 @@ static void *move_thread(void *arg) {
 
 static void test_threads_while_deleted(void) {
     const mintid_format *fmt = mintid_format_find("nanoflake");
-    mintid_config cfg;
-    mintid_config_init(&cfg, fmt);
-    cfg.overflow = MINTID_OVERFLOW_WAIT;
+    mintid_config cfg = waiting_config(fmt);
     CHECK_INT(mintid_gen_new_host(fmt, &cfg, dir, &move_gen), MINTID_OK);
     char path[PATH_MAX];
     snprintf(path, sizeof path, "%s", mintid_gen_host_path(move_gen));
@@ -469,9 +463,7 @@ static int pausing_clock(void *ctx, int64_t *unix_ms) {
 static void test_batch_paused_while_replaced(void) {
     enum { NA = 100000, NB = 1000000 };
     const mintid_format *fmt = mintid_format_find("snowflake");
-    mintid_config cfg;
-    mintid_config_init(&cfg, fmt);
-    cfg.overflow = MINTID_OVERFLOW_WAIT;
+    mintid_config cfg = waiting_config(fmt);
     mintid_gen *first;
     mintid_id one;
     CHECK_INT(mintid_gen_new_host(fmt, &cfg, dir, &first), MINTID_OK);
@@ -580,10 +572,8 @@ static int behind_clock(void *ctx, int64_t *unix_ms) {
 
 static void test_creator_clock_behind(void) {
     const mintid_format *fmt = mintid_format_find("snowflake");
-    mintid_config cfg;
-    mintid_config_init(&cfg, fmt);
+    mintid_config cfg = waiting_config(fmt);
     cfg.clock = shared_clock;
-    cfg.overflow = MINTID_OVERFLOW_WAIT;
     cfg.max_wait_ms = 5;
     mintid_gen *a, *b, *c;
     mintid_id ia, ic;

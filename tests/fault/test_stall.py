@@ -23,6 +23,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from faults import OPT, FaultCase, Mintidd, Resp, RespError, main, metric_value, scale, wait_for  # noqa: E402
+from harness import http_raw  # noqa: E402
 
 LIVE_WITHIN = 2.0  # seconds a held connection may wait for PING or /healthz while the fault runs
 SECRET = "correct horse battery staple"
@@ -538,14 +539,7 @@ class Refusal(FaultCase):
         body, status = p.stdout.rsplit(b"\n", 1)
         self.assertEqual(status, b"503")
         self.assertEqual(body, b"max-connections reached; try again.\r\n")
-        raw = socket.create_connection(("127.0.0.1", srv.http_port), timeout=5)
-        data = b""
-        while True:
-            chunk = raw.recv(4096)
-            if not chunk:
-                break
-            data += chunk
-        raw.close()
+        data = http_raw(srv.http_port, b"")  # the refusal comes unasked, then the close
         head, _, rest = data.partition(b"\r\n\r\n")
         length = int(re.search(rb"Content-Length: (\d+)", head).group(1))
         self.assertEqual(length, len(rest), data)
