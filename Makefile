@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # mintid: the two commands that do everything on a fresh Debian machine.
 #
 #   make run     install what is missing, build, and run the ID server

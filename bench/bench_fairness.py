@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """bench_fairness.py - how long other clients wait while one client asks
 for a lot: a mintidd on spare loopback ports, one RESP client pipelining
 50 x MINT nanoflake 100000 (and reading the replies), and meanwhile a second

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * bench_gen.c - how fast one mintid generator mints IDs, per format.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * bench_host.c - what the host-wide generator costs per ID against a
  * process generator of the same format and configuration.

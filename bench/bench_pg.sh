@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # bench_pg.sh - the PostgreSQL extension against PostgreSQL's own keys, with
 # pgbench on a throwaway cluster (shared_preload_libraries = 'mintid') on a
 # spare loopback port, stopped by its postmaster's pid at the end.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # shellcheck disable=SC2015 # "[[ test ]] && check || die": die is meant when either fails
 # bench_server.sh - mintidd against redis-server, on this machine, in one run.
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # bench_uuidv7.sh - the mintid command-line tool against uuidv7-h's
 # reference program, `ref-uuidv7`, which prints 10,000,000 UUIDv7 lines.
 #

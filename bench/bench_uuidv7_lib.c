@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * bench_uuidv7_lib.c - mintid's library against uuidv7-h, and against a
  * minimal Snowflake, in one process.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # cli_throughput.sh - how fast the mintid command-line tool writes IDs.
 #
 # Times `MINTID gen FORMAT -n COUNT > /dev/null` for each format and prints

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cli.h - what the mintid command's files share.
  */

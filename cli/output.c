@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * output.c - buffered standard output.
  */

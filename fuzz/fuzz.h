@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz.h - what every fuzz target shares: libFuzzer's entry point and the
  * assertion that stops the run on a broken property.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_build.c - libFuzzer target for mintid_id_build() and
  * mintid_id_parse(), and through them every encoder and decoder, the type

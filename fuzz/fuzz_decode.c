@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_decode.c - libFuzzer target for mintid_decode() and
  * mintid_decode_prefixed(): every format, every form, MINTID_FORM_ANY, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_guess.c - libFuzzer target for mintid_guess() and
  * mintid_guess_recent().

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_handle.c - libFuzzer target for mintidd's request handling: the
  * bytes of a connection go through the HTTP or RESP handler exactly as the

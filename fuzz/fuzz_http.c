@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_http.c - libFuzzer target for http_parse(), mintidd's HTTP/1.1
  * request-head parser (server/http.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_resp.c - libFuzzer target for resp_parse(), mintidd's RESP2 request
  * parser (server/resp.c): arrays of bulk strings and inline commands.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_time.c - libFuzzer target for mintid_parse_time(), its inverse
  * mintid_format_time(), and mintid_parse_epoch() for every format.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * mintid.h - unique, time-ordered identifiers in several formats.
  *
@@ -38,10 +39,16 @@ extern "C" {
 #define MINTID_API
 #endif
 
+/* The one place the version is set: CMakeLists.txt, the packages and the
+ * changelog read it from here. MINTID_VERSION_STRING is derived. */
 #define MINTID_VERSION_MAJOR 0
 #define MINTID_VERSION_MINOR 3
 #define MINTID_VERSION_PATCH 0
-#define MINTID_VERSION_STRING "0.3.0"
+#define MINTID__STR2(x) #x
+#define MINTID__STR(x) MINTID__STR2(x)
+#define MINTID_VERSION_STRING                                                  \
+    MINTID__STR(MINTID_VERSION_MAJOR)                                          \
+    "." MINTID__STR(MINTID_VERSION_MINOR) "." MINTID__STR(MINTID_VERSION_PATCH)
 
 /* ------------------------------------------------------------------------ */
 /* Status codes                                                               */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * gen_sql.c - writes the extension's install script from libmintid's
  * format table, at build time: one SQL type per format with its I/O,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * mintid_pg.c - the PostgreSQL extension: every format of libmintid's table
  * as a native type, and its generator minted in shared memory.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * sql_name.h - the SQL name of a format, shared by the extension and the
  * program that writes its install script: the format's name with '-' as

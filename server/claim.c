@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * claim.c - the host-wide claim on a node id, as an abstract Unix socket.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * claim.h - the host-wide claim on a node id: one mintidd per (id-space,
  * node id) on a host, whatever happens to state directories on disk.

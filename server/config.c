@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * config.c - settings from the command line, a config file and the
  * environment, all through one table.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * config.h - mintidd's settings: one table gives each its name, type,
  * limits, default and help, and is read by the command line, the config

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * conn.c - accepting, reading, writing and closing client connections, the
  * same for HTTP and RESP: limits on connections, request size, idle time

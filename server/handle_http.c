@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * handle_http.c - the HTTP API: routes, query parameters, responses.
  *

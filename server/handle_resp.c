@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * handle_resp.c - the Redis protocol: MINT, INSPECT and RANGE, and what
  * Redis clients send on their own to connect and keep house (HELLO, AUTH,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * http.c - HTTP/1.1 request heads (RFC 9112), as much of the grammar as a
  * GET-only API needs, and strict about the rest: request smuggling and

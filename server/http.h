@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * http.h - an HTTP/1.1 request parser that does no I/O, for a GET-only API:
  * give it the bytes received so far, get back "need more", one request, or

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * lease.c - node id leases in etcd (v3 JSON gateway, libcurl, jansson).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * lease.h - node ids leased from etcd, so that many servers never share one.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * log.c - logging. A line is made whole on the thread that logs it and
  * queued in a bounded buffer; a writer thread of its own takes what is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * log.h - one line per event on stderr: time, level, message. Lines go
  * through a bounded buffer that a thread of its own writes out, so a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * main.c - mintidd: settings, the state directory, the event loop, and a
  * clean shutdown on SIGTERM or SIGINT.

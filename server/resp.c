@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * resp.c - the RESP2 request grammar: arrays of bulk strings
  * ("*2\r\n$4\r\nMINT\r\n$9\r\nnanoflake\r\n") and inline commands

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * resp.h - a RESP2 request parser that does no I/O (after hiredis's read.c):
  * give it the bytes received so far, get back "need more", one command, or

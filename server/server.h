@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * server.h - the connection layer both protocols share (conn.c), and the
  * per-protocol request handlers (handle_http.c, handle_resp.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * service.c - generators, admission, and counters.
  *

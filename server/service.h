@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * service.h - the ID service behind every protocol: one generator per
  * format, the reservation of timestamps in the state file, and the counters

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * state.c - the state directory.
  *

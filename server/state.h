@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * state.h - the state directory: a lock an operator cannot delete from
  * under a running server, and a state file that survives restarts with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tls.c - TLS for both protocols (OpenSSL): the server's context, made from
  * tls-cert, tls-key and tls-ca at start and again on SIGHUP, and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * clock.c - reading clocks, waiting, and converting between Unix ms and
  * RFC 3339 text. Civil-date arithmetic is done here rather than with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * codec.c - the digit machinery every text form is built from: base-N
  * conversion of 64-bit values, decimal of wide values, and the integer and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * entropy.c - random bytes from the kernel, and fork detection.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * explain.c - sentences for people about text that did not decode: which
  * character, which length, which limit. Every interface (the command, the

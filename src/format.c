@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * format.c - the format table and everything the formats share: packing
  * fields into IDs by their bit layout, dispatching to text forms, guessing a

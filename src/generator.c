@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * generator.c - the generator: a pure core (the next ID from a state, a
  * time and the random bytes of a pool it is given, which it never refills

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * host.c - the host-wide generator's state: a generator core in a small
  * file of shared memory that every process on the host maps, under a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * inspect.c - an ID described as one JSON object, the same for every
  * interface that shows IDs to people or programs (the command's `inspect`,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * internal.h - what the library's files share and the public header hides.
  */

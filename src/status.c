@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * status.c - status codes as text, from the one list in mintid.h.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * check.h - the few assertions the tests need. A failed check prints where
  * and what, counts, and lets the test go on, so one run shows every failure.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # test_cli.sh - the mintid command as a user meets it: output, messages and
 # exit statuses (0 ok, 1 invalid ID, 2 usage, 3 minting or writing failed).
 # Usage: test_cli.sh PATH/TO/mintid [--no-faketime]

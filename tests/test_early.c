@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_early - the library works from a static-linked program's own
  * constructor that runs before any of the library's: its tables (every

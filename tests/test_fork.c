@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_fork.c - fork() safety: a child never continues a generator it
  * inherited, and never repeats the parent's random bytes.

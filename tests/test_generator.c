@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_generator.c - the generator's rules with an injected clock and
  * random source: sequences, exhaustion, clock rollback and jumps, the wait

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_host.c - the host-wide generator: processes that each open one, or
  * share one across fork(), continue one strictly increasing sequence; a

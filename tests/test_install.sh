@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # test_install.sh - the library installs like a real one: a program finds it
 # through pkg-config (shared and static) and through CMake's find_package, and
 # the header compiles as C++ too.

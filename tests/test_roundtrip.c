@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_roundtrip.c - property tests of the pure core over many random values
  * and every edge value: for every format and every text form it has,

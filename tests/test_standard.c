@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_standard.c - every vector of ../shared/specs/STANDARD-FORMATS.md (the
  * seven standard formats: uuidv7, ulid, scru128, snowflake, sonyflake, ksuid

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_threads.c - one generator shared by several threads: no duplicate,
  * and each thread sees its own IDs strictly increasing (a total order that

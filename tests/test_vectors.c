@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_vectors.c - every test vector and every listed rejection of
  * specs/FORMATS.md, both ways: fields -> ID -> text, and text -> ID -> fields.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * caloriosa.c - Caloriosa device names (FORMATS.md section 4).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ksuid.c - KSUID (STANDARD-FORMATS.md section 6).
  *

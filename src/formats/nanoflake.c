@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * nanoflake.c - Nanoflakes (FORMATS.md section 5), Twitter-Snowflake
  * compatible.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * scru128.c - SCRU128 v2.1 (STANDARD-FORMATS.md section 3).
  *

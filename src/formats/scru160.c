@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * scru160.c - SCRU160 v0.1.0 (FORMATS.md section 2).
  *

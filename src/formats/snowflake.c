@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * snowflake.c - Twitter Snowflake (STANDARD-FORMATS.md section 4).
  *

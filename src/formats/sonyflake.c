@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * sonyflake.c - Sony's Sonyflake, v1 layout (STANDARD-FORMATS.md section 5).
  *

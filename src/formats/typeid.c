@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * typeid.c - TypeID v0.3 (STANDARD-FORMATS.md section 7).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * uexky.c - uexky's "Unique ID Generator Design" (FORMATS.md section 1).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ulid.c - ULID (STANDARD-FORMATS.md section 2), monotonic.
  *

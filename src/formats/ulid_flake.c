@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ulid_flake.c - Ulid-Flake, stand-alone and scalable (FORMATS.md section 3).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * uuidv7.c - RFC 9562 UUID version 7 (STANDARD-FORMATS.md section 1).
  *

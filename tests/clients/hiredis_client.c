@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * hiredis_client.c - hiredis (Debian's libhiredis-dev) against mintidd:
  * connect, AUTH when MINTID_SECRET is set, one ID, a batch, 100 pipelined,

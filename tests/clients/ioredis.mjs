@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // ioredis against mintidd, with its defaults (the ready check's INFO, CLIENT
 // SETINFO). The port is MINTID_RESP_PORT; MINTID_SECRET, when set, is the
 // password; MINTID_TLS_CA, when set, means TLS with that CA file. Prints one JSON object: one ID, a batch, 100 pipelined, a

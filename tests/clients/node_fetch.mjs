@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Node's built-in fetch against mintidd's HTTP API. The port is
 // MINTID_HTTP_PORT; MINTID_SECRET, when set, goes in `Authorization: Bearer`;
 // with MINTID_TLS_CA set it is HTTPS, the CA given to Node as

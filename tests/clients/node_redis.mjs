@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // node-redis (the `redis` package) against mintidd, with its defaults (RESP3,
 // the HELLO 3 / CLIENT SETINFO / CLIENT MAINT_NOTIFICATIONS handshake). The
 // port is MINTID_RESP_PORT; MINTID_SECRET, when set, is the password;

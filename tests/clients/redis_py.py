@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """redis-py (Debian's python3-redis) against mintidd, with its defaults.
 
 The port is MINTID_RESP_PORT; MINTID_SECRET, when set, is the password;

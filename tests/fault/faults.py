@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """faults.py - what the fault scenarios share: options, decoders written
 from docs/formats/, clients that keep every ID they are given, the checks
 made on those IDs, and the faults themselves (a real etcd that can be

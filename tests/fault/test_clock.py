@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """test_clock.py - the wall clock stepped under load, through libfaketime
 reading an offset file that the test rewrites while the server runs: back
 5 ms, 1 s and 1 h, and forward 1 h then back. Requests that cannot be

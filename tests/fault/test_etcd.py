@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """test_etcd.py - a production etcd: keys deleted under a live holder, the
 node space wiped and initialised again, a node id whose mark is ahead of
 the clock, every node id held at start, a state directory a year ahead,

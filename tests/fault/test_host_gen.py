@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """test_host_gen.py - the host-wide generator under faults, through the
 command as people run it: many `mintid gen` processes at once on one host
 (a shell loop with xargs -P, cron jobs), killed with SIGKILL at random

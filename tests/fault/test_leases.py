@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """test_leases.py - node ids leased from a real etcd, under load: etcd
 killed and restarted, a holder frozen past its TTL while another server
 takes its node id, a mark in etcd that does not parse, and a state

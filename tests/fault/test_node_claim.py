@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """test_node_claim.py - one server per node id on a host, whatever happens
 to its state directory: the directory deleted (rm -rf) or the symlink
 that names it swapped under a running server, then a second server

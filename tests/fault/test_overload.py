@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """test_overload.py - 150 clients that ask for the biggest batches and
 never read the answers. The server must keep its memory bounded (RSS below
 512 MiB), shed the clients holding the most unread output and count them,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """test_restarts.py - one state directory, many runs: kill -9 in a loop
 under load, a clock behind the mark at start, a second server on a
 directory whose lock files were deleted, and the nanoflake epoch or the

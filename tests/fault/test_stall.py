@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """test_stall.py - clients that try to stall the server or make it spin: a
 stderr nobody reads under a flood of refused connections, the descriptor
 limit below max-connections, secrets guessed across many connections and

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """test_state_file.py - the state file damaged, deleted, or impossible to
 write. A file that cannot be trusted stops the server at start, naming the
 state file; a file that cannot be written while running stops minting past

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Independent reference decoder for the five mintid ID formats.
 
 This module was written from the resolved specification FORMATS.md alone

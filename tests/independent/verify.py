@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Cross-check the mintid command against the independent reference decoder.
 
 Usage::

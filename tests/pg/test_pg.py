@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """The PostgreSQL extension against a throwaway cluster of its own.
 
 Starts a cluster as the postgres user on a spare loopback port, with

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """harness.py - start and stop a real mintidd on spare loopback ports.
 
 Used by the server black-box tests. Everything runs on 127.0.0.1; each

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """resp_client.py - the smallest RESP2/RESP3 client that the tests need."""
 
 import socket

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """test_clients.py - the client matrix: real Redis clients and HTTP clients,
 with their defaults, against a real mintidd, without and with a secret.
 

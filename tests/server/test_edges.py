@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """test_edges.py - mintidd at the edges of its protocols and settings: the
 Host rule, empty lines before a request, bytes that cannot start a request,
 NUL bytes in RESP arguments, misspelt settings, and output that cannot be

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """test_lease.py - node ids leased from etcd: many servers never share one,
 a frozen server mints nothing on a lease that may have expired, an etcd
 outage stops minting within the TTL, and a node id's next holder issues only

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """test_promise.py - the server's promise against what an operator, a clock
 or a client does: requests the clock holds up are parked while everyone
 else is served; the saved mark never goes down; a node id whose mark in etcd

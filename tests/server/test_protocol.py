@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """test_protocol.py - mintidd as a member of the Redis ecosystem, black-box:
 HELLO and RESP3, CLIENT, SELECT, ECHO, QUIT, RESET, COMMAND, INFO,
 MULTI/EXEC/DISCARD with Redis's error semantics, and authentication

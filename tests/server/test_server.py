@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """test_server.py - mintidd as its clients meet it: every endpoint and
 command, every error, limits, concurrency, restarts, shutdown.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """test_table.py - every format of the format table through every face: the
 command's gen, inspect, convert and range, and the server's HTTP and RESP.
 The formats come from the table itself (`mintid formats`, GET /v1/formats),

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """test_tls.py - mintidd's TLS listeners, black-box, with a throwaway CA
 made by `openssl req`: RESP and HTTPS over TLS beside the plain listeners,
 TLS 1.2 as the floor, handshakes that never hold up other clients and time

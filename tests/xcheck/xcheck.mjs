@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// SPDX-License-Identifier: MIT
 // xcheck.mjs - cross-checks mintid's standard formats against the reference
 // implementations on npm, at the exact versions pinned in package-lock.json
 // (the versions named in the "Checked with" lines of

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- Vectors from ../shared/specs FORMATS.md and STANDARD-FORMATS.md, and bad
 -- input: SQLSTATE 22P02 with the decoder's explanation.
 

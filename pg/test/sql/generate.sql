@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- Generators as column defaults; a parallel query calling one per row.
 CREATE TABLE t (id nanoflake PRIMARY KEY DEFAULT gen_nanoflake(), k scru160 DEFAULT gen_scru160() UNIQUE, n int);
 INSERT INTO t (n) SELECT i FROM generate_series(1, 5000) i;

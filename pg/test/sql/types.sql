@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- Every type of the format table, through the same checks: generation,
 -- text and bytea round trips, ordering, DISTINCT, hash join, casts, range
 -- helpers. Random values are never printed; properties are.
