@@ -333,7 +333,9 @@ void config_usage(FILE *out) {
           "RFC 3339), then exits. Every setting can also\n"
           "be given in the config file (`setting = value`, # comments) and as an\n"
           "environment variable; the command line wins over the environment, which\n"
-          "wins over the file.\n\nsettings:\n",
+          "wins over the file. `mintidd --settings-reference conf|man|names` writes\n"
+          "the settings below as a commented config file, as roff for mintidd.conf(5),\n"
+          "or as a list of names.\n\nsettings:\n",
           out);
     for (size_t i = 0; i < NSETTINGS; i++) {
         char env[64];
@@ -341,6 +343,78 @@ void config_usage(FILE *out) {
         fprintf(out, "  --%-18s %s\n  %-20s (%s; default \"%s\")\n", settings[i].name, settings[i].help, "", env,
                 settings[i].def);
     }
+}
+
+/* Writes text as comment lines ("# ...") of at most 79 columns. */
+static void write_comment(FILE *out, const char *text) {
+    const char *p = text;
+    while (*p != '\0') {
+        size_t n = strlen(p);
+        if (n > 77) {
+            n = 77;
+            while (n > 0 && p[n] != ' ')
+                n--;
+            if (n == 0)
+                n = strcspn(p, " ");
+        }
+        fprintf(out, "# %.*s\n", (int)n, p);
+        p += n;
+        while (*p == ' ')
+            p++;
+    }
+}
+
+/* Writes s for roff: backslashes and hyphens escaped, no line starting a request. */
+static void write_roff(FILE *out, const char *s) {
+    if (*s == '.' || *s == '\'')
+        fputs("\\&", out);
+    for (; *s != '\0'; s++) {
+        if (*s == '\\')
+            fputs("\\e", out);
+        else if (*s == '-')
+            fputs("\\-", out);
+        else
+            fputc(*s, out);
+    }
+}
+
+bool config_write_reference(FILE *out, const char *form) {
+    settings_init();
+    if (strcmp(form, "conf") == 0) {
+        fputs("# mintidd.conf: the settings of mintidd, the mintid ID server.\n"
+              "#\n"
+              "# One `setting = value` per line; a line whose first character other than\n"
+              "# blanks is '#' is a comment. Every setting is listed below, commented out,\n"
+              "# with its default. A MINTID_<SETTING> environment variable overrides the\n"
+              "# file, and --setting on the command line overrides both. See mintidd.conf(5).\n",
+              out);
+        for (size_t i = 0; i < NSETTINGS; i++) {
+            fputs("\n", out);
+            write_comment(out, settings[i].help);
+            fprintf(out, "#%s =%s%s\n", settings[i].name, settings[i].def[0] != '\0' ? " " : "", settings[i].def);
+        }
+    } else if (strcmp(form, "man") == 0) {
+        for (size_t i = 0; i < NSETTINGS; i++) {
+            char env[64];
+            env_name(&settings[i], env, sizeof env);
+            fputs(".TP\n.B ", out);
+            write_roff(out, settings[i].name);
+            fputs("\n", out);
+            write_roff(out, settings[i].help);
+            fputs(".\n.br\nDefault: \\(lq", out);
+            write_roff(out, settings[i].def);
+            fputs("\\(rq; environment: \\fB", out);
+            write_roff(out, env);
+            fputs("\\fR.\n", out);
+        }
+    } else if (strcmp(form, "names") == 0) {
+        for (size_t i = 0; i < NSETTINGS; i++)
+            fprintf(out, "%s\n", settings[i].name);
+    } else {
+        fprintf(stderr, "mintidd: --settings-reference: '%s' is not conf, man or names\n", form);
+        return false;
+    }
+    return stdout_written();
 }
 
 static bool load_file(config *cfg, const char *path) {
@@ -408,6 +482,10 @@ int config_load(config *cfg, int argc, char **argv) {
         if (strcmp(argv[i], "--version") == 0) {
             printf("mintidd %s\n", MINTID_VERSION_STRING);
             return stdout_written() ? 1 : -1;
+        }
+        if (strcmp(argv[i], "--settings-reference") == 0 || strncmp(argv[i], "--settings-reference=", 21) == 0) {
+            const char *form = argv[i][20] == '=' ? argv[i] + 21 : i + 1 < argc ? argv[i + 1] : "";
+            return config_write_reference(stdout, form) ? 1 : -1;
         }
         if (strcmp(argv[i], "--config") == 0 && i + 1 < argc)
             file = argv[i + 1];

@@ -91,4 +91,13 @@ int config_load(config *cfg, int argc, char **argv);
 /* Writes every setting with its environment variable, default and help. */
 void config_usage(FILE *out);
 
+/*
+ * Writes the settings table in one of the forms it is published in, so
+ * that none is written by hand: "conf" (a config file with every setting
+ * commented out, its help and its default: the packaged mintidd.conf),
+ * "man" (roff for the SETTINGS section of mintidd.conf(5)) or "names" (one
+ * per line, for shell completion). False after printing an error.
+ */
+bool config_write_reference(FILE *out, const char *form);
+
 #endif
