@@ -112,13 +112,19 @@ class Report:
 
 
 # ---------------------------------------------------------------------------
-# Part (a): the self-test.  The tables below are transcribed from FORMATS.md;
-# the "…" abbreviations of the monotonic runs are written out in full.
+# Part (a): the self-test.  The test vectors, the strings every decoder must
+# reject and the lenient spellings it must accept are data, kept beside the
+# tests in tests/data/vectors.json; the format pages (docs/formats/*.md)
+# carry the same vectors, and selftest_docs_coverage() checks that none of
+# theirs is missing here.
+
+DATA_PATH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                         "data", "vectors.json")
 
 
 @dataclass
 class Vector:
-    """One row of a FORMATS.md test-vector table.
+    """One row of a test-vector table.
 
     Any of ``value``, ``text`` and ``hex`` may be missing; all given forms
     are checked in both directions.  ``fields`` may list only some fields
@@ -137,179 +143,36 @@ class Vector:
 
 MAX42, MAX43, MAX41 = (1 << 42) - 1, (1 << 43) - 1, (1 << 41) - 1
 
-VECTORS: list[Vector] = [
-    # 1. uexky
-    Vector("uexky", 11093174944930914, "xinaS8QBh",
-           fields=dict(timestamp=42317104129, sequence=270, random=98),
-           time="2019-07-03T18:45:04.129Z", source="spec"),
-    Vector("uexky", 1 << 18, "AABA",
-           fields=dict(timestamp=1, sequence=0, random=0), source="ref"),
-    Vector("uexky", (1 << 60) - 1, "__________",
-           fields=dict(timestamp=MAX42, sequence=511, random=511),
-           source="computed"),
-    # 2. scru160 (no integer column; the value comes from the hex form)
-    Vector("scru160", None, "05U0GF0J0SP1ADJPT0U4VHIMCJJAIP51",
-           "017c083c130732153679e83c4fc65664e6a964a1",
-           fields=dict(timestamp=1632225727239, counter=12821, random16=13945,
-                       random80=1096701577047146014270625), source="ref"),
-    Vector("scru160", None, "05U0GF0J0SP1D8LBBKO2PQVSK28MC9D0",
-           "017c083c13073216a2ab5d302cebfca0916625a0",
-           fields=dict(timestamp=1632225727239, counter=12822, random16=41643,
-                       random80=440068763580938823542176), source="ref"),
-    Vector("scru160", None, "05TTUP1HNCPNH30VEK64KDQT9BSNU4C4",
-           "017bdf6431bb33788c1f750c4a375d4af97f1184",
-           fields=dict(timestamp=1631540490683, counter=13176, random16=35871),
-           source="spec/computed"),
-    Vector("scru160", None, "05TTUP1HNCPNA1QHTDHRTCU3V32PD7C6",
-           "017bdf6431bb33750751eb63beb3c3f8c5969d86",
-           fields=dict(timestamp=1631540490683, counter=13173, random16=1873),
-           source="spec/computed"),
-    Vector("scru160", 0, "0" * 32, "0" * 40,
-           fields=dict(timestamp=0, counter=0, random16=0, random80=0),
-           source="computed"),
-    Vector("scru160", (1 << 160) - 1, "V" * 32, "f" * 40,
-           fields=dict(timestamp=(1 << 48) - 1, counter=0xFFFF, random16=0xFFFF,
-                       random80=(1 << 80) - 1), source="computed"),
-    # 3. ulid-flake, stand-alone
-    Vector("ulid-flake", 0, "0000000000000",
-           fields=dict(timestamp=0, randomness=0), source="ref"),
-    Vector("ulid-flake", 9223372036854775807, "7ZZZZZZZZZZZZ",
-           fields=dict(timestamp=8796093022207, randomness=1048575),
-           time="2302-09-27T15:10:22.207Z", source="spec, ref"),
-    Vector("ulid-flake", 14246757444195114, "00CMXB6TAK4SA",
-           fields=dict(timestamp=13586766666, randomness=627498), source="spec"),
-    Vector("ulid-flake", 16981964897052914, "00F2N078MDT7J",
-           fields=dict(timestamp=16195263764, randomness=452850), source="ref"),
-    Vector("ulid-flake", 16982197352449456, "00F2N6ZRB5HDG",
-           fields=dict(timestamp=16195485451, randomness=181680), source="ref"),
-]
 
-# The stand-alone monotonic run: one millisecond (16200743370), randomness
-# rising by 1..255 each time.  "…892" etc. abbreviate the full integers.
-ULID_RUN = [
-    (16987710680109749, "00F2T7EEA54NN"),
-    (16987710680109892, "00F2T7EEA54T4"),
-    (16987710680109935, "00F2T7EEA54VF"),
-    (16987710680110112, "00F2T7EEA5510"),
-    (16987710680110242, "00F2T7EEA5552"),
-]
-ULID_RUN_MS = 16200743370
-VECTORS += [Vector("ulid-flake", v, t, fields=dict(timestamp=ULID_RUN_MS),
-                   source="ref (run)") for v, t in ULID_RUN]
+def _vector(fmt: str, row: dict, source: str) -> Vector:
+    """A Vector from one JSON object of the data file."""
+    known = {"format", "int", "text", "hex", "fields", "time", "epoch", "source"}
+    unknown = set(row) - known
+    if unknown:
+        raise ValueError(f"{DATA_PATH}: unknown key(s) {sorted(unknown)} in {row!r}")
+    return Vector(fmt, row.get("int"), row.get("text"), row.get("hex"),
+                  dict(row.get("fields", {})), row.get("time"), row.get("epoch"),
+                  row.get("source", source))
 
-# ulid-flake, scalable
-VECTORS.append(Vector("ulid-flake-scalable", 16982379959606303, "00F2NC9TEXQ0Z",
-                      fields=dict(timestamp=16195659598, randomness=30432,
-                                  scalability=31), source="ref"))
-ULID_SCALABLE_RUN = [
-    (16987744731778528, "00F2T8E54BKF0", 11887),
-    (16987744731781248, "00F2T8E54BP40", 11972),
-    (16987744731788256, "00F2T8E54BWZ0", 12191),
-    (16987744731788704, "00F2T8E54BXD0", 12205),
-    (16987744731794112, "00F2T8E54C2P0", 12374),
-]
-VECTORS += [Vector("ulid-flake-scalable", v, t,
-                   fields=dict(randomness=r, scalability=0), source="ref (run)")
-            for v, t, r in ULID_SCALABLE_RUN]
 
-VECTORS += [
-    # 4. caloriosa.  `katjjMQN` uses the old 48-bit layout, so only its
-    # value and text are checked, not fields.
-    Vector("caloriosa", 71027147798529, "katjjMQN", source="spec"),
-    Vector("caloriosa", 9309868322384951297, "b5JikCvNEnD",
-           fields=dict(timestamp=20622321493, random=2734, increment=1),
-           source="computed"),
-    Vector("caloriosa", (1 << 63) + 1, "aZl8N0y58M9",
-           fields=dict(timestamp=0, random=0, increment=1),
-           time="2017-01-01T00:00:00.000Z", source="computed"),
-    # 5. nanoflake
-    Vector("nanoflake", 0, "0",
-           fields=dict(timestamp=0, generator=0, sequence=0), source="computed"),
-    Vector("nanoflake", 8388607, "4zsov",
-           fields=dict(timestamp=1, generator=1023, sequence=4095), source="computed"),
-    Vector("nanoflake", 517815303950343, "53jt2edkp3",
-           fields=dict(timestamp=123456789, generator=5, sequence=7),
-           source="computed"),
-    Vector("nanoflake", 175928847298985984, "1c49kkphl4ow",
-           fields=dict(timestamp=41944705796, generator=0, sequence=0),
-           time="2016-04-30T11:18:25.796Z", epoch=1420070400000,
-           source="computed (Discord)"),
-    Vector("nanoflake", 9223372036854775807, "1y2p0ij32e8e7",
-           fields=dict(timestamp=MAX41, generator=1023, sequence=4095),
-           source="computed"),
-]
+def load_data(path: str = DATA_PATH):
+    """Read the vectors, runs, rejects and accepts from the data file."""
+    with open(path, encoding="utf-8") as handle:
+        data = json.load(handle)
+    vectors = [_vector(row["format"], row, "") for row in data["vectors"]]
+    runs = []
+    for run in data["monotonic_runs"]:
+        ids = [_vector(run["format"], row, run["source"]) for row in run["ids"]]
+        vectors += ids
+        runs.append((run["format"], [(v.value, v.text) for v in ids]))
+    rejects = {name: [(case["text"], case["why"]) for case in cases]
+               for name, cases in data["rejects"].items()}
+    accepts = [(a["format"], a["text"], a["int"], a["why"]) for a in data["accepts"]]
+    rotation = data["uexky_before_rotation"]
+    return vectors, runs, rejects, accepts, rotation
 
-# Strings each decoder must reject, with the FORMATS.md rule behind each.
-ULID_REJECTS = [
-    ("8000000000000", "overflow (listed)"),
-    ("ZZZZZZZZZZZZZ", "overflow (listed)"),
-    ("zzzzzzzzzzzzz", "overflow, lower case"),
-    ("000000000000", "12 characters"),
-    ("00000000000000", "14 characters"),
-    ("", "empty"),
-] + [("000000000000" + c, f"excluded letter {c!r}") for c in "ILOUilou"] + [
-    ("000000000000-", "outside the alphabet"),
-    ("000000000000 ", "trailing space"),
-    (" 000000000000", "leading space"),
-    ("000000000000\u017f", "non-ASCII s (upper-cases to S)"),
-    ("000000000000\uff10", "full-width zero"),
-]
 
-REJECTS: dict[str, list[tuple[str, str]]] = {
-    "uexky": [
-        ("", "empty"),
-        ("AAA", "3 characters (minimum is 4)"),
-        ("AAAAAAAAAAA", "11 characters (maximum is 10)"),
-        ("AAA=", "padding character"),
-        ("AAA+", "standard base64 '+' is not in the alphabet"),
-        ("AAA/", "standard base64 '/' is not in the alphabet"),
-        ("AA A", "space"),
-        ("AAA\u00e9", "non-ASCII"),
-    ],
-    "scru160": [
-        ("", "empty"),
-        ("0" * 31, "31 characters"),
-        ("0" * 33, "33 characters"),
-        ("0" * 31 + "W", "W is outside base32hex"),
-        ("0" * 31 + "w", "w is outside base32hex"),
-        ("0" * 31 + "-", "outside the alphabet"),
-        ("0" * 39, "39 hex digits"),
-        ("0" * 41, "41 hex digits"),
-        ("0" * 39 + "g", "g is not a hex digit"),
-    ],
-    "ulid-flake": ULID_REJECTS,
-    "ulid-flake-scalable": ULID_REJECTS,
-    "caloriosa": [
-        ("", "empty"),
-        ("100000000000", "12 characters"),
-        ("lYGhA16ahyg", "2^64 does not fit in 64 bits"),
-        ("ZZZZZZZZZZZ", "62^11-1 does not fit in 64 bits"),
-        ("b5JikCvNEn_", "outside the alphabet"),
-        ("b5JikCvNEn+", "outside the alphabet"),
-    ],
-    "nanoflake": [
-        ("", "empty"),
-        ("0" * 14, "14 characters"),
-        ("1y2p0ij32e8e8", "2^63: sign bit set"),
-        ("zzzzzzzzzzzzz", "sign bit set"),
-        ("4zso_", "outside the alphabet"),
-        ("4zso ", "space"),
-    ],
-}
-
-# Non-canonical strings that decoders must nevertheless accept, with the
-# value they stand for.  (Their canonical spellings are in the vectors.)
-ACCEPTS: list[tuple[str, str, int, str]] = [
-    ("uexky", "xiAnaS8QBh", 11093174944930914, "padded with a leading A"),
-    ("scru160", "05u0gf0j0sp1adjpt0u4vhimcjjaip51",
-     0x017c083c130732153679e83c4fc65664e6a964a1, "lower-case base32hex"),
-    ("scru160", "017C083C130732153679E83C4FC65664E6A964A1",
-     0x017c083c130732153679e83c4fc65664e6a964a1, "upper-case hex"),
-    ("ulid-flake", "00cmxb6tak4sa", 14246757444195114, "lower case"),
-    ("ulid-flake-scalable", "00f2nc9texq0z", 16982379959606303, "lower case"),
-    ("nanoflake", "4ZSOV", 8388607, "upper case"),
-    ("nanoflake", "00053jt2edkp3", 517815303950343, "zero-padded to 13"),
-]
+VECTORS, RUNS, REJECTS, ACCEPTS, UEXKY_ROTATION = load_data()
 
 
 def _same(expected: object, actual: object) -> bool:
@@ -380,17 +243,17 @@ def selftest_special(rep: Report, covered: set[str]) -> None:
     section = "a: vectors"
     uexky = ref.get_format("uexky")
     # The uexky spec example also gives the base64 digits before rotation.
-    before = ref._encode_digits(11093174944930914, uexky.ALPHABET)
-    covered.add("naS8QBhxi")
-    rep.check(before == "naS8QBhxi", section,
-              f"uexky: base64 before rotation {before!r}, expected 'naS8QBhxi'")
-    rep.check(uexky.rotate_for_display(before) == "xinaS8QBh", section,
-              "uexky: rotating 'naS8QBhxi' does not give 'xinaS8QBh'")
+    rot = UEXKY_ROTATION
+    before = ref._encode_digits(rot["int"], uexky.ALPHABET)
+    covered.add(rot["digits"])
+    rep.check(before == rot["digits"], section,
+              f"uexky: base64 before rotation {before!r}, expected {rot['digits']!r}")
+    rep.check(uexky.rotate_for_display(before) == rot["text"], section,
+              f"uexky: rotating {before!r} does not give {rot['text']!r}")
 
     # The Ulid-Flake monotonic runs: one millisecond, randomness rising by
     # 1..255 per ID (the default entropy_size of one byte).
-    for name, run in (("ulid-flake", [(v, t) for v, t in ULID_RUN]),
-                      ("ulid-flake-scalable", [(v, t) for v, t, _ in ULID_SCALABLE_RUN])):
+    for name, run in RUNS:
         fmt = ref.get_format(name)
         parts = [fmt.fields(fmt.decode_text(t)) for _, t in run]
         rep.check(len({p["timestamp"] for p in parts}) == 1, section,
