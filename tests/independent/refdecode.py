@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Independent reference decoder for the five mintid ID formats.
+"""Independent reference decoder for mintid's six seed ID formats.
 
-This module was written from the resolved specification FORMATS.md alone
-(``../shared/specs/FORMATS.md`` beside the project's root), without reading any of the C sources,
-so that it can serve as an independent cross-check of the C implementation.
+This module was written from the resolved specification of these formats
+alone (FORMATS.md, kept outside this repository when it was written; the
+format pages docs/formats/*.md now carry everything it said), without
+reading any of the C sources, so that it can serve as an independent
+cross-check of the C implementation.
 It uses only the Python standard library and runs on Python 3.11.
 
 Format names: ``uexky``, ``scru160``, ``ulid-flake``, ``ulid-flake-scalable``,
@@ -13,7 +15,7 @@ Format names: ``uexky``, ``scru160``, ``ulid-flake``, ``ulid-flake-scalable``,
 For every format it can
 
 * decode the canonical text form strictly (``decode_text``), rejecting
-  everything FORMATS.md says a decoder must reject;
+  everything the specification says a decoder must reject;
 * decode the ``--as int`` and ``--as hex`` forms printed by ``mintid gen``
   (``decode_int``, ``decode_hex``);
 * encode a value back into each form, which is how "canonical" is checked:
@@ -26,7 +28,7 @@ Used as a script it prints that JSON object for each ID given::
 
     python3 refdecode.py FORMAT [--epoch MS] ID [ID ...]
 
-Conventions follow FORMATS.md: bit 63 is the most significant bit of a
+Conventions follow the specification: bit 63 is the most significant bit of a
 64-bit value, times are Unix milliseconds (UTC), and every multi-digit form
 is written most significant digit first.
 """
@@ -67,14 +69,14 @@ class DecodeError(ValueError):
 def _utc_midnight_ms(year: int, month: int, day: int) -> int:
     """Return the Unix milliseconds of midnight UTC on the given date.
 
-    The format epochs are computed from the calendar dates that FORMATS.md
+    The format epochs are computed from the calendar dates that the specification
     states, instead of being typed in as long numbers, so that a typo in a
     magic constant cannot silently agree with the same typo in the C code.
     """
     return calendar.timegm((year, month, day, 0, 0, 0, 0, 0, 0)) * 1000
 
 
-# Epochs of the formats, straight from FORMATS.md.
+# Epochs of the formats, straight from the specification.
 UEXKY_EPOCH_MS = _utc_midnight_ms(2018, 3, 1)       # 2018-03-01T00:00:00.000Z
 SCRU160_EPOCH_MS = 0                                # plain Unix milliseconds
 ULID_FLAKE_EPOCH_MS = _utc_midnight_ms(2024, 1, 1)  # 2024-01-01T00:00:00.000Z
@@ -381,7 +383,7 @@ class Uexky(IdFormat):
         digits = self.unrotate_display(text)
         value = _decode_digits(digits, self._TABLE, 64, self.name)
         # 10 digits hold exactly 60 bits, so this cannot trigger; it is kept
-        # because FORMATS.md states the rule explicitly.
+        # because the specification states the rule explicitly.
         return self.check_value(value)
 
     def encode_text(self, value: int) -> str:

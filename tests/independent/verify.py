@@ -2,6 +2,11 @@
 # SPDX-License-Identifier: MIT
 """Cross-check the mintid command against the independent reference decoder.
 
+Like refdecode.py, this was written from the resolved specification of the
+seed formats (FORMATS.md, kept outside this repository at the time; the
+format pages docs/formats/*.md now carry everything it said), not from the
+C sources.  "The specification" below is that text.
+
 Usage::
 
     python3 verify.py --mintid /path/to/mintid     # self-test, then mintid
@@ -10,18 +15,20 @@ Usage::
 Parts, in the order they run:
 
 a. Self-test of refdecode.py against every test vector and every "must
-   reject" string in FORMATS.md (plus a few statements FORMATS.md makes
-   about the layouts, such as lifetimes and text lengths).
+   reject" string of the seed formats (tests/data/vectors.json, which must
+   hold every vector of their pages in docs/formats), plus a few statements
+   the specification makes about the layouts, such as lifetimes and text
+   lengths.
 b. ``mintid gen``: every generated ID (text, ``--as int``, ``--as hex``)
    must decode, be canonical, be unique, carry a timestamp within 10
    seconds of the current time, and strictly increase by integer value
-   where FORMATS.md guarantees that (see STRICTLY_ORDERED for why uexky and
-   caloriosa are not held to it unless --strict-order is given).  Adjacent
-   IDs are also checked against each format's generation rules (counter +1,
-   sequence reset, Ulid-Flake +n steps, ...).
+   where the specification guarantees that (see STRICTLY_ORDERED for why
+   uexky and caloriosa are not held to it unless --strict-order is
+   given).  Adjacent IDs are also checked against each format's generation
+   rules (counter +1, sequence reset, Ulid-Flake +n steps, ...).
 c. ``mintid inspect --format F``: every key of every JSON object must equal
    what refdecode.py computes from the ID text, with no extra keys.  Other-
-   case spellings, which FORMATS.md says decoders accept, are fed too.
+   case spellings, which the specification says decoders accept, are fed too.
 d. ``mintid inspect`` without ``--format``: the guessed format must be
    right; a Ulid-Flake text is ambiguous and must be refused with status 1.
 e. Invalid input: status 1, nothing on stdout for the invalid ID, and the
@@ -189,7 +196,7 @@ def _try(callable_, *args):
 
 
 def selftest_vectors(rep: Report, covered: set[str]) -> None:
-    """Check every FORMATS.md vector in every direction the table allows."""
+    """Check every test vector in every direction the table allows."""
     section = "a: vectors"
     for vec in VECTORS:
         fmt = ref.get_format(vec.fmt)
@@ -317,7 +324,7 @@ def selftest_rejects_and_accepts(rep: Report, covered: set[str]) -> None:
 
 
 def selftest_layout_statements(rep: Report) -> None:
-    """Statements FORMATS.md makes that follow from the layouts."""
+    """Statements the specification makes that follow from the layouts."""
     section = "a: layout statements"
     t = ref.rfc3339_ms
     uexky = ref.get_format("uexky")
@@ -402,45 +409,92 @@ def selftest_roundtrip(rep: Report) -> None:
                       section, f"{name}: inspect forms differ for value {value}")
 
 
-def selftest_spec_coverage(rep: Report, covered: set[str], spec_path: str | None,
-                           required: bool) -> None:
-    """Make sure no vector of FORMATS.md was forgotten in the tables above.
+# The format pages whose test vectors the data file must hold.
+DOCS_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__)))), "docs", "formats")
+DOC_PAGES = ("uexky", "scru160", "ulid-flake", "caloriosa", "nanoflake")
 
-    Every back-quoted string in a table row (and in the must-reject line),
-    and every integer of 6 or more digits in a table row, must be one of the
-    strings the self-test used.  This guards the claim that *all* vectors
-    are checked; it is skipped when FORMATS.md is not available.
+
+def _vector_lines(lines: list[str], whole: bool):
+    """The lines of a text that hold test vectors, with their numbers.
+
+    Those are the table rows and every paragraph that says what a decoder
+    "must reject"; with ``whole`` false, only the "## Test vectors" section
+    is read (a format page has tables of other things too).
     """
-    section = "a: spec coverage"
-    if spec_path is None or not os.path.exists(spec_path):
-        if required:
-            rep.fail(section, f"FORMATS.md not found at {spec_path!r}")
-        else:
-            rep.note("FORMATS.md not found; the vector-coverage check was skipped "
-                     "(pass --spec PATH to run it)")
-        return
-    with open(spec_path, encoding="utf-8") as handle:
-        lines = handle.read().splitlines()
+    inside = whole
+    in_reject = False
     for number, line in enumerate(lines, 1):
-        in_table = line.startswith("|")
-        if not (in_table or "must reject" in line):
+        if not whole and line.startswith("## "):
+            inside = line.strip() == "## Test vectors"
+        if not inside:
             continue
-        # Back-quoted tokens; "`0`×32" style repetitions and tokens with
-        # spaces (like the letter list `I L O U`) are not strings to decode.
+        if "must reject" in line:
+            in_reject = True
+        elif not line.strip():
+            in_reject = False
+        if line.startswith("|") or in_reject:
+            yield number, line
+
+
+def _check_coverage(rep: Report, section: str, name: str, lines: list[str],
+                    covered: set[str], whole: bool) -> None:
+    """Every vector in ``lines`` must be one the self-test used.
+
+    Back-quoted strings count ("`0`×32" style repetitions and tokens with
+    spaces, like the letter list `I L O U`, are not strings to decode), and
+    so does every integer of 6 or more digits in a table row.
+    """
+    for number, line in _vector_lines(lines, whole):
         for match in re.finditer(r"`([^`]*)`(×)?", line):
             token, repeated = match.group(1), match.group(2)
             if repeated or " " in token or not token:
                 continue
             rep.check(token in covered, section,
-                      f"FORMATS.md line {number}: `{token}` is not in the self-test")
-        if in_table:
+                      f"{name} line {number}: `{token}` is not in the self-test")
+        if line.startswith("|"):
             plain = re.sub(r"`[^`]*`", " ", line)
             for match in re.finditer(r"(?<![\d…^])\d{6,}", plain):
                 rep.check(match.group(0) in covered, section,
-                          f"FORMATS.md line {number}: {match.group(0)} is not in the self-test")
+                          f"{name} line {number}: {match.group(0)} is not in the self-test")
 
 
-def self_test(rep: Report, spec_path: str | None, spec_required: bool) -> None:
+def selftest_docs_coverage(rep: Report, covered: set[str]) -> None:
+    """Every vector on the seed formats' pages is in the data file.
+
+    The pages (docs/formats/*.md) are the formats' reference; this keeps
+    them and tests/data/vectors.json in step, so that a vector added to or
+    changed on a page without the data file (or the other way round) fails.
+    """
+    section = "a: docs coverage"
+    for page in DOC_PAGES:
+        path = os.path.join(DOCS_DIR, page + ".md")
+        try:
+            with open(path, encoding="utf-8") as handle:
+                lines = handle.read().splitlines()
+        except OSError as exc:
+            rep.fail(section, f"cannot read {path}: {exc}")
+            continue
+        found = sum(1 for _ in _vector_lines(lines, whole=False))
+        rep.check(found > 0, section, f"{path}: no test vectors found")
+        _check_coverage(rep, section, f"docs/formats/{page}.md", lines, covered, whole=False)
+
+
+def selftest_spec_coverage(rep: Report, covered: set[str], spec_path: str | None) -> None:
+    """With --spec, every vector of that specification text is checked too."""
+    if spec_path is None:
+        return
+    section = "a: spec coverage"
+    try:
+        with open(spec_path, encoding="utf-8") as handle:
+            lines = handle.read().splitlines()
+    except OSError as exc:
+        rep.fail(section, f"cannot read {spec_path}: {exc}")
+        return
+    _check_coverage(rep, section, os.path.basename(spec_path), lines, covered, whole=True)
+
+
+def self_test(rep: Report, spec_path: str | None) -> None:
     """Part (a)."""
     covered: set[str] = set()
     selftest_vectors(rep, covered)
@@ -449,7 +503,8 @@ def self_test(rep: Report, spec_path: str | None, spec_required: bool) -> None:
     selftest_layout_statements(rep)
     selftest_time_format(rep)
     selftest_roundtrip(rep)
-    selftest_spec_coverage(rep, covered, spec_path, spec_required)
+    selftest_docs_coverage(rep, covered)
+    selftest_spec_coverage(rep, covered, spec_path)
 
 
 # ---------------------------------------------------------------------------
@@ -569,8 +624,8 @@ def parse_generated(fmt: ref.IdFormat, form: str, line: str) -> int:
     return value
 
 
-# Formats that FORMATS.md guarantees to come out of one generator strictly
-# increasing by integer value (by the 160-bit value for SCRU160).
+# Formats that the specification guarantees to come out of one generator
+# strictly increasing by integer value (by the 160-bit value for SCRU160).
 #
 # uexky and caloriosa are deliberately left out.  In caloriosa the 12 fresh
 # random bits per ID sit *above* the increment (bits 21-10 against 9-0), so
@@ -579,16 +634,16 @@ def parse_generated(fmt: ref.IdFormat, form: str, line: str) -> int:
 # sequence comes back to the value it started the millisecond with; a
 # millisecond that starts at, say, 300 runs 300..511 and then 0..299, and
 # the value drops at the wrap.  A correct generator therefore cannot promise
-# strict integer order for these two; verify.py checks instead what
-# FORMATS.md does promise (timestamps never go back, the counter goes +1 per
-# ID, and (timestamp, counter) pairs never repeat).  --strict-order asks for
+# strict integer order for these two; verify.py checks instead what the
+# specification does promise (timestamps never go back, the counter goes +1
+# per ID, and (timestamp, counter) pairs never repeat).  --strict-order asks for
 # strict integer order for every format anyway.
 STRICTLY_ORDERED = frozenset({"scru160", "ulid-flake", "ulid-flake-scalable", "nanoflake"})
 
 
 def generation_rule_problem(fmt_name: str, prev: dict[str, int],
                             cur: dict[str, int]) -> str | None:
-    """Check one pair of consecutive IDs against FORMATS.md's generation rules.
+    """Check one pair of consecutive IDs against the generation rules.
 
     ``prev`` and ``cur`` are the fields of two IDs printed one after the
     other by one generator.  Returns a description of the broken rule, or
@@ -630,7 +685,7 @@ def generation_rule_problem(fmt_name: str, prev: dict[str, int],
 
 
 # Formats whose (timestamp, counter) pair must never repeat, with the name
-# of the counter field (FORMATS.md: "mintid must not repeat" the pair).
+# of the counter field (the specification: "mintid must not repeat" the pair).
 PAIR_UNIQUE = {"uexky": "sequence", "caloriosa": "increment"}
 
 
@@ -692,7 +747,7 @@ def check_generated_ids(rep: Report, run: GenRun, form: str, lines: list[str],
         rep.check(len(pairs) == len(decoded), section,
                   f"{where}: (timestamp, {counter}) pairs are not unique")
 
-    # Strict increase by integer value, where FORMATS.md guarantees it.
+    # Strict increase by integer value, where the specification guarantees it.
     if strict_order or run.fmt in STRICTLY_ORDERED:
         increasing = True
         for (n1, v1, l1, _), (n2, v2, l2, _) in zip(decoded, decoded[1:]):
@@ -821,7 +876,7 @@ def check_inspect(rep: Report, section: str, mintid: str, fmt_name: str,
 
 
 def case_variants(fmt_name: str, ids: list[str]) -> list[str]:
-    """Other-case spellings FORMATS.md says decoders must accept."""
+    """Other-case spellings the specification says decoders must accept."""
     if fmt_name in ("scru160", "ulid-flake", "ulid-flake-scalable"):
         return [i.lower() for i in ids]
     if fmt_name == "nanoflake":
@@ -840,7 +895,7 @@ def part_c(rep: Report, mintid: str, batches, timeout: float) -> None:
             # SCRU160's hex form is one of its two text forms.
             check_inspect(rep, section, mintid, run.fmt, batches.get((index, "hex"), []),
                           run.epoch, timeout, extra_args=run.inspect_args)
-        # Decoding is case-insensitive for these formats (FORMATS.md); the
+        # Decoding is case-insensitive for these formats (the specification); the
         # JSON must still show the canonical text.  A sample is enough.
         variants = case_variants(run.fmt, ids[:200])
         if run.fmt == "scru160":
@@ -928,7 +983,7 @@ def part_e(rep: Report, mintid: str, batches, timeout: float) -> None:
                 problems = [f"not a JSON object ({exc})"]
             rep.check(not problems, section,
                       f"{result.command}: valid ID's JSON: " + "; ".join(problems))
-    # Every must-reject string of FORMATS.md, given on the command line.
+    # Every must-reject string of part (a), given on the command line.
     # (None of them begins with '-', so none can be taken for an option.)
     section = "e: must reject"
     for name, cases in REJECTS.items():
@@ -941,29 +996,23 @@ def part_e(rep: Report, mintid: str, batches, timeout: float) -> None:
 # Driver.
 
 
-def default_spec_path() -> str | None:
-    """Where FORMATS.md usually is: ../shared/specs beside the project's root."""
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    candidate = os.path.join(root, "..", "shared", "specs", "FORMATS.md")
-    return candidate if os.path.exists(candidate) else None
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description="Cross-check mintid against the independent reference decoder.")
     parser.add_argument("--mintid", help="path to the mintid program")
     parser.add_argument("--self-test-only", action="store_true",
-                        help="only check refdecode.py against FORMATS.md (part a)")
+                        help="only check refdecode.py against the test vectors (part a)")
     parser.add_argument("--spec", default=None,
-                        help="FORMATS.md, for the vector-coverage check "
-                             "(default: ../shared/specs/FORMATS.md beside the project's root, if present)")
+                        help="a specification text with test-vector tables: check that "
+                             "the self-test holds every vector of it too (the format "
+                             "pages in docs/formats are always checked)")
     parser.add_argument("-n", "--count", type=int, default=3000,
                         help="IDs per `mintid gen` run (default 3000)")
     parser.add_argument("--timeout", type=float, default=120.0,
                         help="seconds allowed per mintid run (default 120)")
     parser.add_argument("--strict-order", action="store_true",
                         help="require strictly increasing integer values for uexky "
-                             "and caloriosa too (FORMATS.md does not promise it)")
+                             "and caloriosa too (the specification does not promise it)")
     parser.add_argument("--show", type=int, default=30,
                         help="how many failures to list (default 30)")
     args = parser.parse_args(argv)
@@ -971,9 +1020,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--mintid PATH is required (or use --self-test-only)")
 
     rep = Report()
-    spec_path = args.spec if args.spec is not None else default_spec_path()
-    print("a: self-test of refdecode.py against FORMATS.md")
-    self_test(rep, spec_path, spec_required=args.spec is not None)
+    print("a: self-test of refdecode.py against the test vectors")
+    self_test(rep, args.spec)
     if rep.failures:
         # Without a trustworthy reference, comparing mintid would mislead.
         print("the reference decoder fails its own self-test; mintid not checked")
