@@ -41,7 +41,7 @@ set -euo pipefail
 readonly CLIENTS=50
 readonly PIPELINE=16
 readonly BATCH=1000
-readonly CAPACITY=4096000 # nanoflake: 4096 IDs per ms (specs/FORMATS.md)
+readonly CAPACITY=4096000 # nanoflake: 4096 IDs per ms (docs/formats/nanoflake.md)
 readonly START_SECONDS=10 # how long a server may take to answer PING
 readonly STOP_SECONDS=5   # how long a server may take to exit on SIGTERM
 

@@ -32,7 +32,7 @@ shift
 [[ -f $mintid && -x $mintid ]] || die "'$mintid' is not an executable file"
 
 # Capacities per millisecond, as in mintid_format.capacity_per_ms
-# (specs/FORMATS.md); keep in step with the library's format table.
+# (docs/formats/); keep in step with the library's format table.
 declare -A capacity=(
     [uexky]=512
     [scru160]=32768

@@ -136,7 +136,7 @@ static bool parts_fit(const mintid_format *fmt, const mintid_parts *parts) {
     return mintid_format_field(fmt, MINTID_ROLE_RANDOM80) != NULL || memcmp(p.random80, zero80, sizeof zero80) == 0;
 }
 
-/* The length of one timestamp unit in ms (STANDARD-FORMATS.md: sonyflake 10 ms, ksuid 1 s; else 1 ms). */
+/* The length of one timestamp unit in ms (docs/formats: sonyflake 10 ms, ksuid 1 s; else 1 ms). */
 static int64_t ts_unit(mintid_format_id f) {
     switch (f) {
     case MINTID_SONYFLAKE:
@@ -160,7 +160,7 @@ static int64_t ts_unit(mintid_format_id f) {
     return 1;
 }
 
-/* typeid's prefix: ^[a-z]([a-z_]{0,61}[a-z])?$ (STANDARD-FORMATS.md section 7), not empty. */
+/* typeid's prefix: ^[a-z]([a-z_]{0,61}[a-z])?$ (docs/formats/typeid.md), not empty. */
 static bool ref_prefix_ok(const char *p, size_t len) {
     if (len < 1 || len > 63)
         return false;

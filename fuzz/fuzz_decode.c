@@ -16,7 +16,7 @@
  * that reads one byte too far trips AddressSanitizer.
  *
  * Every property is checked against a small reference decoder written from
- * FORMATS.md and STANDARD-FORMATS.md alone, so a decoder that wrongly
+ * the format pages (docs/formats) alone, so a decoder that wrongly
  * rejects a text is caught as well as one that accepts too much:
  * - the status is the reference's (length, then characters, then value,
  *   then, for uuidv7, whose decoders refuse other UUIDs, validity), and a
@@ -57,7 +57,7 @@
  * has no leading zero digit beyond min_len digits. rotate is uexky's "last
  * two characters moved to the front". strict refuses a leading zero with
  * MINTID_ECHAR (mintid.h: "a decimal integer never has a leading zero").
- * uuid is the RFC 9562 string (STANDARD-FORMATS.md section 1): 32 hex
+ * uuid is the RFC 9562 string (docs/formats/uuidv7.md): 32 hex
  * digits, bare or as 8-4-4-4-12, the latter also in braces or after
  * "urn:uuid:" (in either case); its canonical spelling is the 36-character
  * one, lower case, which min_len and max_len give.
@@ -437,7 +437,7 @@ static int ref_decode(const mintid_format *fmt, mintid_form form, const char *s,
  * The Unix ms an ID reports with its format's default epoch, or false if it
  * reports none (a typeid whose suffix is no UUIDv7). The seed formats
  * count whole ms from their epoch in their timestamp field; the standard
- * ones are spelt out as STANDARD-FORMATS.md has them.
+ * ones are spelt out as their pages have them.
  */
 static bool ref_unix_ms(const mintid_format *fmt, const mintid_id *id, int64_t *ms) {
     switch (fmt->id) {
@@ -473,7 +473,7 @@ static bool ref_unix_ms(const mintid_format *fmt, const mintid_id *id, int64_t *
     return true;
 }
 
-/* typeid's prefix: ^[a-z]([a-z_]{0,61}[a-z])?$ (STANDARD-FORMATS.md section 7), not empty. */
+/* typeid's prefix: ^[a-z]([a-z_]{0,61}[a-z])?$ (docs/formats/typeid.md), not empty. */
 static bool ref_prefix_ok(const char *p, size_t len) {
     if (len < 1 || len > 63)
         return false;

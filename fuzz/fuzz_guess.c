@@ -33,7 +33,7 @@
 
 /*
  * The forms mintid_guess() looks at for a format, in the order it tries
- * them (docs/formats; STANDARD-FORMATS.md section 0 for the new formats):
+ * them (docs/formats, each page's "Format guessing"):
  * the first that matches gives the ID. Returns how many.
  */
 static size_t guess_forms(mintid_format_id f, mintid_form forms[3]) {

@@ -20,7 +20,7 @@
  *   leaves the result alone;
  * - mintid_format_time() honours its buffer size;
  * - mintid_parse_epoch() reads a format's named epochs (snowflake's
- *   "twitter" and "discord", STANDARD-FORMATS.md section 4), by exact name,
+ *   "twitter" and "discord", docs/formats/snowflake.md), by exact name,
  *   and anything else as mintid_parse_time() does.
  */
 #include "fuzz.h"

@@ -543,7 +543,7 @@ int mintid__seq_step_one(const mintid__format_impl *f, const mintid_config *cfg,
 }
 
 /*
- * uexky and caloriosa: FORMATS.md has the counter run on across milliseconds
+ * uexky and caloriosa: their pages have the counter run on across milliseconds
  * rather than restart, so a new millisecond continues where the last one
  * left off. The millisecond then ends where the counter would wrap (step_one
  * refuses past the field's maximum): a wrap inside one millisecond would make

@@ -28,7 +28,7 @@ typedef struct vector {
     const char *other_case; /* the same ID in the other letter case; NULL where case matters */
 } vector;
 
-/* From test_vectors.c and test_standard.c (FORMATS.md and STANDARD-FORMATS.md). */
+/* From test_vectors.c and test_standard.c (the format pages' vectors). */
 static const vector vectors[] = {
     {"uexky", MINTID_FORM_TEXT, "xinaS8QBh", "0027692f10061c62", NULL},
     {"scru160", MINTID_FORM_TEXT, "05U0GF0J0SP1ADJPT0U4VHIMCJJAIP51", "017c083c130732153679e83c4fc65664e6a964a1",

@@ -60,7 +60,7 @@ static uint64_t next_spread(void) {
     return next_below(4) == 0 ? v >> next_below(64) : v;
 }
 
-/* ---- what FORMATS.md says, independently of the library ------------------- */
+/* ---- what the format pages say, independently of the library ------------- */
 
 /* The largest value a decoder of a 64-bit format accepts. */
 static uint64_t spec_limit(mintid_format_id f) {

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_standard.c - every vector of ../shared/specs/STANDARD-FORMATS.md (the
- * seven standard formats: uuidv7, ulid, scru128, snowflake, sonyflake, ksuid
- * and typeid), both ways: text -> ID -> hex, fields and inspect JSON, and
+ * test_standard.c - every vector of the seven standard formats' pages
+ * (docs/formats: uuidv7, ulid, scru128, snowflake, sonyflake, ksuid and
+ * typeid; first transcribed from STANDARD-FORMATS.md, the resolution the
+ * formats were written from), both ways: text -> ID -> hex, fields and inspect JSON, and
  * hex -> ID -> canonical text; every accepted alternative spelling; every
  * string the spec says to reject; the range vectors; and the generator
  * traces, replayed with a scripted clock and a scripted random source.

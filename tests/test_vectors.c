@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_vectors.c - every test vector and every listed rejection of
- * specs/FORMATS.md, both ways: fields -> ID -> text, and text -> ID -> fields.
+ * test_vectors.c - every test vector and every listed rejection of the seed
+ * formats' pages (docs/formats; first transcribed from FORMATS.md, the
+ * resolution the formats were written from), both ways: fields -> ID -> text, and text -> ID -> fields.
  */
 #include "check.h"
 #include "internal.h"
@@ -56,7 +57,7 @@ static const vector vectors[] = {
     {"nanoflake", 9223372036854775807u, "1y2p0ij32e8e7", P((UINT64_C(1) << 41) - 1, 4095, 1023, 0)},
 };
 
-/* The randomness of the scalable monotonic run, in order (FORMATS.md). */
+/* The randomness of the scalable monotonic run, in order (docs/formats/ulid-flake.md). */
 static const uint64_t scalable_run[] = {11887, 11972, 12191, 12205, 12374};
 
 static void check_vector(const vector *v) {
@@ -95,7 +96,7 @@ static void check_vector(const vector *v) {
 typedef struct scru_vector {
     const char *hex, *text;
     uint64_t ts, counter, random16;
-    const char *random80; /* decimal, or NULL when FORMATS.md elides it */
+    const char *random80; /* decimal, or NULL when the page elides it */
 } scru_vector;
 
 static const scru_vector scru_vectors[] = {

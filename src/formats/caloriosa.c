@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * caloriosa.c - Caloriosa device names (FORMATS.md section 4).
+ * caloriosa.c - Caloriosa device names (docs/formats/caloriosa.md).
  *
  * An unsigned 64-bit value: a constant 1 bit, 41-bit ms timestamp since
  * 2017-01-01, 12 random bits, a 10-bit increment. Its text is base62 with

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * ksuid.c - KSUID (STANDARD-FORMATS.md section 6).
+ * ksuid.c - KSUID (docs/formats/ksuid.md).
  *
  * 160 bits: a 32-bit count of seconds since 1400000000 (2014-05-13), and a
  * 128-bit payload. Text: 27 base62 digits (0-9A-Za-z), case-sensitive.

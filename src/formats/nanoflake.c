@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * nanoflake.c - Nanoflakes (FORMATS.md section 5), Twitter-Snowflake
+ * nanoflake.c - Nanoflakes (docs/formats/nanoflake.md), Twitter-Snowflake
  * compatible.
  *
  * A signed 64-bit value with the sign bit 0: 41-bit ms timestamp since an

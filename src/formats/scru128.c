@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * scru128.c - SCRU128 v2.1 (STANDARD-FORMATS.md section 3).
+ * scru128.c - SCRU128 v2.1 (docs/formats/scru128.md).
  *
  * 128 bits: 48-bit Unix ms timestamp, 24-bit counter_hi, 24-bit
  * counter_lo, 32-bit entropy. Text: 25 base36 digits, lower case, read in

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * scru160.c - SCRU160 v0.1.0 (FORMATS.md section 2).
+ * scru160.c - SCRU160 v0.1.0 (docs/formats/scru160.md).
  *
  * 160 bits: 48-bit Unix ms timestamp, 16-bit counter, random16, random80.
  * Text: 32 characters of base32hex (upper case), or 40 lower-case hex

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * snowflake.c - Twitter Snowflake (STANDARD-FORMATS.md section 4).
+ * snowflake.c - Twitter Snowflake (docs/formats/snowflake.md).
  *
  * nanoflake's layout (41-bit ms timestamp since a settable epoch, 10-bit
  * node, 12-bit sequence) written as the decimal integer, the form

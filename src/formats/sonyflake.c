@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * sonyflake.c - Sony's Sonyflake, v1 layout (STANDARD-FORMATS.md section 5).
+ * sonyflake.c - Sony's Sonyflake, v1 layout (docs/formats/sonyflake.md).
  *
  * 63 bits: 39-bit count of 10 ms units since a settable start time, 8-bit
  * sequence, 16-bit machine id (the sequence above the machine, unlike

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * typeid.c - TypeID v0.3 (STANDARD-FORMATS.md section 7).
+ * typeid.c - TypeID v0.3 (docs/formats/typeid.md).
  *
  * A UUID (a UUIDv7 when generated) written as `prefix_suffix`: the prefix
  * names the type, the suffix is the 128 bits in 26 digits of lower-case

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * uexky.c - uexky's "Unique ID Generator Design" (FORMATS.md section 1).
+ * uexky.c - uexky's "Unique ID Generator Design" (docs/formats/uexky.md).
  *
  * A 60-bit value in a 64-bit integer: 42-bit ms timestamp since 2018-03-01,
  * 9-bit sequence, 9 random bits. Its text is base64-like digits, unpadded,

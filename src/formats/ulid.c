@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * ulid.c - ULID (STANDARD-FORMATS.md section 2), monotonic.
+ * ulid.c - ULID (docs/formats/ulid.md), monotonic.
  *
  * 128 bits: 48-bit Unix ms timestamp, 80 bits of randomness. Text: 26
  * digits of Crockford base32, upper case, read in either case, without

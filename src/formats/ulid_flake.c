@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * ulid_flake.c - Ulid-Flake, stand-alone and scalable (FORMATS.md section 3).
+ * ulid_flake.c - Ulid-Flake, stand-alone and scalable (docs/formats/ulid-flake.md).
  *
  * A signed 64-bit value with the sign bit 0: 43-bit ms timestamp since
  * 2024-01-01, then 20 bits of randomness (stand-alone) or 15 bits of

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * uuidv7.c - RFC 9562 UUID version 7 (STANDARD-FORMATS.md section 1).
+ * uuidv7.c - RFC 9562 UUID version 7 (docs/formats/uuidv7.md).
  *
  * 128 bits: 48-bit Unix ms timestamp, version 7, rand_a (12 bits), variant
  * 10, rand_b (62 bits). The generator is the RFC's fixed-length dedicated

@@ -2,8 +2,8 @@
 // SPDX-License-Identifier: MIT
 // xcheck.mjs - cross-checks mintid's standard formats against the reference
 // implementations on npm, at the exact versions pinned in package-lock.json
-// (the versions named in the "Checked with" lines of
-// ../shared/specs/STANDARD-FORMATS.md).
+// (the versions named in the "Test vectors" sections of the format pages,
+// docs/formats/*.md).
 //
 //   1. mintid -> reference: mintid mints IDs of each format; the reference
 //      parses every one and must report the same fields as `mintid inspect`,
@@ -605,6 +605,6 @@ const failed = results.filter((r) => !r.ok);
 console.log(`xcheck: ${results.length - failed.length} passed, ${failed.length} failed, 1 skipped (sonyflake)`);
 if (failed.length) {
   console.log('xcheck: disagreements in: ' + failed.map((r) => r.name).join('; '));
-  console.log('xcheck: ../shared/specs/STANDARD-FORMATS.md decides whether mintid or the reference is at fault');
+  console.log('xcheck: the format pages (docs/formats/) decide whether mintid or the reference is at fault');
 }
 process.exit(failed.length ? 1 : 0);
