@@ -24,7 +24,8 @@ TSAN    := build-tsan
 # NodeSource's does, conflicts with Debian's npm package.)
 PACKAGES := build-essential cmake pkg-config clang libssl-dev libclang-rt-14-dev python3 faketime clang-format \
             libevent-dev libcurl4-openssl-dev libjansson-dev curl redis-tools redis-server etcd-server wrk \
-            nodejs postgresql-15 postgresql-server-dev-15 python3-redis libhiredis-dev
+            nodejs postgresql-15 postgresql-server-dev-15 python3-redis libhiredis-dev \
+            groff-base man-db bash-completion
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
