@@ -394,16 +394,31 @@ bool config_write_reference(FILE *out, const char *form) {
             fprintf(out, "#%s =%s%s\n", settings[i].name, settings[i].def[0] != '\0' ? " " : "", settings[i].def);
         }
     } else if (strcmp(form, "man") == 0) {
+        /* One .TP entry a setting: its name as the tag, its help, the
+         * range of a number, then its default and its other two names. */
         for (size_t i = 0; i < NSETTINGS; i++) {
+            const setting *s = &settings[i];
             char env[64];
-            env_name(&settings[i], env, sizeof env);
+            env_name(s, env, sizeof env);
             fputs(".TP\n.B ", out);
-            write_roff(out, settings[i].name);
+            write_roff(out, s->name);
             fputs("\n", out);
-            write_roff(out, settings[i].help);
-            fputs(".\n.br\nDefault: \\(lq", out);
-            write_roff(out, settings[i].def);
-            fputs("\\(rq; environment: \\fB", out);
+            write_roff(out, s->help);
+            fputs(".\n", out);
+            if (s->type == SET_UINT)
+                fprintf(out, "A whole number from %llu to %llu.\n", (unsigned long long)s->min,
+                        (unsigned long long)s->max);
+            fputs(".br\nDefault: ", out);
+            if (s->def[0] == '\0') {
+                fputs("empty", out);
+            } else {
+                fputs("\\fB", out);
+                write_roff(out, s->def);
+                fputs("\\fR", out);
+            }
+            fputs("; command line: \\fB\\-\\-", out);
+            write_roff(out, s->name);
+            fputs("\\fR; environment: \\fB", out);
             write_roff(out, env);
             fputs("\\fR.\n", out);
         }
