@@ -134,10 +134,12 @@ static const mintid_format *format_arg(sqlite3_context *ctx, sqlite3_value *v) {
             fmt = mintid_format_find(name);
     }
     if (fmt == NULL) {
+        /* As the command says it. */
         char names[MINTID_FORMAT_NAMES_MAX];
-        if (mintid_format_names(names, sizeof names) < 0)
-            names[0] = '\0';
-        error_msg(ctx, "unknown format '%s'; formats are: %s", escaped(s ? s : "", s ? len : 0, safe, sizeof safe),
+        size_t n = 0;
+        for (int i = 0; i < MINTID_FORMAT_COUNT && n < sizeof names; i++)
+            n += (size_t)snprintf(names + n, sizeof names - n, " %s", mintid_format_get((mintid_format_id)i)->name);
+        error_msg(ctx, "unknown format '%s'; formats are:%s", escaped(s ? s : "", s ? len : 0, safe, sizeof safe),
                   names);
     }
     return fmt;

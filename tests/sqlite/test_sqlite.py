@@ -365,6 +365,65 @@ class Shell(unittest.TestCase):
         self.assertEqual(r.stdout, "\n1\n", r.stderr)
 
 
+class Docs(unittest.TestCase):
+    """docs/sqlite.md's examples, run as written: each ```sql block in the
+    shell (its output as the ```text block after it says), the Python
+    example, and the shell sessions (`sqlite> ` lines), whose errors must be
+    the messages shown."""
+
+    @classmethod
+    def setUpClass(cls):
+        with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs", "sqlite.md")) as f:
+            cls.blocks = re.findall(r"^```(\w*)\n(.*?)^```$", f.read(), re.M | re.S)
+
+    def shell(self, script):
+        return subprocess.run([SHELL, ":memory:"], input=f".load {MODULE}\n" + script, capture_output=True, text=True)
+
+    def test_sql_blocks(self):
+        ran = 0
+        for i, (lang, body) in enumerate(self.blocks):
+            if lang != "sql":
+                continue
+            want = self.blocks[i + 1][1] if i + 1 < len(self.blocks) and self.blocks[i + 1][0] == "text" else None
+            r = self.shell(body)
+            self.assertEqual(r.stderr, "", body)
+            if want is not None:
+                self.assertEqual(r.stdout, want, body)
+            ran += 1
+        self.assertGreaterEqual(ran, 6)
+
+    def test_python_block(self):
+        [code] = [body for lang, body in self.blocks if lang == "python"]
+        out = subprocess.run([sys.executable, "-c", code.replace("build/sqlite/mintid", MODULE)], capture_output=True,
+                             text=True, check=True).stdout
+        self.assertRegex(out, r"^\('[0-9A-Z]{26}', \d+\)$")
+
+    def test_sessions(self):
+        ran = 0
+        for lang, body in self.blocks:
+            if lang != "" or "sqlite> " not in body:
+                continue
+            # Each command with the lines it printed: output, or "Runtime error: " and the message.
+            steps = re.findall(r"^sqlite> (.*)\n((?:(?!sqlite> ).*\n)*)", body, re.M)
+            script = "".join(cmd.replace(".load build/sqlite/mintid", "") + "\n" for cmd, _ in steps)
+            r = self.shell(script)
+            errors = [m for m in re.findall(r"^(?:Runtime|Parse) error[^:]*: (.*)$", r.stderr, re.M)]
+            outputs = r.stdout.splitlines()
+            want_errors = [line[len("Runtime error: "):] for _, out in steps for line in out.splitlines()
+                           if line.startswith("Runtime error: ")]
+            want_outputs = [(cmd, line) for cmd, out in steps for line in out.splitlines()
+                            if not line.startswith("Runtime error: ")]
+            self.assertEqual(errors, want_errors, r.stderr)
+            self.assertEqual(len(outputs), len(want_outputs), r.stdout)
+            for (cmd, want), got in zip(want_outputs, outputs):
+                if "gen_" in cmd:  # a new ID: the same shape
+                    self.assertEqual(re.sub(r"[0-9a-zA-Z]", "x", got), re.sub(r"[0-9a-zA-Z]", "x", want), cmd)
+                else:
+                    self.assertEqual(got, want, cmd)
+            ran += 1
+        self.assertGreaterEqual(ran, 2)
+
+
 def main():
     global MODULE, MINTID, SHELL
     ap = argparse.ArgumentParser()
