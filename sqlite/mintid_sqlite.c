@@ -496,14 +496,14 @@ static void fn_timestamp(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
 
 /* The time argument of <format>_min/_max: Unix ms (INTEGER or text) or RFC 3339 text. */
 static bool time_arg(sqlite3_context *ctx, const mintid_format *fmt, sqlite3_value *v, int64_t *unix_ms) {
-    if (sqlite3_value_type(v) == SQLITE_INTEGER) {
+    int type = sqlite3_value_type(v); /* before the text: a conversion may change it */
+    if (type == SQLITE_INTEGER) {
         *unix_ms = sqlite3_value_int64(v);
         return true;
     }
     const char *s = (const char *)sqlite3_value_text(v);
     size_t len = (size_t)sqlite3_value_bytes(v);
-    if (sqlite3_value_type(v) == SQLITE_TEXT && s != NULL && memchr(s, '\0', len) == NULL &&
-        mintid_parse_time(s, unix_ms) == MINTID_OK)
+    if (type == SQLITE_TEXT && s != NULL && memchr(s, '\0', len) == NULL && mintid_parse_time(s, unix_ms) == MINTID_OK)
         return true;
     char safe[MINTID_ESCAPED_MAX];
     error_msg(ctx, "%s: '%s' is not a time: give Unix milliseconds or RFC 3339 UTC (2015-01-01T00:00:00Z)", fmt->name,
@@ -587,11 +587,12 @@ static void fn_config(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
         if (argc > 1) {
             int64_t max = node_max();
             sqlite3_value *v = argv[1];
+            int type = sqlite3_value_type(v); /* before the text: a conversion may change it */
             const char *t = (const char *)sqlite3_value_text(v);
             int64_t node = -1;
-            if (sqlite3_value_type(v) == SQLITE_INTEGER) {
+            if (type == SQLITE_INTEGER) {
                 node = sqlite3_value_int64(v);
-            } else if (sqlite3_value_type(v) == SQLITE_TEXT && t != NULL && t[0] >= '0' && t[0] <= '9') {
+            } else if (type == SQLITE_TEXT && t != NULL && t[0] >= '0' && t[0] <= '9') {
                 char *end;
                 errno = 0;
                 long long x = strtoll(t, &end, 10);
@@ -611,14 +612,13 @@ static void fn_config(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     if (ef != NULL) {
         if (argc > 1) {
             sqlite3_value *v = argv[1];
+            int type = sqlite3_value_type(v); /* before the text: a conversion may change it */
+            /* An INTEGER is read as its decimal text, so that it is checked as the text is. */
             const char *t = (const char *)sqlite3_value_text(v);
             int64_t ms = MINTID_EPOCH_DEFAULT, now = 0;
-            if (sqlite3_value_type(v) == SQLITE_INTEGER) {
-                ms = sqlite3_value_int64(v);
-            } else if (sqlite3_value_type(v) != SQLITE_NULL &&
-                       (sqlite3_value_type(v) != SQLITE_TEXT || t == NULL ||
-                        memchr(t, '\0', (size_t)sqlite3_value_bytes(v)) != NULL ||
-                        mintid_parse_epoch(ef, t, &ms) != MINTID_OK)) {
+            if (type != SQLITE_NULL && ((type != SQLITE_TEXT && type != SQLITE_INTEGER) || t == NULL ||
+                                        memchr(t, '\0', (size_t)sqlite3_value_bytes(v)) != NULL ||
+                                        mintid_parse_epoch(ef, t, &ms) != MINTID_OK)) {
                 int n = snprintf(names, sizeof names, "%s", "");
                 for (const mintid_epoch_name *e = ef->epoch_names; e != NULL && e->name != NULL && n >= 0; e++)
                     n += snprintf(names + n, sizeof names - (size_t)n, "%s%s",
@@ -629,7 +629,7 @@ static void fn_config(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
                           name, t != NULL ? escaped(t, (size_t)sqlite3_value_bytes(v), safe, sizeof safe) : "", names);
                 return;
             }
-            if (sqlite3_value_type(v) != SQLITE_NULL && (mintid_clock_system(NULL, &now) != MINTID_OK || ms > now)) {
+            if (type != SQLITE_NULL && (mintid_clock_system(NULL, &now) != MINTID_OK || ms > now)) {
                 error_msg(ctx, "mintid_config: %s %" PRId64 " is in the future", name, ms);
                 return;
             }

@@ -198,8 +198,9 @@ class Config(unittest.TestCase):
                                     r"^nanoflake: node 1024 does not fit: nanoflake node ids are 0\.\.1023"):
             db.execute("SELECT gen_nanoflake()")
         self.assertEqual(json.loads(one(db, "SELECT mintid_inspect(gen_sonyflake(), 'sonyflake')"))["machine"], 1024)
-        with self.assertRaisesRegex(sqlite3.OperationalError, "nanoflake_epoch 'soon' is not a time"):
-            db.execute("SELECT mintid_config('nanoflake_epoch', 'soon')")
+        for bad in ["soon", -5, 1.5, b"\x00"]:
+            with self.assertRaisesRegex(sqlite3.OperationalError, "nanoflake_epoch '.*' is not a time"):
+                db.execute("SELECT mintid_config('nanoflake_epoch', ?)", (bad,))
         with self.assertRaisesRegex(sqlite3.OperationalError, "snowflake_epoch 'x' is not a time.*or one of twitter"):
             db.execute("SELECT mintid_config('snowflake_epoch', 'x')")
         with self.assertRaisesRegex(sqlite3.OperationalError, "nanoflake_epoch 99999999999999 is in the future"):
