@@ -7,7 +7,7 @@
 #                plain build, AddressSanitizer + UndefinedBehaviorSanitizer
 #                with the fuzzers, and ThreadSanitizer for the thread tests
 #
-# Other targets: deps, build, pg, check-pg, demo, bench, soak, install (PREFIX=...), format, clean.
+# Other targets: deps, build, sqlite, pg, check-pg, demo, bench, soak, install (PREFIX=...), format, clean.
 
 JOBS    ?= 2
 # Tests at a time: most of the server and fault tests wait on timers, leases
@@ -25,11 +25,12 @@ TSAN    := build-tsan
 PACKAGES := build-essential cmake pkg-config clang libssl-dev libclang-rt-14-dev python3 faketime clang-format \
             libevent-dev libcurl4-openssl-dev libjansson-dev curl redis-tools redis-server etcd-server wrk \
             nodejs postgresql-15 postgresql-server-dev-15 python3-redis libhiredis-dev \
-            python3-yaml python3-jsonschema prometheus groff-base man-db bash-completion
+            python3-yaml python3-jsonschema prometheus groff-base man-db bash-completion \
+            libsqlite3-dev sqlite3
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build run demo check check-plain check-asan check-tsan check-pg pg bench soak install format clean
+.PHONY: all deps build sqlite run demo check check-plain check-asan check-tsan check-pg pg bench soak install format clean
 
 all: build
 
@@ -63,6 +64,11 @@ $(BUILD)/Makefile:
 
 build: deps $(BUILD)/Makefile
 	cmake --build $(BUILD) -j$(JOBS)
+
+# The SQLite extension alone, build/sqlite/mintid.so (part of build when
+# libsqlite3-dev is there); `.load build/sqlite/mintid` in the sqlite3 shell.
+sqlite: deps $(BUILD)/Makefile
+	cmake --build $(BUILD) --target mintid_sqlite -j$(JOBS)
 
 # The main job: mintidd in the foreground with the embedded default (node 0,
 # state in ./mintid-state, loopback only). Ctrl-C stops it cleanly.
@@ -118,7 +124,7 @@ check-pg: pg
 	$(SUDO) python3 -W ignore tests/pg/test_pg.py
 
 bench: build
-	cmake --build $(BUILD) --target bench_gen bench_uuidv7_lib bench_host -j$(JOBS)
+	cmake --build $(BUILD) --target bench_gen bench_uuidv7_lib bench_host bench_sqlite -j$(JOBS)
 	$(BUILD)/bench/bench_gen
 	bench/cli_throughput.sh $(BUILD)/mintid
 	$(BUILD)/bench/bench_uuidv7_lib
@@ -126,6 +132,7 @@ bench: build
 	bench/bench_uuidv7.sh $(BUILD)/mintid
 	bench/bench_server.sh $(BUILD)/mintidd
 	python3 bench/bench_fairness.py $(BUILD)/mintidd
+	$(BUILD)/bench/bench_sqlite --module $(BUILD)/sqlite/mintid
 
 # The fault scenarios at length (tests/fault/README.md): more kill -9 rounds
 # and longer load under every fault than in `make check`.
@@ -142,7 +149,7 @@ install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)
 
 format:
-	clang-format -i include/*.h src/*.[ch] src/formats/*.c cli/*.[ch] tests/*.[ch] $(wildcard fuzz/*.c bench/*.c)
+	clang-format -i include/*.h src/*.[ch] src/formats/*.c cli/*.[ch] tests/*.[ch] $(wildcard fuzz/*.c bench/*.c sqlite/*.c tests/sqlite/*.c)
 
 clean:
 	rm -rf $(BUILD) $(ASAN) $(TSAN)

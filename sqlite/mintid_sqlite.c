@@ -1,0 +1,749 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * mintid_sqlite.c - the SQLite extension: every format of libmintid's table
+ * as SQL functions, minted from the host-wide generator.
+ *
+ * Loaded as build/sqlite/mintid (entry point sqlite3_mintid_init). Nothing
+ * here names a format: the functions are registered by walking the format
+ * table, one generic C function per operation, with the format as the
+ * function's user data (gen_<format>, gen_<format>_int, gen_<format>_blob,
+ * <format>_min/_max and their _int and _blob forms), plus mintid_inspect,
+ * mintid_timestamp and mintid_config. Only the public header is used.
+ *
+ * Each connection has its own settings (the node id, each settable epoch)
+ * and its own host-wide generators, made on first use; every process of
+ * the host that mints a format with the same node and epoch continues one
+ * sequence, so many processes writing one database never collide.
+ */
+#include "mintid.h"
+
+#include <sqlite3ext.h>
+
+#include <errno.h>
+#include <stdarg.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+SQLITE_EXTENSION_INIT1
+
+/* SQLite's JSON functions read a text of this subtype as JSON, not as a string. */
+#define JSON_SUBTYPE 74
+#define MSG_MAX 640
+#define SQL_NAME_MAX 64
+
+/* Flags of the functions that read IDs and times: the same arguments give the
+ * same result within a statement, and a schema may use them safely. */
+#define DECODER_FLAGS (SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS)
+/* The generators: never DETERMINISTIC (SQLite would fold two calls into one,
+ * and refuses them in CHECK constraints, index expressions and generated
+ * columns). Not DIRECTONLY either, so that a column's DEFAULT and a trigger
+ * may mint; they are not INNOCUOUS, so a connection that distrusts the
+ * schemas it opens (SQLITE_DBCONFIG_TRUSTED_SCHEMA off) keeps them out of
+ * a schema: all a schema could do with one is spend IDs. */
+#define GENERATOR_FLAGS SQLITE_UTF8
+/* mintid_config changes the connection's settings: never from a schema. */
+#define CONFIG_FLAGS (SQLITE_UTF8 | SQLITE_DIRECTONLY)
+
+typedef struct conn conn;
+
+/* What a per-format function is given as its user data. */
+typedef struct slot {
+    conn *c;
+    const mintid_format *fmt;
+} slot;
+
+/* A connection's settings and generators; freed with its last function. */
+struct conn {
+    int refs;
+    int64_t node;                       /* node id of the formats whose node field is not optional */
+    int64_t epoch[MINTID_FORMAT_COUNT]; /* MINTID_EPOCH_DEFAULT: the format's own */
+    mintid_gen *gen[MINTID_FORMAT_COUNT];
+    slot slots[MINTID_FORMAT_COUNT];
+};
+
+static void conn_release(void *p) {
+    conn *c = ((slot *)p)->c;
+    if (--c->refs > 0)
+        return;
+    for (int i = 0; i < MINTID_FORMAT_COUNT; i++)
+        mintid_gen_free(c->gen[i]);
+    sqlite3_free(c);
+}
+
+/* The connection of a function's call. */
+static conn *ctx_conn(sqlite3_context *ctx) { return ((slot *)sqlite3_user_data(ctx))->c; }
+
+static void drop_generators(conn *c) {
+    for (int i = 0; i < MINTID_FORMAT_COUNT; i++) {
+        mintid_gen_free(c->gen[i]);
+        c->gen[i] = NULL;
+    }
+}
+
+/* The SQL name of a format: its name with '-' as '_', as in PostgreSQL. */
+static void sql_name(const mintid_format *fmt, char *out, size_t cap) {
+    snprintf(out, cap, "%s", fmt->name);
+    for (char *p = out; *p != '\0'; p++)
+        if (*p == '-')
+            *p = '_';
+}
+
+/* The largest node id of any format with a node field that is not optional. */
+static int64_t node_max(void) {
+    int64_t max = 0;
+    for (int i = 0; i < MINTID_FORMAT_COUNT; i++) {
+        const mintid_format *f = mintid_format_get((mintid_format_id)i);
+        if (f->node_bits > 0 && !f->node_optional && ((INT64_C(1) << f->node_bits) - 1) > max)
+            max = (INT64_C(1) << f->node_bits) - 1;
+    }
+    return max;
+}
+
+static void error_msg(sqlite3_context *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void error_msg(sqlite3_context *ctx, const char *fmt, ...) {
+    char msg[MSG_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    sqlite3_result_error(ctx, msg, -1);
+}
+
+/* Untrusted text, escaped for a message. */
+static const char *escaped(const char *s, size_t len, char *buf, size_t cap) {
+    mintid_escape(s, len, buf, cap);
+    return buf;
+}
+
+/* A format named by an SQL argument: its name, or its SQL name ('ulid_flake'). */
+static const mintid_format *format_arg(sqlite3_context *ctx, sqlite3_value *v) {
+    const char *s = (const char *)sqlite3_value_text(v);
+    size_t len = (size_t)sqlite3_value_bytes(v);
+    char name[SQL_NAME_MAX], safe[MINTID_ESCAPED_MAX];
+    const mintid_format *fmt = NULL;
+    if (s != NULL && len < sizeof name && memchr(s, '\0', len) == NULL) {
+        memcpy(name, s, len + 1);
+        for (char *p = name; *p != '\0'; p++)
+            if (*p == '_')
+                *p = '-';
+        fmt = mintid_format_find(s);
+        if (fmt == NULL)
+            fmt = mintid_format_find(name);
+    }
+    if (fmt == NULL) {
+        /* As the command says it. */
+        char names[MINTID_FORMAT_NAMES_MAX];
+        size_t n = 0;
+        for (int i = 0; i < MINTID_FORMAT_COUNT && n < sizeof names; i++)
+            n += (size_t)snprintf(names + n, sizeof names - n, " %s", mintid_format_get((mintid_format_id)i)->name);
+        error_msg(ctx, "unknown format '%s'; formats are:%s", escaped(s ? s : "", s ? len : 0, safe, sizeof safe),
+                  names);
+    }
+    return fmt;
+}
+
+/* The epoch this connection reads and mints fmt's IDs with. */
+static int64_t conn_epoch(const conn *c, const mintid_format *fmt) {
+    return fmt->epoch_settable && c->epoch[fmt->id] != MINTID_EPOCH_DEFAULT ? c->epoch[fmt->id] : fmt->epoch_ms;
+}
+
+static bool node_applies(const mintid_format *fmt) { return fmt->node_bits > 0 && !fmt->node_optional; }
+
+/* ---- generators ---------------------------------------------------------------------- */
+
+/* The connection's host-wide generator of the slot's format, made on first use. */
+static mintid_gen *slot_gen(sqlite3_context *ctx, slot *s) {
+    conn *c = s->c;
+    const mintid_format *fmt = s->fmt;
+    if (c->gen[fmt->id] != NULL)
+        return c->gen[fmt->id];
+    mintid_config cfg;
+    mintid_config_init(&cfg, fmt);
+    /* As the command: a used-up millisecond waits for the next one, so one
+     * statement may mint any number of IDs. */
+    cfg.overflow = MINTID_OVERFLOW_WAIT;
+    if (node_applies(fmt)) {
+        int64_t max = (INT64_C(1) << fmt->node_bits) - 1;
+        if (c->node > max) {
+            error_msg(ctx, "%s: node %" PRId64 " does not fit: %s node ids are 0..%" PRId64 " (mintid_config('node'))",
+                      fmt->name, c->node, fmt->name, max);
+            return NULL;
+        }
+        cfg.node = c->node;
+    }
+    cfg.epoch_ms = conn_epoch(c, fmt);
+    const char *dir = getenv("MINTID_HOST_DIR");
+    if (dir != NULL && dir[0] == '\0')
+        dir = NULL;
+    int rc = mintid_gen_new_host(fmt, &cfg, dir, &c->gen[fmt->id]);
+    if (rc == MINTID_EHOST || rc == MINTID_EHOSTSTATE) {
+        const char *why = rc == MINTID_EHOST ? strerror(errno) : NULL;
+        error_msg(ctx, "%s: in %s: %s%s%s (MINTID_HOST_DIR names the directory)", fmt->name,
+                  dir != NULL ? dir : MINTID_HOST_DIR_DEFAULT, mintid_strerror(rc), why != NULL ? ": " : "",
+                  why != NULL ? why : "");
+    } else if (rc == MINTID_ETIME) {
+        error_msg(ctx, "%s: the epoch %" PRId64 " is in the future", fmt->name, cfg.epoch_ms);
+    } else if (rc != MINTID_OK) {
+        error_msg(ctx, "%s: %s", fmt->name, mintid_strerror(rc));
+    }
+    if (rc != MINTID_OK)
+        c->gen[fmt->id] = NULL;
+    return c->gen[fmt->id];
+}
+
+static bool mint(sqlite3_context *ctx, slot *s, mintid_id *id) {
+    mintid_gen *gen = slot_gen(ctx, s);
+    if (gen == NULL)
+        return false;
+    int rc = mintid_gen_next(gen, id);
+    if (rc != MINTID_OK) {
+        error_msg(ctx, "%s: %s", s->fmt->name, mintid_strerror(rc));
+        return false;
+    }
+    return true;
+}
+
+/* gen_<format>([prefix]): the canonical text; a type prefix where the format has one. */
+static void fn_gen_text(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+    slot *s = sqlite3_user_data(ctx);
+    const char *prefix = argc > 0 ? (const char *)sqlite3_value_text(argv[0]) : NULL;
+    if (prefix != NULL && prefix[0] != '\0' &&
+        mintid_prefix_check(s->fmt, prefix, (size_t)sqlite3_value_bytes(argv[0])) != MINTID_OK) {
+        char safe[MINTID_ESCAPED_MAX];
+        error_msg(ctx, "%s: prefix '%s': a %s prefix is 1 to %u of a-z and '_', starting and ending with a letter",
+                  s->fmt->name, escaped(prefix, (size_t)sqlite3_value_bytes(argv[0]), safe, sizeof safe), s->fmt->name,
+                  s->fmt->prefix_max);
+        return;
+    }
+    mintid_id id;
+    char text[MINTID_TEXT_MAX];
+    if (!mint(ctx, s, &id))
+        return;
+    int n = mintid_encode_prefixed(s->fmt, MINTID_FORM_TEXT, &id, prefix, text, sizeof text);
+    if (n < 0)
+        error_msg(ctx, "%s: %s", s->fmt->name, mintid_strerror(n));
+    else
+        sqlite3_result_text(ctx, text, n, SQLITE_TRANSIENT);
+}
+
+/* gen_<format>_int(): a 64-bit ID as an INTEGER (two's complement past 2^63-1). */
+static void fn_gen_int(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+    (void)argc, (void)argv;
+    slot *s = sqlite3_user_data(ctx);
+    mintid_id id;
+    if (mint(ctx, s, &id))
+        sqlite3_result_int64(ctx, (sqlite3_int64)mintid_id_to_u64(&id));
+}
+
+/* gen_<format>_blob(): the ID's bytes, big-endian. */
+static void fn_gen_blob(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+    (void)argc, (void)argv;
+    slot *s = sqlite3_user_data(ctx);
+    mintid_id id;
+    if (mint(ctx, s, &id))
+        sqlite3_result_blob(ctx, id.bytes, s->fmt->bits / 8, SQLITE_TRANSIENT);
+}
+
+/* ---- reading IDs --------------------------------------------------------------------- */
+
+/* What the decoders return: the ID in every shape they need. */
+typedef struct read_result {
+    const mintid_format *fmt;
+    mintid_id id;
+    char prefix[MINTID_PREFIX_MAX + 1];
+} read_result;
+
+/* Bytes of a 64-bit format past its largest value, or that the format's check refuses. */
+static bool check_value(sqlite3_context *ctx, const mintid_format *fmt, const mintid_id *id) {
+    if (fmt->bits == 64 && mintid_id_to_u64(id) > fmt->value_max) {
+        error_msg(ctx, "%s: value %" PRIu64 " exceeds the format's largest, %" PRIu64, fmt->name, mintid_id_to_u64(id),
+                  fmt->value_max);
+        return false;
+    }
+    if (mintid_id_check(fmt, id) != MINTID_OK) {
+        error_msg(ctx, "%s: not a valid ID: %s", fmt->name, fmt->invalid_why != NULL ? fmt->invalid_why : "");
+        return false;
+    }
+    return true;
+}
+
+/* A text ID: of fmt (its every form), or of the format its shape says. */
+static bool read_text(sqlite3_context *ctx, const conn *c, const char *s, size_t len, const mintid_format *fmt,
+                      read_result *r) {
+    char safe[MINTID_ESCAPED_MAX], msg[MSG_MAX];
+    if (len == 0) {
+        sqlite3_result_error(ctx, "empty text; expected an ID", -1);
+        return false;
+    }
+    if (memchr(s, '\0', len) != NULL) {
+        error_msg(ctx, "'%s' contains a NUL byte", escaped(s, len, safe, sizeof safe));
+        return false;
+    }
+    if (fmt == NULL) {
+        unsigned cands = 0;
+        int64_t now = 0;
+        mintid_form form;
+        mintid_clock_system(NULL, &now);
+        int rc = mintid_guess_recent(s, len, now, MINTID_EPOCH_DEFAULT, &r->fmt, &r->id, &form, &cands);
+        if (rc == MINTID_OK)
+            rc = mintid_decode_prefixed(r->fmt, form, s, len, &r->id, NULL, r->prefix);
+        if (rc == MINTID_OK)
+            return true;
+        if (rc == MINTID_EAMBIGUOUS) {
+            int n = snprintf(msg, sizeof msg, "'%s' is ambiguous: it could be", escaped(s, len, safe, sizeof safe));
+            const char *sep = " ";
+            for (int i = 0; i < MINTID_FORMAT_COUNT && n > 0 && (size_t)n < sizeof msg; i++)
+                if (cands & (1u << i)) {
+                    n += snprintf(msg + n, sizeof msg - (size_t)n, "%s%s", sep,
+                                  mintid_format_get((mintid_format_id)i)->name);
+                    sep = " or ";
+                }
+            if (n > 0 && (size_t)n < sizeof msg)
+                snprintf(msg + n, sizeof msg - (size_t)n, "; name the format as the second argument");
+            sqlite3_result_error(ctx, msg, -1);
+        } else {
+            error_msg(ctx,
+                      "'%s' does not have the shape of any format's ID; name the format as the second argument to "
+                      "read it as one",
+                      escaped(s, len, safe, sizeof safe));
+        }
+        return false;
+    }
+    (void)c;
+    r->fmt = fmt;
+    int rc = mintid_decode_prefixed(fmt, MINTID_FORM_ANY, s, len, &r->id, NULL, r->prefix);
+    if (rc == MINTID_OK && mintid_id_check(fmt, &r->id) != MINTID_OK)
+        rc = MINTID_EINVALID;
+    if (rc != MINTID_OK) {
+        if (mintid_explain(fmt, MINTID_FORM_ANY, s, len, rc, msg, sizeof msg) > 0)
+            sqlite3_result_error(ctx, msg, -1);
+        else
+            error_msg(ctx, "%s: %s", fmt->name, mintid_strerror(rc));
+        return false;
+    }
+    return true;
+}
+
+/* A blob ID: fmt's bytes, or those of the one format of that length they can be. */
+static bool read_blob(sqlite3_context *ctx, const uint8_t *b, size_t len, const mintid_format *fmt, read_result *r) {
+    r->prefix[0] = '\0';
+    if (fmt != NULL) {
+        if (len != fmt->bits / 8u) {
+            error_msg(ctx, "%s: a blob of %zu bytes is no ID, which has %u", fmt->name, len, fmt->bits / 8u);
+            return false;
+        }
+        r->fmt = fmt;
+        memset(&r->id, 0, sizeof r->id);
+        memcpy(r->id.bytes, b, len);
+        return check_value(ctx, fmt, &r->id);
+    }
+    /* As mintid_guess_recent() for text: the only candidate, else the only
+     * one whose time is recent. */
+    unsigned cands = 0, recent = 0, sizes = 0;
+    int64_t now = 0;
+    mintid_clock_system(NULL, &now);
+    for (int i = 0; i < MINTID_FORMAT_COUNT; i++) {
+        const mintid_format *f = mintid_format_get((mintid_format_id)i);
+        mintid_id id = {{0}};
+        sizes |= 1u << (f->bits / 8u);
+        if (len != f->bits / 8u)
+            continue;
+        memcpy(id.bytes, b, len);
+        if ((f->bits == 64 && mintid_id_to_u64(&id) > f->value_max) || mintid_id_check(f, &id) != MINTID_OK)
+            continue;
+        cands |= 1u << i;
+        int64_t t = mintid_id_unix_ms(f, &id, MINTID_EPOCH_DEFAULT);
+        if (t >= now - MINTID_GUESS_RECENT_MS && t <= now + MINTID_GUESS_AHEAD_MS)
+            recent |= 1u << i;
+    }
+    unsigned pick = (cands & (cands - 1)) == 0 ? cands : (recent & (recent - 1)) == 0 ? recent : 0;
+    if (pick != 0) {
+        r->fmt = mintid_format_get((mintid_format_id)__builtin_ctz(pick));
+        memset(&r->id, 0, sizeof r->id);
+        memcpy(r->id.bytes, b, len);
+        return true;
+    }
+    char msg[MSG_MAX];
+    int n;
+    if (cands == 0 && !(len < 32 && (sizes & (1u << len)))) {
+        n = snprintf(msg, sizeof msg, "a blob of %zu bytes is no ID of any format, which have", len);
+        const char *sep = " ";
+        for (unsigned k = 0; k < 32 && n > 0 && (size_t)n < sizeof msg; k++)
+            if (sizes & (1u << k)) {
+                n += snprintf(msg + n, sizeof msg - (size_t)n, "%s%u", sep, k);
+                sep = (sizes >> (k + 1)) & ((sizes >> (k + 1)) - 1) ? ", " : " or ";
+            }
+        if (n > 0 && (size_t)n < sizeof msg)
+            snprintf(msg + n, sizeof msg - (size_t)n, " bytes");
+    } else if (cands == 0) {
+        n = snprintf(msg, sizeof msg, "a blob of %zu bytes is not a valid ID of any format of that length", len);
+    } else {
+        n = snprintf(msg, sizeof msg, "a blob of %zu bytes is ambiguous: it could be", len);
+        const char *sep = " ";
+        for (int i = 0; i < MINTID_FORMAT_COUNT && n > 0 && (size_t)n < sizeof msg; i++)
+            if (cands & (1u << i)) {
+                n += snprintf(msg + n, sizeof msg - (size_t)n, "%s%s", sep,
+                              mintid_format_get((mintid_format_id)i)->name);
+                sep = " or ";
+            }
+        if (n > 0 && (size_t)n < sizeof msg)
+            snprintf(msg + n, sizeof msg - (size_t)n, "; name the format as the second argument");
+    }
+    sqlite3_result_error(ctx, msg, -1);
+    return false;
+}
+
+/*
+ * Reads an ID from any SQL value: text (any text form of fmt, or a shape
+ * that names its format), an INTEGER (a 64-bit format's value, two's
+ * complement past 2^63-1; without fmt, read as its decimal text), a BLOB
+ * (the ID's bytes). Returns false after setting the SQL error.
+ */
+static bool read_id(sqlite3_context *ctx, const conn *c, sqlite3_value *v, const mintid_format *fmt, read_result *r) {
+    r->prefix[0] = '\0';
+    switch (sqlite3_value_type(v)) {
+    case SQLITE_INTEGER: {
+        uint64_t u = (uint64_t)sqlite3_value_int64(v);
+        if (fmt == NULL) {
+            char dec[24];
+            int n = snprintf(dec, sizeof dec, "%" PRIu64, u);
+            return read_text(ctx, c, dec, (size_t)n, NULL, r);
+        }
+        if (fmt->bits != 64) {
+            error_msg(ctx, "%s: an INTEGER is no %s ID, which has %u bits: give its text or its BLOB", fmt->name,
+                      fmt->name, fmt->bits);
+            return false;
+        }
+        r->fmt = fmt;
+        mintid_id_from_u64(&r->id, u);
+        return check_value(ctx, fmt, &r->id);
+    }
+    case SQLITE_BLOB: {
+        const uint8_t *b = sqlite3_value_blob(v);
+        return read_blob(ctx, b, (size_t)sqlite3_value_bytes(v), fmt, r);
+    }
+    case SQLITE_TEXT: {
+        const char *s = (const char *)sqlite3_value_text(v);
+        if (s == NULL) {
+            sqlite3_result_error_nomem(ctx);
+            return false;
+        }
+        return read_text(ctx, c, s, (size_t)sqlite3_value_bytes(v), fmt, r);
+    }
+    default:
+        error_msg(ctx, "%s%sa REAL is no ID; give its text, INTEGER or BLOB", fmt != NULL ? fmt->name : "",
+                  fmt != NULL ? ": " : "");
+        return false;
+    }
+}
+
+/* The decoders' arguments: (id) or (id, format); NULL gives NULL. */
+static bool decoder_args(sqlite3_context *ctx, int argc, sqlite3_value **argv, read_result *r) {
+    const conn *c = ctx_conn(ctx);
+    const mintid_format *fmt = NULL;
+    if (sqlite3_value_type(argv[0]) == SQLITE_NULL || (argc > 1 && sqlite3_value_type(argv[1]) == SQLITE_NULL)) {
+        sqlite3_result_null(ctx);
+        return false;
+    }
+    if (argc > 1 && (fmt = format_arg(ctx, argv[1])) == NULL)
+        return false;
+    return read_id(ctx, c, argv[0], fmt, r);
+}
+
+/* mintid_inspect(id [, format]): the inspect JSON object, as `mintid inspect` prints it. */
+static void fn_inspect(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+    const conn *c = ctx_conn(ctx);
+    read_result r;
+    char json[MINTID_JSON_MAX];
+    if (!decoder_args(ctx, argc, argv, &r))
+        return;
+    int n = mintid_id_to_json_prefixed(r.fmt, &r.id, r.prefix, conn_epoch(c, r.fmt), json, sizeof json);
+    if (n < 0) {
+        error_msg(ctx, "%s: %s", r.fmt->name, mintid_strerror(n));
+        return;
+    }
+    sqlite3_result_text(ctx, json, n, SQLITE_TRANSIENT);
+    sqlite3_result_subtype(ctx, JSON_SUBTYPE);
+}
+
+/* mintid_timestamp(id [, format]): the ID's time as RFC 3339 UTC; NULL for an ID that carries none. */
+static void fn_timestamp(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+    const conn *c = ctx_conn(ctx);
+    read_result r;
+    char json[MINTID_JSON_MAX], when[MINTID_TIME_MAX];
+    if (!decoder_args(ctx, argc, argv, &r))
+        return;
+    /* Whether the ID carries a time at all (a typeid over a UUID of another
+     * version does not) is the inspect object's to say. */
+    int64_t epoch = conn_epoch(c, r.fmt);
+    int n = mintid_id_to_json_prefixed(r.fmt, &r.id, r.prefix, epoch, json, sizeof json);
+    if (n < 0) {
+        error_msg(ctx, "%s: %s", r.fmt->name, mintid_strerror(n));
+        return;
+    }
+    if (strstr(json, "\"unix_ms\":null") != NULL ||
+        (n = mintid_format_time(mintid_id_unix_ms(r.fmt, &r.id, epoch), when, sizeof when)) < 0) {
+        sqlite3_result_null(ctx);
+        return;
+    }
+    sqlite3_result_text(ctx, when, n, SQLITE_TRANSIENT);
+}
+
+/* ---- ranges -------------------------------------------------------------------------- */
+
+/* The time argument of <format>_min/_max: Unix ms (INTEGER or text) or RFC 3339 text. */
+static bool time_arg(sqlite3_context *ctx, const mintid_format *fmt, sqlite3_value *v, int64_t *unix_ms) {
+    int type = sqlite3_value_type(v); /* before the text: a conversion may change it */
+    if (type == SQLITE_INTEGER) {
+        *unix_ms = sqlite3_value_int64(v);
+        return true;
+    }
+    const char *s = (const char *)sqlite3_value_text(v);
+    size_t len = (size_t)sqlite3_value_bytes(v);
+    if (type == SQLITE_TEXT && s != NULL && memchr(s, '\0', len) == NULL && mintid_parse_time(s, unix_ms) == MINTID_OK)
+        return true;
+    char safe[MINTID_ESCAPED_MAX];
+    error_msg(ctx, "%s: '%s' is not a time: give Unix milliseconds or RFC 3339 UTC (2015-01-01T00:00:00Z)", fmt->name,
+              s != NULL ? escaped(s, len, safe, sizeof safe) : "");
+    return false;
+}
+
+enum { AS_TEXT, AS_INT, AS_BLOB };
+
+static void range_result(sqlite3_context *ctx, int want_max, int as, int argc, sqlite3_value **argv) {
+    (void)argc;
+    const slot *s = sqlite3_user_data(ctx);
+    int64_t t;
+    mintid_id lo, hi;
+    if (sqlite3_value_type(argv[0]) == SQLITE_NULL) {
+        sqlite3_result_null(ctx);
+        return;
+    }
+    if (!time_arg(ctx, s->fmt, argv[0], &t))
+        return;
+    if (mintid_range(s->fmt, t, conn_epoch(s->c, s->fmt), &lo, &hi) != MINTID_OK) {
+        error_msg(ctx, "%s: %" PRId64 " is a time %s cannot carry (its epoch to its last timestamp)", s->fmt->name, t,
+                  s->fmt->name);
+        return;
+    }
+    const mintid_id *id = want_max ? &hi : &lo;
+    if (as == AS_INT) {
+        sqlite3_result_int64(ctx, (sqlite3_int64)mintid_id_to_u64(id));
+    } else if (as == AS_BLOB) {
+        sqlite3_result_blob(ctx, id->bytes, s->fmt->bits / 8, SQLITE_TRANSIENT);
+    } else {
+        char text[MINTID_TEXT_MAX];
+        int n = mintid_encode(s->fmt, MINTID_FORM_TEXT, id, text, sizeof text);
+        if (n < 0)
+            error_msg(ctx, "%s: %s", s->fmt->name, mintid_strerror(n));
+        else
+            sqlite3_result_text(ctx, text, n, SQLITE_TRANSIENT);
+    }
+}
+
+#define RANGE_FN(name, want_max, as)                                                                                   \
+    static void name(sqlite3_context *ctx, int argc, sqlite3_value **argv) {                                           \
+        range_result(ctx, want_max, as, argc, argv);                                                                   \
+    }
+RANGE_FN(fn_min_text, 0, AS_TEXT)
+RANGE_FN(fn_max_text, 1, AS_TEXT)
+RANGE_FN(fn_min_int, 0, AS_INT)
+RANGE_FN(fn_max_int, 1, AS_INT)
+RANGE_FN(fn_min_blob, 0, AS_BLOB)
+RANGE_FN(fn_max_blob, 1, AS_BLOB)
+
+/* ---- settings ------------------------------------------------------------------------ */
+
+/* The format whose epoch setting is `name` ("nanoflake_epoch"), or NULL. */
+static const mintid_format *epoch_setting(const char *name) {
+    for (int i = 0; i < MINTID_FORMAT_COUNT; i++) {
+        const mintid_format *f = mintid_format_get((mintid_format_id)i);
+        char sn[SQL_NAME_MAX], want[SQL_NAME_MAX + 8];
+        sql_name(f, sn, sizeof sn);
+        snprintf(want, sizeof want, "%s_epoch", sn);
+        if (f->epoch_settable && strcmp(name, want) == 0)
+            return f;
+    }
+    return NULL;
+}
+
+/*
+ * mintid_config(name [, value]): a setting of this connection, set when a
+ * value is given; returns its value. 'node' (0 up to the widest node field,
+ * checked against each format's width when it mints) and '<format>_epoch'
+ * for every format whose epoch is settable (a name the format knows, Unix
+ * ms or RFC 3339, never in the future; NULL sets the format's default).
+ * Setting either starts the connection's generators anew on their next use.
+ */
+static void fn_config(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+    conn *c = ctx_conn(ctx);
+    const char *name = (const char *)sqlite3_value_text(argv[0]);
+    char safe[MINTID_ESCAPED_MAX], names[MSG_MAX];
+    const mintid_format *ef = name != NULL ? epoch_setting(name) : NULL;
+    if (name != NULL && strcmp(name, "node") == 0) {
+        if (argc > 1) {
+            int64_t max = node_max();
+            sqlite3_value *v = argv[1];
+            int type = sqlite3_value_type(v); /* before the text: a conversion may change it */
+            const char *t = (const char *)sqlite3_value_text(v);
+            int64_t node = -1;
+            if (type == SQLITE_INTEGER) {
+                node = sqlite3_value_int64(v);
+            } else if (type == SQLITE_TEXT && t != NULL && t[0] >= '0' && t[0] <= '9') {
+                char *end;
+                errno = 0;
+                long long x = strtoll(t, &end, 10);
+                node = errno == 0 && *end == '\0' ? x : -1;
+            }
+            if (node < 0 || node > max) {
+                error_msg(ctx, "mintid_config: node '%s': node ids are 0..%" PRId64,
+                          t != NULL ? escaped(t, (size_t)sqlite3_value_bytes(v), safe, sizeof safe) : "NULL", max);
+                return;
+            }
+            c->node = node;
+            drop_generators(c);
+        }
+        sqlite3_result_int64(ctx, c->node);
+        return;
+    }
+    if (ef != NULL) {
+        if (argc > 1) {
+            sqlite3_value *v = argv[1];
+            int type = sqlite3_value_type(v); /* before the text: a conversion may change it */
+            /* An INTEGER is read as its decimal text, so that it is checked as the text is. */
+            const char *t = (const char *)sqlite3_value_text(v);
+            int64_t ms = MINTID_EPOCH_DEFAULT, now = 0;
+            if (type != SQLITE_NULL && ((type != SQLITE_TEXT && type != SQLITE_INTEGER) || t == NULL ||
+                                        memchr(t, '\0', (size_t)sqlite3_value_bytes(v)) != NULL ||
+                                        mintid_parse_epoch(ef, t, &ms) != MINTID_OK)) {
+                int n = snprintf(names, sizeof names, "%s", "");
+                for (const mintid_epoch_name *e = ef->epoch_names; e != NULL && e->name != NULL && n >= 0; e++)
+                    n += snprintf(names + n, sizeof names - (size_t)n, "%s%s",
+                                  e == ef->epoch_names ? ", or one of " : ", ", e->name);
+                error_msg(ctx,
+                          "mintid_config: %s '%s' is not a time: give Unix milliseconds or RFC 3339 UTC "
+                          "(2015-01-01T00:00:00Z)%s",
+                          name, t != NULL ? escaped(t, (size_t)sqlite3_value_bytes(v), safe, sizeof safe) : "", names);
+                return;
+            }
+            if (type != SQLITE_NULL && (mintid_clock_system(NULL, &now) != MINTID_OK || ms > now)) {
+                error_msg(ctx, "mintid_config: %s %" PRId64 " is in the future", name, ms);
+                return;
+            }
+            c->epoch[ef->id] = ms;
+            drop_generators(c);
+        }
+        sqlite3_result_int64(ctx, conn_epoch(c, ef));
+        return;
+    }
+    int n = snprintf(names, sizeof names, "node");
+    for (int i = 0; i < MINTID_FORMAT_COUNT && n > 0 && (size_t)n < sizeof names; i++) {
+        const mintid_format *f = mintid_format_get((mintid_format_id)i);
+        char sn[SQL_NAME_MAX];
+        sql_name(f, sn, sizeof sn);
+        if (f->epoch_settable)
+            n += snprintf(names + n, sizeof names - (size_t)n, ", %s_epoch", sn);
+    }
+    error_msg(ctx, "mintid_config: unknown setting '%s'; settings are: %s",
+              name != NULL ? escaped(name, (size_t)sqlite3_value_bytes(argv[0]), safe, sizeof safe) : "NULL", names);
+}
+
+/* ---- registration -------------------------------------------------------------------- */
+
+typedef void (*sql_fn)(sqlite3_context *, int, sqlite3_value **);
+
+/* Registers one function; the connection's reference is released when SQLite drops it. */
+static int add(sqlite3 *db, conn *c, const char *name, int nargs, int flags, void *data, sql_fn fn) {
+    c->refs++;
+    return sqlite3_create_function_v2(db, name, nargs, flags, data, fn, NULL, NULL, conn_release);
+}
+
+/* One format's functions, named from its SQL name. */
+static int add_format(sqlite3 *db, conn *c, slot *s) {
+    const mintid_format *f = s->fmt;
+    char sn[SQL_NAME_MAX], name[SQL_NAME_MAX + 16];
+    int rc = SQLITE_OK;
+    sql_name(f, sn, sizeof sn);
+    snprintf(name, sizeof name, "gen_%s", sn);
+    rc = rc ? rc : add(db, c, name, 0, GENERATOR_FLAGS, s, fn_gen_text);
+    if (f->prefix_max > 0)
+        rc = rc ? rc : add(db, c, name, 1, GENERATOR_FLAGS, s, fn_gen_text);
+    snprintf(name, sizeof name, "gen_%s_blob", sn);
+    rc = rc ? rc : add(db, c, name, 0, GENERATOR_FLAGS, s, fn_gen_blob);
+    snprintf(name, sizeof name, "%s_min", sn);
+    rc = rc ? rc : add(db, c, name, 1, DECODER_FLAGS, s, fn_min_text);
+    snprintf(name, sizeof name, "%s_max", sn);
+    rc = rc ? rc : add(db, c, name, 1, DECODER_FLAGS, s, fn_max_text);
+    snprintf(name, sizeof name, "%s_min_blob", sn);
+    rc = rc ? rc : add(db, c, name, 1, DECODER_FLAGS, s, fn_min_blob);
+    snprintf(name, sizeof name, "%s_max_blob", sn);
+    rc = rc ? rc : add(db, c, name, 1, DECODER_FLAGS, s, fn_max_blob);
+    if (f->bits == 64) {
+        snprintf(name, sizeof name, "gen_%s_int", sn);
+        rc = rc ? rc : add(db, c, name, 0, GENERATOR_FLAGS, s, fn_gen_int);
+        snprintf(name, sizeof name, "%s_min_int", sn);
+        rc = rc ? rc : add(db, c, name, 1, DECODER_FLAGS, s, fn_min_int);
+        snprintf(name, sizeof name, "%s_max_int", sn);
+        rc = rc ? rc : add(db, c, name, 1, DECODER_FLAGS, s, fn_max_int);
+    }
+    return rc;
+}
+
+/* The inspect object carries SQLite's JSON subtype; SQLite 3.45 and later ask functions that set one to say so. */
+#ifdef SQLITE_RESULT_SUBTYPE
+#define JSON_FLAGS (DECODER_FLAGS | SQLITE_RESULT_SUBTYPE)
+#else
+#define JSON_FLAGS DECODER_FLAGS
+#endif
+
+/*
+ * The entry point: registers every function on the connection. The node id
+ * starts as MINTID_NODE says (0 when it is not set); a value that is not a
+ * node id refuses the load, saying why.
+ */
+__attribute__((visibility("default"))) int sqlite3_mintid_init(sqlite3 *db, char **pzErrMsg,
+                                                               const sqlite3_api_routines *pApi);
+int sqlite3_mintid_init(sqlite3 *db, char **pzErrMsg, const sqlite3_api_routines *pApi) {
+    SQLITE_EXTENSION_INIT2(pApi);
+    const char *env = getenv("MINTID_NODE");
+    int64_t node = 0, max = node_max();
+    if (env != NULL && env[0] != '\0') {
+        char *end;
+        errno = 0;
+        long long v = env[0] >= '0' && env[0] <= '9' ? strtoll(env, &end, 10) : -1;
+        if (v < 0 || errno != 0 || *end != '\0' || v > max) {
+            char safe[MINTID_ESCAPED_MAX];
+            *pzErrMsg = sqlite3_mprintf("mintid: MINTID_NODE '%s': node ids are 0..%lld",
+                                        escaped(env, strlen(env), safe, sizeof safe), (long long)max);
+            return SQLITE_ERROR;
+        }
+        node = v;
+    }
+    conn *c = sqlite3_malloc(sizeof *c);
+    if (c == NULL)
+        return SQLITE_NOMEM;
+    memset(c, 0, sizeof *c);
+    c->node = node;
+    c->refs = 1; /* this function's own, released below */
+    for (int i = 0; i < MINTID_FORMAT_COUNT; i++) {
+        c->epoch[i] = MINTID_EPOCH_DEFAULT;
+        c->slots[i] = (slot){c, mintid_format_get((mintid_format_id)i)};
+    }
+    int rc = SQLITE_OK;
+    for (int i = 0; i < MINTID_FORMAT_COUNT && rc == SQLITE_OK; i++)
+        rc = add_format(db, c, &c->slots[i]);
+    /* The functions that are not per format take the connection through slot 0. */
+    void *any = &c->slots[0];
+    for (int nargs = 1; nargs <= 2 && rc == SQLITE_OK; nargs++) {
+        rc = add(db, c, "mintid_inspect", nargs, JSON_FLAGS, any, fn_inspect);
+        rc = rc ? rc : add(db, c, "mintid_timestamp", nargs, DECODER_FLAGS, any, fn_timestamp);
+        rc = rc ? rc : add(db, c, "mintid_config", nargs, CONFIG_FLAGS, any, fn_config);
+    }
+    conn_release(any);
+    if (rc != SQLITE_OK)
+        *pzErrMsg = sqlite3_mprintf("mintid: registering the functions: %s", sqlite3_errstr(rc));
+    return rc;
+}
