@@ -1,5 +1,5 @@
 -- SPDX-License-Identifier: MIT
--- Vectors from ../shared/specs FORMATS.md and STANDARD-FORMATS.md, and bad
+-- Vectors from the format pages (docs/formats/*.md), and bad
 -- input: SQLSTATE 22P02 with the decoder's explanation.
 
 -- uexky
