@@ -26,7 +26,7 @@ if ! diff -u "$script" "$out"; then
     cat >&2 <<MSG
 test_pg_sql: the format table no longer gives the script of mintid $version,
 which is released and frozen. Make a new extension version instead
-(docs/postgresql.md, "Versions"): make -C pg gen_sql, then
+(docs/postgresql.md, "Versions and upgrades"): make -C pg gen_sql, then
 pg/gen_sql NEW > pg/mintid--NEW.sql, an upgrade script
 pg/mintid--$version--NEW.sql that makes the difference, and
 default_version = 'NEW' in pg/mintid.control.
