@@ -1,9 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * gen_sql.c - writes the extension's install script from libmintid's
- * format table, at build time: one SQL type per format with its I/O,
+ * gen_sql.c - writes the install script of a new extension version from
+ * libmintid's format table: one SQL type per format with its I/O,
  * operators, operator classes, casts and functions, each bound to the C
  * entry point mintid_<op>_<slot> that mintid_pg.c stamps for its table slot.
+ *
+ * It runs once per version, by hand, and its output is checked in: a
+ * released version's script never changes, whatever the table becomes
+ * (ALTER EXTENSION UPDATE relies on it). The test test_pg_sql compares its
+ * output for the default version (mintid.control) with that version's
+ * checked-in script, so a change to the table that reaches SQL (a new
+ * format, say) fails until it is a new version: its script from gen_sql,
+ * an upgrade script from the last version, and default_version moved on.
  *
  * A format whose canonical text is the UUID string (uuidv7) gets no type
  * of its own: it is PostgreSQL's uuid. A format whose text carries a type
@@ -153,8 +161,14 @@ static void prefixed_sql(const mintid_format *f, const char *name, int i) {
 }
 
 int main(int argc, char **argv) {
-    const char *version = argc > 1 ? argv[1] : "0.1.0";
-    printf("-- mintid--%s.sql: written by gen_sql from libmintid's format table; do not edit.\n", version);
+    if (argc != 2) {
+        fprintf(stderr, "usage: gen_sql VERSION > mintid--VERSION.sql\n");
+        return 2;
+    }
+    const char *version = argv[1];
+    printf("-- SPDX-License-Identifier: MIT\n");
+    printf("-- mintid--%s.sql: written once by gen_sql from libmintid's format table;\n", version);
+    printf("-- once released it is frozen: never edited, never written again (docs/postgresql.md).\n");
     printf("\\echo Use \"CREATE EXTENSION mintid\" to load this file. \\quit\n");
     for (int i = 0; i < MINTID_FORMAT_COUNT; i++) {
         const mintid_format *f = mintid_format_get((mintid_format_id)i);

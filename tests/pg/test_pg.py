@@ -19,8 +19,10 @@ shared_preload_libraries = 'mintid', and runs, in order:
   crash        kill -9 of the postmaster (and its children) mid-load, then a
                restart with the clock an hour back (libfaketime): every ID
                minted after it is greater than every ID a client received
-  upgrade      CREATE EXTENSION at the first version, ALTER EXTENSION
-               UPDATE along the upgrade path to the default version
+  upgrade      every released version (pg/mintid--X.sql) installed in turn
+               in a throwaway database and updated by ALTER EXTENSION
+               UPDATE to the default version: its objects, as pg_dump
+               writes them, are those of a fresh install of that version
   nopreload    the cluster restarted without shared_preload_libraries: the
                generators that would repeat IDs without the shared state
                (node-bound, or 64-bit) refuse with a HINT; the others mint
@@ -43,6 +45,7 @@ only if every step passed.
   --keep               leave the cluster's directory behind
 """
 import argparse
+import difflib
 import os
 import pwd
 import shutil
@@ -573,17 +576,73 @@ def step_params(c, args):
     c.psql("postgres", "ALTER SYSTEM RESET mintid.nanoflake_epoch")
 
 
+def released_versions():
+    """The versions with an install script of their own in pg/ (mintid--X.sql), oldest first."""
+    names = [n[len("mintid--"):-len(".sql")] for n in os.listdir(PG_DIR)
+             if n.startswith("mintid--") and n.endswith(".sql") and n.count("--") == 1]
+    return sorted(names, key=lambda v: tuple(int(x) for x in v.split(".")))
+
+
+def extension_schema(c, db):
+    """The extension's objects in db, as pg_dump writes them. --binary-upgrade is the mode that dumps an
+    extension's member objects themselves (each followed by ALTER EXTENSION mintid ADD) rather than one
+    CREATE EXTENSION. Its OID assignments and the \\restrict lines (a random key) differ from one dump to
+    the next and are left out; the entries come back sorted, so that the order in which an upgrade path
+    and a fresh install created the objects does not count."""
+    p = subprocess.run([os.path.join(PG_BIN, "pg_dump"), "--schema-only", "--binary-upgrade", "-d", db],
+                       capture_output=True, text=True, env=c.env())
+    if p.returncode != 0:
+        raise Failure(f"pg_dump of {db}: {p.stderr.strip()}")
+    entries, cur = [], []
+    for line in p.stdout.splitlines():
+        if "binary_upgrade_set_next_" in line or line.startswith(("\\restrict", "\\unrestrict")):
+            continue
+        if line.startswith("-- Name: "):  # each object's entry opens with its name, type, schema and owner
+            entries.append("\n".join(cur).strip())
+            cur = []
+        cur.append(line)
+    entries.append("\n".join(cur).strip())
+    return sorted(e for e in entries if e)
+
+
+def psql_seq(c, db, *sqls):
+    """The statements run in turn by one psql (each its own transaction); the rows they return, as lines."""
+    return c.psql(db, sqls[-1], "-q", *[a for q in sqls[:-1] for a in ("-c", q)]).split("\n")
+
+
 def step_upgrade(c, args):
-    c.psql("postgres", "CREATE DATABASE up")
-    default = c.psql("up", "SELECT default_version FROM pg_available_extensions WHERE name = 'mintid'")
-    c.psql("up", "CREATE EXTENSION mintid VERSION '0.1.0'")
-    expect(c.psql("up", "SELECT extversion FROM pg_extension WHERE extname = 'mintid'") == "0.1.0",
-           "CREATE EXTENSION mintid VERSION '0.1.0'")
-    c.psql("up", "ALTER EXTENSION mintid UPDATE")
-    got = c.psql("up", "SELECT extversion FROM pg_extension WHERE extname = 'mintid'")
-    expect(got == default and default != "0.1.0",
-           f"ALTER EXTENSION mintid UPDATE: 0.1.0 -> {got}, the default version ({default})")
-    expect(c.psql("up", "SELECT gen_nanoflake() < gen_nanoflake()") == "t", "the updated extension mints")
+    """Every released version, installed in turn in a throwaway database and updated to the default version
+    with ALTER EXTENSION UPDATE, has the schema of a fresh install of the default version."""
+    versions = released_versions()
+    (row,) = psql_seq(c, "postgres", "CREATE DATABASE up",
+                      "SELECT default_version || ' ' || (SELECT string_agg(version, ' ') FROM "
+                      "pg_available_extension_versions WHERE name = 'mintid') FROM pg_available_extensions "
+                      "WHERE name = 'mintid'")
+    default, available = row.split(" ", 1)
+    expect(default == versions[-1] and set(versions) <= set(available.split()),
+           f"released versions {', '.join(versions)} installed, the last the default ({default})")
+    (members,) = psql_seq(c, "up", "CREATE EXTENSION mintid",
+                          "SELECT count(*) FROM pg_depend WHERE deptype = 'e' AND "
+                          "refobjid = (SELECT oid FROM pg_extension WHERE extname = 'mintid')")
+    want = extension_schema(c, "up")
+    dumped = sum(e.count("ALTER EXTENSION mintid ADD ") for e in want)
+    expect(str(dumped) == members and dumped > 0,
+           f"a fresh install of {default}: the dump holds each of its {members} member objects")
+    for v in versions[:-1]:
+        installed, updated, mints = psql_seq(c, "up", "DROP EXTENSION mintid",
+                                             f"CREATE EXTENSION mintid VERSION '{v}'",
+                                             "SELECT extversion FROM pg_extension WHERE extname = 'mintid'",
+                                             "ALTER EXTENSION mintid UPDATE",
+                                             "SELECT extversion FROM pg_extension WHERE extname = 'mintid'",
+                                             "SELECT gen_nanoflake() < gen_nanoflake()")
+        have = extension_schema(c, "up")
+        if have != want:
+            diff = difflib.unified_diff("\n".join(want).splitlines(), "\n".join(have).splitlines(),
+                                        f"fresh install of {default}", f"{v} updated", lineterm="", n=2)
+            print("\n".join(list(diff)[:80]))
+        expect(installed == v and updated == default and have == want,
+               f"{v} installed, updated to {updated} by ALTER EXTENSION UPDATE: the schema of a fresh install")
+        expect(mints == "t", f"{v} updated: it mints")
 
 
 def step_nopreload(c, args):
