@@ -34,6 +34,11 @@ def library_sources():
     return found
 
 
+def library_headers():
+    return [rel("include", "mintid.h")] + sorted(
+        rel("src", name) for name in os.listdir(os.path.join(ROOT, "src")) if name.endswith(".h"))
+
+
 def version():
     """The version, set once in include/mintid.h."""
     with open(os.path.join(ROOT, "include", "mintid.h"), encoding="utf-8") as f:
@@ -55,6 +60,7 @@ setup(
         Extension(
             "mintid._mintid",
             sources=["mintid/_mintid.c"] + library_sources(),
+            depends=library_headers(),
             include_dirs=[rel("include"), rel("src")],
             define_macros=[("_GNU_SOURCE", None)],
             extra_compile_args=["-std=c11", "-fvisibility=hidden"],

@@ -377,18 +377,49 @@ static PyObject *id_object(const mintid_format *fmt, int form, const mintid_id *
     return ascii_str(buf, (size_t)n);
 }
 
+/* from_form=: None (any form the format recognises) or one of its text forms. Returns it, or -2 with an exception. */
+static int from_form_arg(const mintid_format *fmt, PyObject *o) {
+    if (o == NULL || o == Py_None)
+        return MINTID_FORM_ANY;
+    if (fmt == NULL) {
+        PyErr_SetString(PyExc_ValueError, "from_form needs format");
+        return -2;
+    }
+    if (!PyUnicode_Check(o)) {
+        PyErr_Format(PyExc_TypeError, "from_form must be a form name (str), not %s", type_name(o));
+        return -2;
+    }
+    const char *s = PyUnicode_AsUTF8(o);
+    if (s == NULL)
+        return -2;
+    int form = mintid_form_find(s);
+    if (form < 0 || !(fmt->forms & MINTID_FORM_BIT(form))) {
+        char forms[128];
+        size_t len = 0;
+        forms[0] = '\0';
+        for (int f = 0; f < MINTID_FORM_COUNT && len < sizeof forms; f++)
+            if (fmt->forms & MINTID_FORM_BIT(f))
+                len += (size_t)snprintf(forms + len, sizeof forms - len, "%s%s", len ? ", " : "",
+                                        mintid_form_name((mintid_form)f));
+        PyErr_Format(PyExc_ValueError, "from_form %R: %s's text forms are %s", o, fmt->name, forms);
+        return -2;
+    }
+    return form;
+}
+
 /*
  * Reads an ID: a text in any of its forms (the format guessed from its shape
- * when fmt is NULL), the ID's bytes, or its value as an int. Returns 0 with
+ * when fmt is NULL) or in the form `from` (MINTID_FORM_ANY: any the format
+ * recognises), the ID's bytes, or its value as an int. Returns 0 with
  * *fmt_out, *id and prefix (a typeid's, else "") set, or -1 with InvalidID,
  * TypeError or an error of the arguments set.
  */
-static int read_id(PyObject *o, const mintid_format *fmt, int64_t epoch, const mintid_format **fmt_out, mintid_id *id,
-                   char prefix[MINTID_PREFIX_MAX + 1]) {
+static int read_id(PyObject *o, const mintid_format *fmt, int from, int64_t epoch, const mintid_format **fmt_out,
+                   mintid_id *id, char prefix[MINTID_PREFIX_MAX + 1]) {
     char text[2 * MINTID_ID_MAX_BYTES + 1];
     const char *s;
     Py_ssize_t len;
-    int form = MINTID_FORM_ANY;
+    int form = from;
     PyObject *owned = NULL;
     prefix[0] = '\0';
     if (PyUnicode_Check(o)) {
@@ -401,6 +432,9 @@ static int read_id(PyObject *o, const mintid_format *fmt, int64_t epoch, const m
             }
             return -1;
         }
+    } else if (from != MINTID_FORM_ANY && (PyBytes_Check(o) || PyByteArray_Check(o) || is_int(o))) {
+        PyErr_Format(PyExc_ValueError, "from_form is for an ID given as a text, not as %s", type_name(o));
+        return -1;
     } else if (PyBytes_Check(o) || PyByteArray_Check(o)) {
         /* The ID's bytes: read as its hex form, so the decoders' rules and messages hold. */
         const uint8_t *b = (const uint8_t *)(PyBytes_Check(o) ? PyBytes_AS_STRING(o) : PyByteArray_AS_STRING(o));
@@ -433,19 +467,29 @@ static int read_id(PyObject *o, const mintid_format *fmt, int64_t epoch, const m
             if (fmt != NULL)
                 form = MINTID_FORM_INT;
         } else {
-            PyObject *neg = PyLong_FromLong(0);
-            int below = neg != NULL ? PyObject_RichCompareBool(o, neg, Py_LT) : -1;
-            Py_XDECREF(neg);
-            if (below < 0)
+            PyObject *zero = PyLong_FromLong(0), *nbits_o = PyObject_CallMethod(o, "bit_length", NULL);
+            int below = zero != NULL ? PyObject_RichCompareBool(o, zero, Py_LT) : -1;
+            long nbits = nbits_o != NULL ? PyLong_AsLong(nbits_o) : -1;
+            Py_XDECREF(zero);
+            Py_XDECREF(nbits_o);
+            if (below < 0 || (nbits == -1 && PyErr_Occurred()))
                 return -1;
-            owned = below ? NULL : PyUnicode_FromFormat("%0*x", fmt->bits / 4, o);
-            if (owned == NULL) {
-                if (!below)
-                    return -1;
-                s = "-";
-                len = 1;
-            } else if ((s = PyUnicode_AsUTF8AndSize(owned, &len)) == NULL) {
-                Py_DECREF(owned);
+            if (below || nbits > fmt->bits) {
+                PyObject *msg = PyUnicode_FromFormat("%s: %R is not an ID: its values are 0 to 2^%u-1", fmt->name, o,
+                                                     (unsigned)fmt->bits);
+                if (msg != NULL) {
+                    raise_with(InvalidID, MINTID_EOVERFLOW, PyUnicode_AsUTF8(msg));
+                    Py_DECREF(msg);
+                }
+                return -1;
+            }
+            char spec[8];
+            snprintf(spec, sizeof spec, "0%ux", fmt->bits / 4u);
+            PyObject *spec_o = PyUnicode_FromString(spec);
+            owned = spec_o != NULL ? PyObject_Format(o, spec_o) : NULL;
+            Py_XDECREF(spec_o);
+            if (owned == NULL || (s = PyUnicode_AsUTF8AndSize(owned, &len)) == NULL) {
+                Py_XDECREF(owned);
                 return -1;
             }
             form = MINTID_FORM_HEX;
@@ -877,12 +921,15 @@ fail:
 /* inspect(id, format=None, *, epoch=None) */
 static PyObject *mod_inspect(PyObject *m, PyObject *args, PyObject *kwargs) {
     (void)m;
-    static char *kwlist[] = {KW("id"), KW("format"), KW("epoch"), NULL};
-    PyObject *id_o, *format = Py_None, *epoch_o = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|O$O:inspect", kwlist, &id_o, &format, &epoch_o))
+    static char *kwlist[] = {KW("id"), KW("format"), KW("epoch"), KW("from_form"), NULL};
+    PyObject *id_o, *format = Py_None, *epoch_o = Py_None, *from_o = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|O$OO:inspect", kwlist, &id_o, &format, &epoch_o, &from_o))
         return NULL;
     const mintid_format *fmt = NULL;
     if (format != Py_None && (fmt = format_arg(format, "format")) == NULL)
+        return NULL;
+    int from = from_form_arg(fmt, from_o);
+    if (from == -2)
         return NULL;
     int64_t epoch = MINTID_EPOCH_DEFAULT;
     if (epoch_o != Py_None) {
@@ -893,7 +940,7 @@ static PyObject *mod_inspect(PyObject *m, PyObject *args, PyObject *kwargs) {
     }
     mintid_id id;
     char prefix[MINTID_PREFIX_MAX + 1];
-    if (read_id(id_o, fmt, epoch, &fmt, &id, prefix) < 0)
+    if (read_id(id_o, fmt, from, epoch, &fmt, &id, prefix) < 0)
         return NULL;
     char json[MINTID_JSON_MAX];
     int n = mintid_id_to_json_prefixed(fmt, &id, prefix, epoch, json, sizeof json);
@@ -905,18 +952,21 @@ static PyObject *mod_inspect(PyObject *m, PyObject *args, PyObject *kwargs) {
 /* convert(id, to, format=None) */
 static PyObject *mod_convert(PyObject *m, PyObject *args, PyObject *kwargs) {
     (void)m;
-    static char *kwlist[] = {KW("id"), KW("to"), KW("format"), NULL};
-    PyObject *id_o, *to, *format = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO|O:convert", kwlist, &id_o, &to, &format))
+    static char *kwlist[] = {KW("id"), KW("to"), KW("format"), KW("from_form"), NULL};
+    PyObject *id_o, *to, *format = Py_None, *from_o = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO|O$O:convert", kwlist, &id_o, &to, &format, &from_o))
         return NULL;
     const mintid_format *fmt = NULL;
     if (format != Py_None && (fmt = format_arg(format, "format")) == NULL)
+        return NULL;
+    int from = from_form_arg(fmt, from_o);
+    if (from == -2)
         return NULL;
     if (!PyUnicode_Check(to))
         return PyErr_Format(PyExc_TypeError, "to must be a form name (str), not %s", type_name(to));
     mintid_id id;
     char prefix[MINTID_PREFIX_MAX + 1];
-    if (read_id(id_o, fmt, MINTID_EPOCH_DEFAULT, &fmt, &id, prefix) < 0)
+    if (read_id(id_o, fmt, from, MINTID_EPOCH_DEFAULT, &fmt, &id, prefix) < 0)
         return NULL;
     int form = form_arg(fmt, to, "to");
     if (form < 0)
@@ -1062,13 +1112,13 @@ static PyMethodDef mod_methods[] = {
      "The next ID of the format from the host-wide generator (a str, an int for form='int', bytes for\n"
      "form='bytes'), or a list of the next n."},
     {"inspect", (PyCFunction)(void (*)(void))mod_inspect, METH_VARARGS | METH_KEYWORDS,
-     "inspect(id, format=None, *, epoch=None) -> dict\n\n"
+     "inspect(id, format=None, *, epoch=None, from_form=None) -> dict\n\n"
      "An ID (a text in any of its forms, its bytes or its int) taken apart: the fields of\n"
      "`mintid inspect`, with time as a datetime in UTC. The format is guessed from a text's shape\n"
-     "when not given."},
+     "when not given; from_form names the text's form when the format cannot tell it."},
     {"convert", (PyCFunction)(void (*)(void))mod_convert, METH_VARARGS | METH_KEYWORDS,
-     "convert(id, to, format=None)\n\nThe ID in another form: a text form ('text', 'hex', ...), 'int' or "
-     "'bytes'."},
+     "convert(id, to, format=None, *, from_form=None)\n\nThe ID in another form: a text form ('text', "
+     "'hex', ...), 'int' or 'bytes'."},
     {"range", (PyCFunction)(void (*)(void))mod_range, METH_VARARGS | METH_KEYWORDS,
      "range(format, start, end=None, *, epoch=None, form='text') -> (lo, hi)\n\n"
      "The smallest ID of start's millisecond and the largest of end's (aware datetimes): every ID\n"
