@@ -12,6 +12,7 @@ import shutil
 import sys
 import tempfile
 import threading
+import time
 import unittest
 
 # Every host-wide state of these tests in a directory of their own, before
@@ -317,21 +318,26 @@ class TestConvertRangeFormats(unittest.TestCase):
 class TestConcurrency(unittest.TestCase):
     def test_gil_released_while_waiting(self):
         # sonyflake mints 256 IDs per 10 ms unit: 1500 IDs wait for at
-        # least five units inside one call, with the GIL let go, so the
-        # counting thread moves on during the call. Were the GIL held, no
-        # Python code could run from the call's start to its end.
+        # least five units inside one call. With a switch interval longer
+        # than the test, this thread never hands the GIL over between
+        # bytecodes, so the counting thread (which gives it back at each
+        # sleep(0)) moves on only if the call lets the GIL go.
         stop = threading.Event()
         count = [0]
 
         def spin():
             while not stop.is_set():
                 count[0] += 1
+                time.sleep(0)
 
+        interval = sys.getswitchinterval()
+        sys.setswitchinterval(1000)
         t = threading.Thread(target=spin)
         t.start()
         try:
             for call in (lambda: mintid.Generator("sonyflake", shared=False).next_many(1500),
-                         lambda: mintid.gen("sonyflake", 1500)):
+                         lambda: mintid.gen("sonyflake", 1500),
+                         lambda: [mintid.gen("sonyflake") for _ in range(1500)]):
                 before = count[0]
                 ids = call()
                 after = count[0]
@@ -339,6 +345,7 @@ class TestConcurrency(unittest.TestCase):
                 self.assertGreater(after, before)
         finally:
             stop.set()
+            sys.setswitchinterval(interval)
             t.join()
 
     def test_threads_never_repeat(self):
