@@ -471,22 +471,26 @@ class TestDocs(unittest.TestCase):
         page = os.path.join(os.path.dirname(__file__), "..", "..", "docs", "python.md")
         with open(page, encoding="utf-8") as f:
             text = f.read()
-        blocks, inside, current = [], False, []
+        blocks, scripts, inside, current = [], [], None, []
         for line in text.splitlines():
-            if line.startswith("```pycon"):
-                inside, current = True, []
+            if line in ("```pycon", "```python"):
+                inside, current = line[3:], []
             elif line.startswith("```") and inside:
-                inside = False
-                blocks.append("\n".join(current) + "\n")
+                (blocks if inside == "pycon" else scripts).append("\n".join(current) + "\n")
+                inside = None
             elif inside:
                 current.append(line)
-        self.assertGreater(len(blocks), 3)
+        self.assertGreater(len(blocks), 5)
+        self.assertGreater(len(scripts), 1)
+        for k, script in enumerate(scripts):
+            exec(compile(script, "docs/python.md script %d" % (k + 1), "exec"), {"__name__": "docs"})
         parser = doctest.DocTestParser()
         runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
         globs = {}
         for k, block in enumerate(blocks):
             test = parser.get_doctest(block, globs, "docs/python.md block %d" % (k + 1), page, 0)
-            runner.run(test, out=sys.stderr.write)
+            runner.run(test, out=sys.stderr.write, clear_globs=False)
+            globs = test.globs  # a page is one session: later blocks use earlier names
         self.assertEqual(runner.summarize(verbose=False).failed, 0)
 
 
