@@ -7,7 +7,7 @@
 #                plain build, AddressSanitizer + UndefinedBehaviorSanitizer
 #                with the fuzzers, and ThreadSanitizer for the thread tests
 #
-# Other targets: deps, build, pg, check-pg, demo, bench, soak, install (PREFIX=...), format, clean.
+# Other targets: deps, build, python, pg, check-pg, demo, bench, soak, install (PREFIX=...), format, clean.
 
 JOBS    ?= 2
 # Tests at a time: most of the server and fault tests wait on timers, leases
@@ -24,11 +24,12 @@ TSAN    := build-tsan
 # NodeSource's does, conflicts with Debian's npm package.)
 PACKAGES := build-essential cmake pkg-config clang libssl-dev libclang-rt-14-dev python3 faketime clang-format \
             libevent-dev libcurl4-openssl-dev libjansson-dev curl redis-tools redis-server etcd-server wrk \
-            nodejs postgresql-15 postgresql-server-dev-15 python3-redis libhiredis-dev
+            nodejs postgresql-15 postgresql-server-dev-15 python3-redis libhiredis-dev \
+            python3-dev python3-setuptools python3-wheel python3-pip python3-venv
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build run demo check check-plain check-asan check-tsan check-pg pg bench soak install format clean
+.PHONY: all deps build python run demo check check-plain check-asan check-tsan check-pg pg bench soak install format clean
 
 all: build
 
@@ -62,6 +63,11 @@ $(BUILD)/Makefile:
 
 build: deps $(BUILD)/Makefile
 	cmake --build $(BUILD) -j$(JOBS)
+
+# The Python module (python/, docs/python.md), built by its setup.py into
+# $(BUILD)/python, where test_python imports it; part of `build` too.
+python: deps $(BUILD)/Makefile
+	cmake --build $(BUILD) --target mintid_python
 
 # The main job: mintidd in the foreground with the embedded default (node 0,
 # state in ./mintid-state, loopback only). Ctrl-C stops it cleanly.
@@ -117,7 +123,7 @@ check-pg: pg
 	$(SUDO) python3 -W ignore tests/pg/test_pg.py
 
 bench: build
-	cmake --build $(BUILD) --target bench_gen bench_uuidv7_lib bench_host -j$(JOBS)
+	cmake --build $(BUILD) --target bench_gen bench_uuidv7_lib bench_host mintid_python -j$(JOBS)
 	$(BUILD)/bench/bench_gen
 	bench/cli_throughput.sh $(BUILD)/mintid
 	$(BUILD)/bench/bench_uuidv7_lib
@@ -125,6 +131,7 @@ bench: build
 	bench/bench_uuidv7.sh $(BUILD)/mintid
 	bench/bench_server.sh $(BUILD)/mintidd
 	python3 bench/bench_fairness.py $(BUILD)/mintidd
+	PYTHONPATH=$(BUILD)/python python3 bench/bench_python.py
 
 # The fault scenarios at length (tests/fault/README.md): more kill -9 rounds
 # and longer load under every fault than in `make check`.
@@ -141,7 +148,7 @@ install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)
 
 format:
-	clang-format -i include/*.h src/*.[ch] src/formats/*.c cli/*.[ch] tests/*.[ch] $(wildcard fuzz/*.c bench/*.c)
+	clang-format -i include/*.h src/*.[ch] src/formats/*.c cli/*.[ch] tests/*.[ch] python/mintid/*.c $(wildcard fuzz/*.c bench/*.c)
 
 clean:
 	rm -rf $(BUILD) $(ASAN) $(TSAN)
