@@ -933,8 +933,22 @@ static PyObject *mod_inspect(PyObject *m, PyObject *args, PyObject *kwargs) {
         return NULL;
     int64_t epoch = MINTID_EPOCH_DEFAULT;
     if (epoch_o != Py_None) {
-        /* Without a format, the epoch of whichever format the ID turns out to be. */
-        const mintid_format *efmt = fmt != NULL ? fmt : mintid_format_get(MINTID_NANOFLAKE);
+        /* Without a format, the epoch of whichever format the ID turns out
+         * to be: a name any format knows ("discord"), as the command reads it. */
+        const mintid_format *efmt = fmt;
+        for (int i = 0; efmt == NULL && i < MINTID_FORMAT_COUNT; i++) {
+            const mintid_format *f = mintid_format_get((mintid_format_id)i);
+            const char *s = PyUnicode_Check(epoch_o) ? PyUnicode_AsUTF8(epoch_o) : NULL;
+            if (s == NULL)
+                PyErr_Clear();
+            if (f->epoch_settable && (s == NULL || mintid_parse_epoch(f, s, &epoch) == MINTID_OK))
+                efmt = f;
+        }
+        if (efmt == NULL)
+            return PyErr_Format(PyExc_ValueError,
+                                "epoch %R is not a time: give Unix milliseconds, RFC 3339 UTC (2015-01-01T00:00:00Z) "
+                                "or an epoch's name",
+                                epoch_o);
         if (epoch_arg(efmt, epoch_o, &epoch) < 0)
             return NULL;
     }

@@ -238,6 +238,15 @@ class TestInspect(unittest.TestCase):
             mintid.inspect("x", 5)
         with self.assertRaises(ValueError):
             mintid.inspect("1c49kkphl4ow", "uuidv7", epoch=0)
+        with self.assertRaises(ValueError):
+            mintid.inspect("1c49kkphl4ow", epoch="yesterday")
+
+    def test_epoch_without_format(self):
+        # A name one format knows (snowflake's "discord", 2015-01-01), for an ID guessed as another.
+        s = mintid.gen("nanoflake", epoch=1420070400000)
+        d = mintid.inspect(s, epoch="discord")
+        self.assertEqual(d["format"], "nanoflake")
+        self.assertEqual(d["unix_ms"], mintid.inspect(s, "nanoflake", epoch=1420070400000)["unix_ms"])
 
 
 class TestConvertRangeFormats(unittest.TestCase):
