@@ -648,6 +648,11 @@ static PyObject *mint(GenObject *g, Py_ssize_t n, int form) {
             }
             PyList_SET_ITEM(list, done + i, item);
         }
+        /* A long batch (it runs at the format's capacity) stops for Ctrl-C. */
+        if (PyErr_CheckSignals() < 0) {
+            Py_DECREF(list);
+            return NULL;
+        }
     }
     return list;
 }
