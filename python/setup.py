@@ -53,7 +53,7 @@ setup(
     version=version(),
     description="Unique, time-ordered IDs (UUIDv7, ULID, Snowflake, ...) from libmintid",
     license="MIT",
-    python_requires=">=3.9",
+    python_requires=">=3.10",
     packages=["mintid"],
     package_data={"mintid": ["py.typed", "*.pyi"]},
     ext_modules=[
