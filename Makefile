@@ -7,7 +7,7 @@
 #                plain build, AddressSanitizer + UndefinedBehaviorSanitizer
 #                with the fuzzers, and ThreadSanitizer for the thread tests
 #
-# Other targets: deps, build, sqlite, pg, check-pg, demo, bench, soak, install (PREFIX=...), format, clean.
+# Other targets: deps, build, sqlite, python, pg, check-pg, demo, bench, soak, install (PREFIX=...), format, clean.
 
 JOBS    ?= 2
 # Tests at a time: most of the server and fault tests wait on timers, leases
@@ -26,11 +26,11 @@ PACKAGES := build-essential cmake pkg-config clang libssl-dev libclang-rt-14-dev
             libevent-dev libcurl4-openssl-dev libjansson-dev curl redis-tools redis-server etcd-server wrk \
             nodejs postgresql-15 postgresql-server-dev-15 python3-redis libhiredis-dev \
             python3-yaml python3-jsonschema prometheus groff-base man-db bash-completion \
-            libsqlite3-dev sqlite3
+            libsqlite3-dev sqlite3 python3-dev python3-setuptools python3-wheel python3-pip python3-venv
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build sqlite run demo check check-plain check-asan check-tsan check-pg pg bench soak install format clean
+.PHONY: all deps build sqlite python run demo check check-plain check-asan check-tsan check-pg pg bench soak install format clean
 
 all: build
 
@@ -69,6 +69,11 @@ build: deps $(BUILD)/Makefile
 # libsqlite3-dev is there); `.load build/sqlite/mintid` in the sqlite3 shell.
 sqlite: deps $(BUILD)/Makefile
 	cmake --build $(BUILD) --target mintid_sqlite -j$(JOBS)
+
+# The Python module (python/, docs/python.md), built by its setup.py into
+# $(BUILD)/python, where test_python imports it; part of `build` too.
+python: deps $(BUILD)/Makefile
+	cmake --build $(BUILD) --target mintid_python
 
 # The main job: mintidd in the foreground with the embedded default (node 0,
 # state in ./mintid-state, loopback only). Ctrl-C stops it cleanly.
@@ -124,7 +129,7 @@ check-pg: pg
 	$(SUDO) python3 -W ignore tests/pg/test_pg.py
 
 bench: build
-	cmake --build $(BUILD) --target bench_gen bench_uuidv7_lib bench_host bench_sqlite -j$(JOBS)
+	cmake --build $(BUILD) --target bench_gen bench_uuidv7_lib bench_host bench_sqlite mintid_python -j$(JOBS)
 	$(BUILD)/bench/bench_gen
 	bench/cli_throughput.sh $(BUILD)/mintid
 	$(BUILD)/bench/bench_uuidv7_lib
@@ -133,6 +138,7 @@ bench: build
 	bench/bench_server.sh $(BUILD)/mintidd
 	python3 bench/bench_fairness.py $(BUILD)/mintidd
 	$(BUILD)/bench/bench_sqlite --module $(BUILD)/sqlite/mintid
+	PYTHONPATH=$(BUILD)/python python3 bench/bench_python.py
 
 # The fault scenarios at length (tests/fault/README.md): more kill -9 rounds
 # and longer load under every fault than in `make check`.
@@ -149,7 +155,7 @@ install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)
 
 format:
-	clang-format -i include/*.h src/*.[ch] src/formats/*.c cli/*.[ch] tests/*.[ch] $(wildcard fuzz/*.c bench/*.c sqlite/*.c tests/sqlite/*.c)
+	clang-format -i include/*.h src/*.[ch] src/formats/*.c cli/*.[ch] tests/*.[ch] python/mintid/*.c $(wildcard fuzz/*.c bench/*.c sqlite/*.c tests/sqlite/*.c)
 
 clean:
 	rm -rf $(BUILD) $(ASAN) $(TSAN)

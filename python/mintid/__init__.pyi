@@ -1,0 +1,122 @@
+# SPDX-License-Identifier: MIT
+"""Types of the mintid module (its functions are in the C extension mintid._mintid)."""
+import datetime
+from typing import Any, Iterator, List, Literal, Optional, Tuple, Union, overload
+
+__version__: str
+
+#: A point in time for epoch=: Unix ms, an aware datetime, or a text (RFC 3339,
+#: Unix ms, or one of the format's named epochs such as "discord").
+Epoch = Union[int, datetime.datetime, str]
+#: An ID as inspect() and convert() read it: a text, its bytes or its value.
+AnyID = Union[str, bytes, bytearray, int]
+TextForm = Literal["text", "hex", "padded", "core", "uuid"]
+
+class Error(Exception):
+    """A status of libmintid; .status is its (negative) code."""
+
+    status: int
+
+class InvalidID(Error, ValueError): ...
+class UnknownFormat(Error, ValueError): ...
+class ClockError(Error): ...
+class Exhausted(Error): ...
+class Timeout(Error): ...
+class Forked(Error): ...
+class HostError(Error): ...
+
+@overload
+def gen(
+    format: str, n: None = ..., *, node: Optional[int] = ..., epoch: Optional[Epoch] = ..., form: TextForm = ...
+) -> str: ...
+@overload
+def gen(
+    format: str, n: None = ..., *, node: Optional[int] = ..., epoch: Optional[Epoch] = ..., form: Literal["int"]
+) -> int: ...
+@overload
+def gen(
+    format: str, n: None = ..., *, node: Optional[int] = ..., epoch: Optional[Epoch] = ..., form: Literal["bytes"]
+) -> bytes: ...
+@overload
+def gen(
+    format: str, n: int, *, node: Optional[int] = ..., epoch: Optional[Epoch] = ..., form: TextForm = ...
+) -> List[str]: ...
+@overload
+def gen(
+    format: str, n: int, *, node: Optional[int] = ..., epoch: Optional[Epoch] = ..., form: Literal["int"]
+) -> List[int]: ...
+@overload
+def gen(
+    format: str, n: int, *, node: Optional[int] = ..., epoch: Optional[Epoch] = ..., form: Literal["bytes"]
+) -> List[bytes]: ...
+
+class Generator:
+    """Strictly increasing IDs of one format; thread-safe. shared=True: the
+    host-wide sequence (a forked child goes on with it); shared=False: the
+    process's own (mintid.Forked in a forked child)."""
+
+    def __init__(
+        self,
+        format: str,
+        node: Optional[int] = ...,
+        epoch: Optional[Epoch] = ...,
+        shared: bool = ...,
+        *,
+        form: Literal["text", "hex", "padded", "core", "uuid", "int", "bytes"] = ...,
+        overflow: Literal["wait", "fail"] = ...,
+    ) -> None: ...
+    @property
+    def format(self) -> str: ...
+    @property
+    def node(self) -> Optional[int]: ...
+    @property
+    def epoch(self) -> int: ...
+    @property
+    def shared(self) -> bool: ...
+    @property
+    def path(self) -> Optional[str]: ...
+    # str, int or bytes, as form= said.
+    def next(self) -> Any: ...
+    def next_many(self, n: int) -> List[Any]: ...
+    def __iter__(self) -> Iterator[Any]: ...
+    def __next__(self) -> Any: ...
+
+def inspect(
+    id: AnyID, format: Optional[str] = ..., *, epoch: Optional[Epoch] = ..., from_form: Optional[str] = ...
+) -> dict[str, Any]: ...
+@overload
+def convert(id: AnyID, to: TextForm, format: Optional[str] = ..., *, from_form: Optional[str] = ...) -> str: ...
+@overload
+def convert(id: AnyID, to: Literal["int"], format: Optional[str] = ..., *, from_form: Optional[str] = ...) -> int: ...
+@overload
+def convert(
+    id: AnyID, to: Literal["bytes"], format: Optional[str] = ..., *, from_form: Optional[str] = ...
+) -> bytes: ...
+@overload
+def range(
+    format: str,
+    start: datetime.datetime,
+    end: Optional[datetime.datetime] = ...,
+    *,
+    epoch: Optional[Epoch] = ...,
+    form: TextForm = ...,
+) -> Tuple[str, str]: ...
+@overload
+def range(
+    format: str,
+    start: datetime.datetime,
+    end: Optional[datetime.datetime] = ...,
+    *,
+    epoch: Optional[Epoch] = ...,
+    form: Literal["int"],
+) -> Tuple[int, int]: ...
+@overload
+def range(
+    format: str,
+    start: datetime.datetime,
+    end: Optional[datetime.datetime] = ...,
+    *,
+    epoch: Optional[Epoch] = ...,
+    form: Literal["bytes"],
+) -> Tuple[bytes, bytes]: ...
+def formats() -> dict[str, dict[str, Any]]: ...

@@ -1,0 +1,507 @@
+# SPDX-License-Identifier: MIT
+"""The mintid module: every function, its errors, threads, fork, the GIL
+let go while a call waits, and a bounded fuzz pass of the decoders.
+
+Run with the module on the path: PYTHONPATH=build/python python3 -m unittest
+discover -s python/tests (ctest -R test_python does).
+"""
+import datetime
+import os
+import random
+import shutil
+import sys
+import tempfile
+import threading
+import time
+import unittest
+
+# Every host-wide state of these tests in a directory of their own, before
+# the module makes its first generator.
+HOST_DIR = tempfile.mkdtemp(prefix="mintid-python-test-")
+os.environ["MINTID_HOST_DIR"] = HOST_DIR
+
+import mintid  # noqa: E402
+
+UTC = datetime.timezone.utc
+FORMATS = [
+    "uexky", "scru160", "ulid-flake", "ulid-flake-scalable", "caloriosa", "nanoflake", "uuidv7", "ulid",
+    "scru128", "snowflake", "sonyflake", "ksuid", "typeid",
+]
+
+
+def tearDownModule():
+    shutil.rmtree(HOST_DIR, ignore_errors=True)
+
+
+def as_bytes(fmt, ids):
+    return [mintid.convert(i, "bytes", fmt) for i in ids]
+
+
+class TestGen(unittest.TestCase):
+    def test_every_format(self):
+        info = mintid.formats()
+        for fmt in FORMATS:
+            with self.subTest(fmt=fmt):
+                one = mintid.gen(fmt)
+                self.assertIsInstance(one, str)
+                self.assertEqual(mintid.inspect(one, fmt)["format"], fmt)
+                many = mintid.gen(fmt, 50)
+                self.assertEqual(len(many), 50)
+                raw = as_bytes(fmt, [one] + many)
+                self.assertEqual(raw, sorted(raw))
+                self.assertEqual(len(set(raw)), 51)
+                value = mintid.gen(fmt, form="int")
+                self.assertIsInstance(value, int)
+                self.assertLess(value.bit_length(), info[fmt]["bits"] + 1)
+                b = mintid.gen(fmt, form="bytes")
+                self.assertIsInstance(b, bytes)
+                self.assertEqual(len(b), info[fmt]["bits"] // 8)
+                self.assertEqual(mintid.inspect(b, fmt)["format"], fmt)
+                self.assertEqual(mintid.inspect(value, fmt)["format"], fmt)
+
+    def test_forms_and_keywords(self):
+        self.assertEqual(len(mintid.gen("uuidv7")), 36)
+        self.assertEqual(len(mintid.gen("scru160", form="hex")), 40)
+        self.assertEqual(len(mintid.gen("nanoflake", form="padded")), 13)
+        self.assertEqual(mintid.gen("ulid", 0), [])
+        self.assertEqual(len(mintid.gen("ulid", n=3)), 3)
+        self.assertEqual(len(mintid.gen("ulid", None)), 26)
+        ids = mintid.gen("nanoflake", 3, node=7, epoch="2015-01-01", form="int")
+        for i in ids:
+            d = mintid.inspect(i, "nanoflake", epoch=1420070400000)
+            self.assertEqual(d["generator"], 7)
+            self.assertLess(abs(d["time"] - datetime.datetime.now(UTC)), datetime.timedelta(days=1))
+        self.assertEqual(mintid.inspect(mintid.gen("snowflake", epoch="discord"), "snowflake", epoch="discord")["time"]
+                         .year, datetime.datetime.now(UTC).year)
+        epoch = datetime.datetime(2020, 1, 1, tzinfo=UTC)
+        d = mintid.inspect(mintid.gen("sonyflake", node=3, epoch=epoch), "sonyflake", epoch=epoch)
+        self.assertEqual(d["machine"], 3)
+
+    def test_argument_errors(self):
+        cases = [
+            (TypeError, lambda: mintid.gen(7)),
+            (TypeError, lambda: mintid.gen()),
+            (TypeError, lambda: mintid.gen("ulid", 1, 2)),
+            (TypeError, lambda: mintid.gen("ulid", "3")),
+            (TypeError, lambda: mintid.gen("ulid", True)),
+            (TypeError, lambda: mintid.gen("ulid", 3, n=3)),
+            (TypeError, lambda: mintid.gen("ulid", count=3)),
+            (TypeError, lambda: mintid.gen("nanoflake", node="7")),
+            (TypeError, lambda: mintid.gen("nanoflake", node=True)),
+            (TypeError, lambda: mintid.gen("nanoflake", epoch=1.5)),
+            (TypeError, lambda: mintid.gen("ulid", form=1)),
+            (ValueError, lambda: mintid.gen("ulid", -1)),
+            (ValueError, lambda: mintid.gen("nanoflake", node=1024)),
+            (ValueError, lambda: mintid.gen("nanoflake", node=-1)),
+            (ValueError, lambda: mintid.gen("nanoflake", node=2**70)),
+            (ValueError, lambda: mintid.gen("uuidv7", node=1)),
+            (ValueError, lambda: mintid.gen("uuidv7", epoch=0)),
+            (ValueError, lambda: mintid.gen("nanoflake", epoch="yesterday")),
+            (ValueError, lambda: mintid.gen("nanoflake", epoch=-5)),
+            (ValueError, lambda: mintid.gen("nanoflake", epoch=datetime.datetime(2015, 1, 1))),
+            (ValueError, lambda: mintid.gen("nanoflake", epoch=datetime.datetime(2999, 1, 1, tzinfo=UTC))),
+            (ValueError, lambda: mintid.gen("ulid", form="padded")),
+            (ValueError, lambda: mintid.gen("ulid", form="decimal")),
+        ]
+        for exc, call in cases:
+            with self.assertRaises(exc):
+                call()
+        with self.assertRaises(mintid.UnknownFormat) as cm:
+            mintid.gen("uuid7")
+        self.assertIsInstance(cm.exception, ValueError)
+        self.assertIsInstance(cm.exception, mintid.Error)
+        self.assertIn("'uuid7'", str(cm.exception))
+        self.assertIn("uuidv7", str(cm.exception))
+        with self.assertRaisesRegex(ValueError, r"node 1024: nanoflake node ids are 0\.\.1023"):
+            mintid.gen("nanoflake", node=1024)
+        with self.assertRaisesRegex(ValueError, "is naive"):
+            mintid.gen("nanoflake", epoch=datetime.datetime(2015, 1, 1))
+        with self.assertRaisesRegex(ValueError, "in the future"):
+            mintid.gen("nanoflake", epoch=datetime.datetime(2999, 1, 1, tzinfo=UTC))
+
+
+class TestGenerator(unittest.TestCase):
+    def test_next_many_iteration(self):
+        g = mintid.Generator("nanoflake", node=5, epoch=1288834974657)
+        self.assertEqual((g.format, g.node, g.epoch, g.shared), ("nanoflake", 5, 1288834974657, True))
+        self.assertTrue(g.path.startswith(HOST_DIR))
+        self.assertIn("node=5", repr(g))
+        ids = [g.next()] + g.next_many(1000) + [next(g)]
+        for i, value in zip(range(3), g):
+            ids.append(value)
+        values = [mintid.convert(i, "int", "nanoflake") for i in ids]
+        self.assertEqual(values, sorted(set(values)))
+        self.assertEqual(mintid.Generator("ulid", form="int").next_many(2)[0].bit_length() <= 128, True)
+        local = mintid.Generator("uuidv7", shared=False, form="bytes")
+        self.assertIsNone(local.path)
+        self.assertIsNone(local.node)
+        self.assertEqual(len(local.next()), 16)
+
+    def test_shares_the_host_sequence_with_gen(self):
+        g = mintid.Generator("nanoflake")
+        a = g.next()
+        b = mintid.gen("nanoflake")
+        c = g.next()
+        values = [mintid.convert(i, "int", "nanoflake") for i in (a, b, c)]
+        self.assertEqual(values, sorted(set(values)))
+
+    def test_errors(self):
+        with self.assertRaises(TypeError):
+            mintid.Generator()
+        with self.assertRaises(TypeError):
+            mintid.Generator("ulid").next_many("3")
+        with self.assertRaises(ValueError):
+            mintid.Generator("ulid").next_many(-3)
+        with self.assertRaises(ValueError):
+            mintid.Generator("ulid", overflow="drop")
+        with self.assertRaises(mintid.UnknownFormat):
+            mintid.Generator("nope")
+        # A sequence used up with overflow='fail': sonyflake mints 256 per 10 ms unit.
+        g = mintid.Generator("sonyflake", shared=False, overflow="fail")
+        with self.assertRaises(mintid.Exhausted) as cm:
+            g.next_many(5000)
+        self.assertEqual(str(cm.exception), "sonyflake: sequence exhausted for this millisecond")
+        self.assertEqual(cm.exception.status, -11)
+        # A host-wide state where there can be none.
+        os.environ["MINTID_HOST_DIR"] = os.path.join(HOST_DIR, "missing")
+        try:
+            with self.assertRaisesRegex(mintid.HostError, "missing: .*No such file or directory"):
+                mintid.Generator("ulid")
+            self.assertEqual(len(mintid.Generator("ulid", shared=False).next()), 26)
+        finally:
+            os.environ["MINTID_HOST_DIR"] = HOST_DIR
+
+    def test_exception_classes(self):
+        for cls in (mintid.InvalidID, mintid.UnknownFormat, mintid.ClockError, mintid.Exhausted, mintid.Timeout,
+                    mintid.Forked, mintid.HostError):
+            self.assertTrue(issubclass(cls, mintid.Error), cls)
+        self.assertTrue(issubclass(mintid.InvalidID, ValueError))
+
+
+class TestInspect(unittest.TestCase):
+    def test_vector(self):
+        want = {
+            "format": "nanoflake", "text": "1c49kkphl4ow", "hex": "0271065ac1000000", "int": 175928847298985984,
+            "unix_ms": 1462015105796, "time": datetime.datetime(2016, 4, 30, 11, 18, 25, 796000, tzinfo=UTC),
+            "generator": 0, "sequence": 0,
+        }
+        self.assertEqual(mintid.inspect("175928847298985984", "nanoflake", epoch=1420070400000), want)
+        self.assertEqual(mintid.inspect(175928847298985984, "nanoflake", epoch="2015-01-01"), want)
+        self.assertEqual(mintid.inspect("1c49kkphl4ow", epoch=1420070400000), want)
+        self.assertEqual(mintid.inspect(bytes.fromhex("0271065ac1000000"), "nanoflake", epoch=1420070400000), want)
+        self.assertEqual(list(mintid.inspect("1c49kkphl4ow", epoch=1420070400000)), list(want))
+
+    def test_wide_and_prefixed(self):
+        d = mintid.inspect("05U0GF0J0SP1ADJPT0U4VHIMCJJAIP51")
+        self.assertEqual(d["format"], "scru160")
+        self.assertEqual(d["hex"], "017c083c130732153679e83c4fc65664e6a964a1")
+        self.assertIsInstance(d["time"], datetime.datetime)
+        self.assertEqual(d["time"].tzinfo, UTC)
+        t = mintid.gen("typeid")
+        d = mintid.inspect("user_" + t, "typeid")
+        self.assertEqual((d["prefix"], d["text"]), ("user", "user_" + t))
+        self.assertEqual(mintid.inspect(d["uuid"], "typeid")["prefix"], "")
+        ksuid = mintid.inspect(mintid.gen("ksuid"))
+        self.assertIsInstance(ksuid["payload"], str)  # a field shown in hex stays hex
+
+    def test_invalid(self):
+        cases = [
+            ("8000000000000", "ulid-flake", "ulid-flake: '8000000000000' exceeds 7ZZZZZZZZZZZZ (2^63-1)"),
+            ("", None, "an empty text is not an ID"),
+            ("nope!", None, "'nope!' does not have the shape of any format's ID; give format= to read it as one"),
+            ("01ARZ3NDEKTSV4RRFFQ69G5FA", "ulid", None),
+            ("a\0b", None, "'a\\x00b' contains a NUL character"),
+            ("é", "ulid", None),
+            ("\udcff", None, None),
+            (b"\0" * 7, "nanoflake", "nanoflake: 7 bytes; an ID is 8"),
+            (b"\0" * 16, None, "bytes do not say their format: give format="),
+            (-1, "nanoflake", None),
+            (2**64, "nanoflake", None),
+            (-1, "uuidv7", None),
+            (2**128, "uuidv7", None),
+            (0, "uuidv7", None),  # not version 7
+            ("0" * 13, None, None),  # ulid-flake or ulid-flake-scalable
+        ]
+        for value, fmt, message in cases:
+            with self.subTest(value=value, fmt=fmt):
+                with self.assertRaises(mintid.InvalidID) as cm:
+                    mintid.inspect(value, fmt)
+                self.assertIsInstance(cm.exception.status, int)
+                if message is not None:
+                    self.assertEqual(str(cm.exception), message)
+        with self.assertRaisesRegex(mintid.InvalidID, "ambiguous: it could be ulid-flake or ulid-flake-scalable"):
+            mintid.inspect("0" * 13)
+        for bad in (None, 1.0, True, ["x"]):
+            with self.assertRaises(TypeError):
+                mintid.inspect(bad)
+        with self.assertRaises(TypeError):
+            mintid.inspect("x", 5)
+        with self.assertRaises(ValueError):
+            mintid.inspect("1c49kkphl4ow", "uuidv7", epoch=0)
+        with self.assertRaises(ValueError):
+            mintid.inspect("1c49kkphl4ow", epoch="yesterday")
+
+    def test_epoch_without_format(self):
+        # A name one format knows (snowflake's "discord", 2015-01-01), for an ID guessed as another.
+        s = mintid.gen("nanoflake", epoch=1420070400000)
+        d = mintid.inspect(s, epoch="discord")
+        self.assertEqual(d["format"], "nanoflake")
+        self.assertEqual(d["unix_ms"], mintid.inspect(s, "nanoflake", epoch=1420070400000)["unix_ms"])
+
+
+class TestConvertRangeFormats(unittest.TestCase):
+    def test_convert(self):
+        self.assertEqual(mintid.convert("05U0GF0J0SP1ADJPT0U4VHIMCJJAIP51", "hex"),
+                         "017c083c130732153679e83c4fc65664e6a964a1")
+        self.assertEqual(mintid.convert("1c49kkphl4ow", "int"), 175928847298985984)
+        self.assertEqual(mintid.convert(175928847298985984, "text", "nanoflake"), "1c49kkphl4ow")
+        self.assertEqual(mintid.convert("1c49kkphl4ow", "padded", "nanoflake"), "00001c49kkphl4ow"[-13:])
+        self.assertEqual(mintid.convert("1c49kkphl4ow", "bytes"), bytes.fromhex("0271065ac1000000"))
+        t = mintid.gen("typeid")
+        self.assertEqual(mintid.convert("user_" + t, "text", "typeid"), "user_" + t)
+        with self.assertRaisesRegex(ValueError, "ulid's forms are text, hex, uuid, int, bytes"):
+            mintid.convert(mintid.gen("ulid"), "padded")
+        with self.assertRaises(TypeError):
+            mintid.convert("1c49kkphl4ow", 1)
+        # A form the format does not recognise by itself: say which it is.
+        with self.assertRaisesRegex(mintid.InvalidID, "wrong length"):
+            mintid.convert("0b20f0b8c3ad7e3b", "text", "uexky")
+        self.assertEqual(mintid.convert("0b20f0b8c3ad7e3b", "hex", "uexky", from_form="hex"), "0b20f0b8c3ad7e3b")
+        with self.assertRaisesRegex(ValueError, "from_form needs format"):
+            mintid.convert("0b20f0b8c3ad7e3b", "hex", from_form="hex")
+        with self.assertRaisesRegex(ValueError, "uexky's text forms are text, int, hex"):
+            mintid.convert("0b20f0b8c3ad7e3b", "hex", "uexky", from_form="uuid")
+        with self.assertRaisesRegex(ValueError, "from_form is for an ID given as a text"):
+            mintid.convert(5, "hex", "uexky", from_form="hex")
+
+    def test_round_trip_every_form(self):
+        for fmt, info in mintid.formats().items():
+            value = mintid.gen(fmt, form="int")
+            for form in info["forms"]:
+                with self.subTest(fmt=fmt, form=form):
+                    other = mintid.convert(value, form, fmt)
+                    from_form = form if isinstance(other, str) else None
+                    self.assertEqual(mintid.convert(other, "int", fmt, from_form=from_form), value)
+                    self.assertEqual(mintid.inspect(other, fmt, from_form=from_form)["hex"],
+                                     mintid.convert(value, "hex", fmt))
+
+    def test_range(self):
+        start = datetime.datetime(2026, 1, 2, 3, 4, 5, 678000, tzinfo=UTC)
+        lo, hi = mintid.range("nanoflake", start)
+        self.assertEqual(mintid.inspect(lo, "nanoflake")["time"], start)
+        self.assertEqual(mintid.inspect(hi, "nanoflake")["time"], start)
+        self.assertLess(mintid.convert(lo, "int"), mintid.convert(hi, "int"))
+        end = start + datetime.timedelta(hours=1)
+        lo, hi = mintid.range("uuidv7", start, end, form="hex")
+        self.assertEqual(mintid.inspect(hi, "uuidv7")["time"], end)
+        t = mintid.gen("uuidv7", form="hex")
+        now_lo, now_hi = mintid.range("uuidv7", datetime.datetime.now(UTC) - datetime.timedelta(seconds=5),
+                                      datetime.datetime.now(UTC) + datetime.timedelta(seconds=5), form="hex")
+        self.assertTrue(now_lo <= t <= now_hi)
+        lo, hi = mintid.range("snowflake", start, epoch="discord", form="int")
+        self.assertEqual(mintid.inspect(lo, "snowflake", epoch="discord")["time"], start)
+        cet = datetime.timezone(datetime.timedelta(hours=1))
+        self.assertEqual(mintid.range("ulid", start.astimezone(cet)), mintid.range("ulid", start))
+        with self.assertRaisesRegex(ValueError, "before start"):
+            mintid.range("ulid", end, start)
+        with self.assertRaisesRegex(ValueError, "is naive"):
+            mintid.range("ulid", datetime.datetime(2026, 1, 1))
+        with self.assertRaisesRegex(ValueError, "uexky carries times from 2018-03-01T00:00:00.000Z"):
+            mintid.range("uexky", datetime.datetime(2000, 1, 1, tzinfo=UTC))
+        with self.assertRaises(TypeError):
+            mintid.range("ulid", 1700000000000)
+
+    def test_formats(self):
+        info = mintid.formats()
+        self.assertEqual(list(info), FORMATS)
+        n = info["nanoflake"]
+        self.assertEqual(n["layout"], [("sign", 1), ("timestamp", 41), ("generator", 10), ("sequence", 12)])
+        self.assertEqual(n["forms"], ["text", "hex", "padded", "int", "bytes"])
+        self.assertEqual((n["bits"], n["capacity_per_ms"], n["node_bits"]), (64, 4096, 10))
+        self.assertEqual(n["epoch"], datetime.datetime(2010, 11, 4, 1, 42, 54, 657000, tzinfo=UTC))
+        self.assertTrue(n["epoch_settable"])
+        self.assertEqual(info["snowflake"]["epoch_names"]["discord"], 1420070400000)
+        self.assertEqual(mintid.__version__.count("."), 2)
+
+
+class TestConcurrency(unittest.TestCase):
+    def test_gil_released_while_waiting(self):
+        # sonyflake mints 256 IDs per 10 ms unit: 1500 IDs wait for at
+        # least five units inside one call. With a switch interval longer
+        # than the test, this thread never hands the GIL over between
+        # bytecodes, so the counting thread (which gives it back at each
+        # sleep(0)) moves on only if the call lets the GIL go.
+        stop = threading.Event()
+        count = [0]
+
+        def spin():
+            while not stop.is_set():
+                count[0] += 1
+                time.sleep(0)
+
+        interval = sys.getswitchinterval()
+        sys.setswitchinterval(1000)
+        t = threading.Thread(target=spin)
+        t.start()
+        try:
+            for call in (lambda: mintid.Generator("sonyflake", shared=False).next_many(1500),
+                         lambda: mintid.gen("sonyflake", 1500),
+                         lambda: [mintid.gen("sonyflake") for _ in range(1500)]):
+                before = count[0]
+                ids = call()
+                after = count[0]
+                self.assertEqual(len(ids), 1500)
+                self.assertGreater(after, before)
+        finally:
+            stop.set()
+            sys.setswitchinterval(interval)
+            t.join()
+
+    def test_threads_never_repeat(self):
+        shared = mintid.Generator("nanoflake")
+        local = mintid.Generator("nanoflake", node=9, shared=False)
+        results = {}
+
+        def work(k):
+            results[k] = (shared.next_many(3000) + [shared.next() for _ in range(500)],
+                          [local.next() for _ in range(2000)],
+                          mintid.gen("nanoflake", 2000) + [mintid.gen("nanoflake") for _ in range(500)])
+
+        threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        self.assertEqual(len(results), 4)
+        host, own = [], []
+        for a, b, c in results.values():
+            for ids in (a, b, c):
+                values = [mintid.convert(i, "int", "nanoflake") for i in ids]
+                self.assertEqual(values, sorted(set(values)))
+            host += a + c
+            own += b
+        self.assertEqual(len(set(host)), 4 * 6000)
+        self.assertEqual(len(set(own)), 4 * 2000)
+
+    @unittest.skipUnless(hasattr(os, "fork"), "needs fork")
+    def test_fork_never_repeats(self):
+        g = mintid.Generator("nanoflake")
+        local = mintid.Generator("nanoflake", node=3, shared=False)
+        parent_ids = g.next_many(10) + mintid.gen("nanoflake", 10)
+        go_r, go_w = os.pipe()
+        out_r, out_w = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            status = 1
+            try:
+                os.close(go_w)
+                os.close(out_r)
+                os.read(go_r, 1)
+                ids = g.next_many(20000) + mintid.gen("nanoflake", 20000)
+                try:
+                    local.next()
+                    forked = "no error"
+                except mintid.Forked as e:
+                    forked = str(e)
+                with os.fdopen(out_w, "w") as f:
+                    f.write(forked + "\n" + "\n".join(ids) + "\n")
+                status = 0
+            finally:
+                os._exit(status)
+        os.close(go_r)
+        os.close(out_w)
+        os.write(go_w, b"x")
+        parent_ids += mintid.gen("nanoflake", 20000) + g.next_many(20000)
+        with os.fdopen(out_r) as f:
+            lines = f.read().splitlines()
+        _, status = os.waitpid(pid, 0)
+        os.close(go_w)
+        self.assertEqual(status, 0)
+        self.assertIn("generator was inherited across fork()", lines[0])
+        child_ids = lines[1:]
+        self.assertEqual(len(child_ids), 40000)
+        self.assertEqual(len(set(child_ids) | set(parent_ids)), len(child_ids) + len(parent_ids))
+        self.assertIsInstance(local.next(), str)  # the parent goes on with its own
+
+
+class TestFuzz(unittest.TestCase):
+    """Random and mutated input into the decoders: an answer, or an error of
+    mintid (or TypeError/ValueError); never a crash or another exception."""
+
+    def test_decoders(self):
+        rng = random.Random(18)
+        info = mintid.formats()
+        alphabet = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-_~\0é\udcff\U0001F600 "
+        seeds = [mintid.gen(f) for f in FORMATS] + ["user_" + mintid.gen("typeid")]
+        forms = ["text", "hex", "padded", "core", "uuid", "int", "bytes", "nope"]
+        answered = 0
+        for _ in range(20000):
+            kind = rng.randrange(5)
+            if kind == 0:
+                value = "".join(rng.choice(alphabet) for _ in range(rng.randrange(45)))
+            elif kind == 1:
+                s = list(rng.choice(seeds))
+                for _ in range(rng.randrange(1, 4)):
+                    op = rng.randrange(3)
+                    at = rng.randrange(len(s) + 1)
+                    if op == 0 and s:
+                        s[min(at, len(s) - 1)] = rng.choice(alphabet)
+                    elif op == 1:
+                        s.insert(at, rng.choice(alphabet))
+                    elif s:
+                        del s[min(at, len(s) - 1)]
+                value = "".join(s)
+            elif kind == 2:
+                value = bytes(rng.randrange(256) for _ in range(rng.choice([0, 7, 8, 9, 16, 20, rng.randrange(24)])))
+            elif kind == 3:
+                value = rng.choice([rng.getrandbits(rng.randrange(1, 170)), -rng.getrandbits(64), 0, 2**63, 2**64 - 1])
+            else:
+                value = rng.choice([None, 1.5, [1], b"", bytearray(8), True])
+            fmt = rng.choice(FORMATS + [None, None, "nope"])
+            try:
+                if rng.randrange(2):
+                    d = mintid.inspect(value, fmt)
+                    self.assertIn(d["format"], info)
+                else:
+                    out = mintid.convert(value, rng.choice(forms), fmt)
+                    self.assertIsInstance(out, (str, int, bytes))
+                answered += 1
+            except (mintid.Error, TypeError, ValueError):
+                pass
+        self.assertGreater(answered, 100)
+
+
+class TestDocs(unittest.TestCase):
+    """The examples of docs/python.md run as written."""
+
+    def test_examples(self):
+        import doctest
+
+        page = os.path.join(os.path.dirname(__file__), "..", "..", "docs", "python.md")
+        with open(page, encoding="utf-8") as f:
+            text = f.read()
+        blocks, scripts, inside, current = [], [], None, []
+        for line in text.splitlines():
+            if line in ("```pycon", "```python"):
+                inside, current = line[3:], []
+            elif line.startswith("```") and inside:
+                (blocks if inside == "pycon" else scripts).append("\n".join(current) + "\n")
+                inside = None
+            elif inside:
+                current.append(line)
+        self.assertGreater(len(blocks), 5)
+        self.assertGreater(len(scripts), 1)
+        for k, script in enumerate(scripts):
+            exec(compile(script, "docs/python.md script %d" % (k + 1), "exec"), {"__name__": "docs"})
+        parser = doctest.DocTestParser()
+        runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+        globs = {}
+        for k, block in enumerate(blocks):
+            test = parser.get_doctest(block, globs, "docs/python.md block %d" % (k + 1), page, 0)
+            runner.run(test, out=sys.stderr.write, clear_globs=False)
+            globs = test.globs  # a page is one session: later blocks use earlier names
+        self.assertEqual(runner.summarize(verbose=False).failed, 0)
+
+
+if __name__ == "__main__":
+    unittest.main()
