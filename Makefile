@@ -134,9 +134,9 @@ deb: deps
 
 # Installs the packages of `make deb` on this machine, uses them (the
 # command, the server as its unit starts it, the extension in a throwaway
-# cluster), purges them and checks what is left (tests/deb/test_deb.sh).
+# cluster), purges them and checks what is left (tests/deb/test_deb.py).
 check-deb:
-	$(SUDO) bash tests/deb/test_deb.sh $(BUILD)/deb
+	$(SUDO) python3 tests/deb/test_deb.py $(BUILD)/deb
 
 bench: build
 	cmake --build $(BUILD) --target bench_gen bench_uuidv7_lib bench_host -j$(JOBS)
