@@ -31,6 +31,7 @@ remain elsewhere and its uid must not pass to another user.
 Usage: test_deb.py DEB_DIR
 """
 
+import glob
 import grp
 import os
 import pwd
@@ -97,6 +98,8 @@ def installed(pkg):
 def snapshot():
     paths = set()
     for root in WATCHED:
+        if os.path.islink(root):  # /lib on a merged /usr: seen as /usr/lib
+            continue
         for dirpath, dirnames, filenames in os.walk(root):
             dirnames[:] = [d for d in dirnames if os.path.join(dirpath, d) not in IGNORED]
             for name in dirnames + filenames:
@@ -315,7 +318,7 @@ def extension_in_a_throwaway_cluster():
         sql = ("CREATE EXTENSION mintid; "
                "SELECT extversion FROM pg_extension WHERE extname = 'mintid'; "
                "SELECT gen_uuidv7()::text; SELECT gen_nanoflake()::text;")
-        p = run(["psql", "-X", "-At", "-v", "ON_ERROR_STOP=1", "-d", "postgres", "-c", sql], check_rc=False, env=env)
+        p = run(["psql", "-X", "-Atq", "-v", "ON_ERROR_STOP=1", "-d", "postgres", "-c", sql], check_rc=False, env=env)
         out = p.stdout.split()
         check(p.returncode == 0 and len(out) == 3 and UUIDV7.match(out[1]) is not None,
               f"CREATE EXTENSION mintid from the package, then gen_uuidv7() and gen_nanoflake() ({out} "
@@ -329,6 +332,20 @@ def extension_in_a_throwaway_cluster():
                 postmaster.kill()
                 postmaster.wait()
         shutil.rmtree(root, ignore_errors=True)
+
+
+def restore(backup, paths):
+    """Puts back what was moved aside, unless a package owns the path now."""
+    for name in os.listdir(backup):
+        path = name.replace("%", "/")
+        if os.path.lexists(path):
+            log(f"not put back, {path} is there again")
+            continue
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        shutil.move(os.path.join(backup, name), path)
+    shutil.rmtree(backup, ignore_errors=True)
+    if paths:
+        log(f"put back: {paths}")
 
 
 def purge():
@@ -360,87 +377,85 @@ def main():
     print(p.stdout + p.stderr, end="")
     check(p.returncode == 0, "lintian: no error and no warning")
 
-    before = snapshot()
-    shipped = {path for deb in debs.values() for path in deb_paths(deb)}
-    new_shipped = {path for path in shipped if not os.path.lexists(path)}
-    unpackaged = sorted(path for path in shipped - new_shipped
-                        if os.path.isfile(path) and not os.path.islink(path) and "/postgresql/" in path)
-    # An unpackaged copy of the extension (make pg) is overwritten by the
-    # package and removed by the purge; it is put back at the end, so that
-    # make check-pg, if it runs meanwhile, misses it only for a while.
+    # An unpackaged copy of the extension (make pg, make check-pg) would be
+    # overwritten by the package, removed by the purge, and its other
+    # versions' scripts used by CREATE EXTENSION: it is moved aside while
+    # the packages are installed and put back at the end.
+    unpackaged = sorted(glob.glob("/usr/lib/postgresql/*/lib/mintid.so") +
+                        glob.glob("/usr/lib/postgresql/*/lib/bitcode/mintid*") +
+                        glob.glob("/usr/share/postgresql/*/extension/mintid[-.]*"))
     backup = tempfile.mkdtemp(prefix="mintid-unpackaged-")
     for path in unpackaged:
-        shutil.copy2(path, os.path.join(backup, path.replace("/", "%")))
+        shutil.move(path, os.path.join(backup, path.replace("/", "%")))
     if unpackaged:
-        log(f"unpackaged copies of the extension's files (make pg) are there: {unpackaged}; the package takes "
-            "them over and the purge removes them; they are put back once the checks are done")
+        log(f"moved aside until the end, an unpackaged copy of the extension (make pg): {unpackaged}")
     try:
-        run(["apt-get", "install", "-y", "-q", "--no-install-recommends"] + list(debs.values()),
-            env=dict(os.environ, DEBIAN_FRONTEND="noninteractive"))
-        log("installed " + " ".join(PACKAGES))
+        before = snapshot()
+        shipped = {path for deb in debs.values() for path in deb_paths(deb)}
+        new_shipped = {path for path in shipped if not os.path.lexists(path)}
+        try:
+            run(["apt-get", "install", "-y", "-q", "--no-install-recommends"] + list(debs.values()),
+                env=dict(os.environ, DEBIAN_FRONTEND="noninteractive"))
+            log("installed " + " ".join(PACKAGES))
 
-        check(pwd.getpwnam("mintid").pw_shell in ("/usr/sbin/nologin", "/sbin/nologin"),
-              "the system user mintid exists, without a login shell")
-        conffiles = run(["dpkg-query", "-W", "-f=${Conffiles}", "mintidd"]).stdout
-        check(CONFFILE in conffiles, f"{CONFFILE} is a conffile")
-        reference = run(["/usr/bin/mintidd", "--settings-reference", "conf"]).stdout
-        with open(CONFFILE) as f:
-            check(f.read() == reference, f"{CONFFILE} is mintidd --settings-reference conf, unchanged")
+            check(pwd.getpwnam("mintid").pw_shell in ("/usr/sbin/nologin", "/sbin/nologin"),
+                  "the system user mintid exists, without a login shell")
+            conffiles = run(["dpkg-query", "-W", "-f=${Conffiles}", "mintidd"]).stdout
+            check(CONFFILE in conffiles, f"{CONFFILE} is a conffile")
+            reference = run(["/usr/bin/mintidd", "--settings-reference", "conf"]).stdout
+            with open(CONFFILE) as f:
+                check(f.read() == reference, f"{CONFFILE} is mintidd --settings-reference conf, unchanged")
 
-        man = os.path.exists("/usr/share/man/man8/mintidd.8.gz")
-        p = run(["systemd-analyze", "verify", f"--man={'yes' if man else 'no'}", UNIT], check_rc=False)
-        if not man:
-            log("mintidd.8 is not packaged yet: verify does not look for the unit's Documentation= pages")
-        check(p.returncode == 0 and p.stdout + p.stderr == "",
-              f"systemd-analyze verify is silent {(p.stdout + p.stderr).strip()}")
-        p = run(["systemd-analyze", "security", "--offline=true", "--threshold=20", UNIT], check_rc=False)
-        score = re.search(r"Overall exposure level for \S+: ([0-9.]+) (\S+)", p.stdout)
-        check(p.returncode == 0 and score is not None and float(score.group(1)) <= 2.0,
-              f"systemd-analyze security --offline=true: {score.group(1) + ' ' + score.group(2) if score else p.stdout}"
-              " (2.0 or lower)")
+            man = os.path.exists("/usr/share/man/man8/mintidd.8.gz")
+            p = run(["systemd-analyze", "verify", f"--man={'yes' if man else 'no'}", UNIT], check_rc=False)
+            if not man:
+                log("mintidd.8 is not packaged yet: verify does not look for the unit's Documentation= pages")
+            check(p.returncode == 0 and p.stdout + p.stderr == "",
+                  f"systemd-analyze verify is silent {(p.stdout + p.stderr).strip()}")
+            p = run(["systemd-analyze", "security", "--offline=true", "--threshold=20", UNIT], check_rc=False)
+            score = re.search(r"Overall exposure level for \S+: ([0-9.]+) (\S+)", p.stdout)
+            check(p.returncode == 0 and score is not None and float(score.group(1)) <= 2.0,
+                  f"systemd-analyze security --offline=true: {score.group(1) + ' ' + score.group(2) if score else p.stdout}"
+                  " (2.0 or lower)")
 
-        p = run(["/usr/bin/mintid", "gen", "uuidv7"], check_rc=False)
-        check(p.returncode == 0 and UUIDV7.match(p.stdout.strip()) is not None,
-              f"mintid gen uuidv7 prints a UUIDv7 ({p.stdout.strip()!r})")
+            p = run(["/usr/bin/mintid", "gen", "uuidv7"], check_rc=False)
+            check(p.returncode == 0 and UUIDV7.match(p.stdout.strip()) is not None,
+                  f"mintid gen uuidv7 prints a UUIDv7 ({p.stdout.strip()!r})")
 
-        http, resp = spare_port(), spare_port()
-        under_systemd, state = systemd_running()
-        if under_systemd:
-            server_under_systemd(http, resp)
-        else:
-            log(f"systemd is not running as PID 1 (systemctl is-system-running: {state}): "
-                "running the unit's command lines as systemd would")
-            server_as_the_unit_would(unit_settings(UNIT), http, resp)
+            http, resp = spare_port(), spare_port()
+            under_systemd, state = systemd_running()
+            if under_systemd:
+                server_under_systemd(http, resp)
+            else:
+                log(f"systemd is not running as PID 1 (systemctl is-system-running: {state}): "
+                    "running the unit's command lines as systemd would")
+                server_as_the_unit_would(unit_settings(UNIT), http, resp)
 
-        extension_in_a_throwaway_cluster()
+            extension_in_a_throwaway_cluster()
+        finally:
+            purged = purge()
+            log("purged " + " ".join(purged))
+
+        left = [p for p in PACKAGES if run(["dpkg-query", "-W", "-f=${db:Status-Abbrev}", p], check_rc=False)
+                .stdout.strip() not in ("", "un")]
+        check(not left, f"no package left, not even its configuration ({' '.join(left)})")
+        remaining = sorted(path for path in new_shipped if os.path.lexists(path))
+        check(not remaining, f"every path the packages brought is gone ({remaining})")
+        after = snapshot()
+        new = sorted(after - before)
+        kept = [path for path in new if path in KEPT_ON_PURGE]
+        stray = [path for path in new if path not in KEPT_ON_PURGE]
+        check(not stray, f"nothing new under {' '.join(WATCHED)} after the purge ({stray})")
+        check(not os.path.exists("/var/lib/mintid"), "the state directory /var/lib/mintid is gone")
+        try:
+            pwd.getpwnam("mintid")
+            log("kept, as Debian keeps system users: the user mintid" + (f", and {' '.join(kept)}" if kept else ""))
+        except KeyError:
+            pass
+        gone = sorted(before - after)
+        check(not gone, f"nothing that was there before is gone ({gone})")
     finally:
-        purged = purge()
-        log("purged " + " ".join(purged))
-
-    left = [p for p in PACKAGES if run(["dpkg-query", "-W", "-f=${db:Status-Abbrev}", p], check_rc=False)
-            .stdout.strip() not in ("", "un")]
-    check(not left, f"no package left, not even its configuration ({' '.join(left)})")
-    remaining = sorted(path for path in new_shipped if os.path.lexists(path))
-    check(not remaining, f"every path the packages brought is gone ({remaining})")
-    after = snapshot()
-    new = sorted(after - before)
-    kept = [path for path in new if path in KEPT_ON_PURGE]
-    stray = [path for path in new if path not in KEPT_ON_PURGE]
-    check(not stray, f"nothing new under {' '.join(WATCHED)} after the purge ({stray})")
-    check(not os.path.exists("/var/lib/mintid"), "the state directory /var/lib/mintid is gone")
-    try:
-        pwd.getpwnam("mintid")
-        log("kept, as Debian keeps system users: the user mintid" + (f", and {' '.join(kept)}" if kept else ""))
-    except KeyError:
-        pass
-    gone = sorted(before - after)
-    if gone:
-        log(f"gone after the purge that were there before: {gone}")
-    for name in os.listdir(backup):
-        shutil.copy2(os.path.join(backup, name), name.replace("%", "/"))
-    shutil.rmtree(backup)
-    if unpackaged:
-        log(f"put back: {unpackaged}")
+        restore(backup, unpackaged)
     if failures:
         log(f"{len(failures)} check(s) failed:")
         for f in failures:
