@@ -28,6 +28,10 @@ purge stays and is listed: the system user `mintid` (and the backups of
 /etc/passwd and friends that adding it made), since files it owned may
 remain elsewhere and its uid must not pass to another user.
 
+An unpackaged copy of the extension in PostgreSQL's directories (`make pg`,
+`make check-pg`) is moved aside while the packages are installed, so that
+CREATE EXTENSION sees the packaged files only, and put back at the end.
+
 Usage: test_deb.py DEB_DIR
 """
 
