@@ -7,7 +7,7 @@
 #                plain build, AddressSanitizer + UndefinedBehaviorSanitizer
 #                with the fuzzers, and ThreadSanitizer for the thread tests
 #
-# Other targets: deps, build, sqlite, python, pg, check-pg, demo, bench, soak, install (PREFIX=...), format, clean.
+# Other targets: deps, build, sqlite, python, pg, check-pg, deb, check-deb, demo, bench, soak, install (PREFIX=...), format, clean.
 
 JOBS    ?= 2
 # Tests at a time: most of the server and fault tests wait on timers, leases
@@ -26,11 +26,12 @@ PACKAGES := build-essential cmake pkg-config clang libssl-dev libclang-rt-14-dev
             libevent-dev libcurl4-openssl-dev libjansson-dev curl redis-tools redis-server etcd-server wrk \
             nodejs postgresql-15 postgresql-server-dev-15 python3-redis libhiredis-dev \
             python3-yaml python3-jsonschema prometheus groff-base man-db bash-completion \
-            libsqlite3-dev sqlite3 python3-dev python3-setuptools python3-wheel python3-pip python3-venv
+            libsqlite3-dev sqlite3 python3-dev python3-setuptools python3-wheel python3-pip python3-venv \
+            libsystemd-dev systemd debhelper dpkg-dev fakeroot lintian postgresql-server-dev-all
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build sqlite python run demo check check-plain check-asan check-tsan check-pg pg bench soak install format clean
+.PHONY: all deps build sqlite python run demo check check-plain check-asan check-tsan check-pg pg deb check-deb bench soak install format clean
 
 all: build
 
@@ -127,6 +128,27 @@ pg: deps
 # the clock set back, a changed node or epoch; about 50 s.
 check-pg: pg
 	$(SUDO) python3 -W ignore tests/pg/test_pg.py
+
+# The Debian packages (debian/: libmintid0.3, libmintid-dev, mintid, mintidd,
+# postgresql-15-mintid), built with dpkg-buildpackage from a copy of the
+# files git tracks, as they are in the work tree, in $(BUILD)/deb/src; the
+# .deb files and the .changes land in $(BUILD)/deb/, and lintian reports on
+# them. The version of debian/changelog must be include/mintid.h's.
+deb: deps
+	@v=$$(sed -n 's/^#define MINTID_VERSION_[A-Z]* \([0-9]*\)$$/\1/p' include/mintid.h | paste -sd.); \
+	d=$$(dpkg-parsechangelog -l debian/changelog -S Version); \
+	[ "$${d%-*}" = "$$v" ] || { echo "debian/changelog is at $$d, include/mintid.h at $$v: add a changelog entry"; exit 1; }
+	rm -rf $(BUILD)/deb
+	mkdir -p $(BUILD)/deb/src
+	git ls-files -z | tar --null -T - --ignore-failed-read -cf - | tar -xf - -C $(BUILD)/deb/src
+	cd $(BUILD)/deb/src && dpkg-buildpackage -b -us -uc -j$(JOBS)
+	lintian --fail-on error --info $(BUILD)/deb/*.changes
+
+# Installs the packages of `make deb` on this machine, uses them (the
+# command, the server as its unit starts it, the extension in a throwaway
+# cluster), purges them and checks what is left (tests/deb/test_deb.py).
+check-deb:
+	$(SUDO) python3 tests/deb/test_deb.py $(BUILD)/deb
 
 bench: build
 	cmake --build $(BUILD) --target bench_gen bench_uuidv7_lib bench_host bench_sqlite mintid_python -j$(JOBS)

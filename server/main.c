@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * main.c - mintidd: settings, the state directory, the event loop, and a
- * clean shutdown on SIGTERM or SIGINT.
+ * clean shutdown on SIGTERM or SIGINT; under systemd (Type=notify), where
+ * it stands: ready, reloading, stopping.
  */
 #include "claim.h"
 #include "config.h"
@@ -18,10 +19,27 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#ifdef HAVE_SYSTEMD
+#include <systemd/sd-daemon.h>
+#endif
 
 #define DRAIN_SECONDS 10 /* how long a shutdown waits for queued replies to go out */
 /* Descriptors beyond max-connections: listeners, the state file, etcd, the spare one. */
 #define FD_MARGIN 64
+
+/*
+ * Tells the service manager where the server stands (sd_notify: READY=1,
+ * RELOADING=1, STOPPING=1); nothing when NOTIFY_SOCKET is unset or the
+ * build has no libsystemd. A notification that cannot be sent changes
+ * nothing in what the server does.
+ */
+static void notify_manager(const char *what) {
+#ifdef HAVE_SYSTEMD
+    (void)sd_notify(0, what);
+#else
+    (void)what;
+#endif
+}
 
 typedef struct app {
     server srv;
@@ -60,6 +78,13 @@ static void on_reload(evutil_socket_t sig, short what, void *arg) {
     app *a = arg;
     server *srv = &a->srv;
     log_msg(LOG_INFO, "SIGHUP: reloading");
+    /* systemd 253 and later want the time of the reload with it (Type=notify-reload). */
+    struct timespec ts;
+    char reloading[64] = "RELOADING=1";
+    if (clock_gettime(CLOCK_MONOTONIC, &ts) == 0)
+        snprintf(reloading, sizeof reloading, "RELOADING=1\nMONOTONIC_USEC=%llu",
+                 (unsigned long long)ts.tv_sec * 1000000ULL + (unsigned long long)ts.tv_nsec / 1000ULL);
+    notify_manager(reloading);
     if (srv->tls_ctx != NULL)
         tls_reload(srv);
     if (srv->auth != NULL) {
@@ -72,6 +97,7 @@ static void on_reload(evutil_socket_t sig, short what, void *arg) {
             log_msg(LOG_ERROR, "auth-file not reloaded; the previous secrets stay in use");
         }
     }
+    notify_manager("READY=1");
 }
 
 static void on_signal(evutil_socket_t sig, short what, void *arg) {
@@ -80,6 +106,7 @@ static void on_signal(evutil_socket_t sig, short what, void *arg) {
     if (a->srv.stopping)
         return;
     log_msg(LOG_INFO, "%s: no new requests; sending the replies already made", sig == SIGTERM ? "SIGTERM" : "SIGINT");
+    notify_manager("STOPPING=1");
     event_del(a->reserve_timer);
     server_stop(&a->srv);
     a->drain_deadline = time(NULL) + DRAIN_SECONDS;
@@ -429,6 +456,8 @@ static int run(int argc, char **argv) {
     }
     log_msg(LOG_INFO, "mintidd %s ready: node %" PRId64 "%s, state in %s%s", MINTID_VERSION_STRING, svc.node,
             l != NULL ? " (leased)" : "", cfg.state_dir, epochs);
+    /* The state is on disk and every listener accepts: clients may come. */
+    notify_manager("READY=1");
 
     event_base_dispatch(srv->base);
     status = 0;

@@ -1,0 +1,472 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""test_deb.py - the Debian packages of `make deb`, as an operator meets them.
+
+Run as root (make check-deb): it installs libmintid0.3, libmintid-dev, mintid,
+mintidd and postgresql-15-mintid from DEB_DIR on this machine, then
+
+  - lintian: no error and no warning (overrides carry their reason);
+  - the unit: `systemd-analyze verify` says nothing, `systemd-analyze
+    security --offline=true` rates it 2.0 or lower;
+  - the conffile /etc/mintid/mintidd.conf is what the packaged mintidd
+    writes from its settings table, and the system user exists;
+  - `mintid gen uuidv7` prints a version 7 UUID;
+  - mintidd runs with the unit's own ExecStart line, as the unit's user,
+    in its StateDirectory, with its UMask and LimitNOFILE, on spare
+    loopback ports (MINTID_HTTP, MINTID_RESP): the test plays systemd's
+    part for Type=notify (READY=1), mints over HTTP (curl) and RESP
+    (redis-cli), reloads with the unit's ExecReload line and stops it with
+    SIGTERM, as systemctl would. (Where systemd runs as PID 1, the unit
+    itself is started, with the ports in a runtime drop-in.)
+  - the extension is created in a throwaway cluster (as postgres, spare
+    port, stopped by its pid) from the packaged files;
+
+and purges every package, then checks that nothing is left behind: no
+package, no file the packages shipped, no new path under /etc, /usr, /lib,
+/var/lib (the package manager's own records aside). What Debian keeps on
+purge stays and is listed: the system user `mintid` (and the backups of
+/etc/passwd and friends that adding it made), since files it owned may
+remain elsewhere and its uid must not pass to another user.
+
+An unpackaged copy of the extension in PostgreSQL's directories (`make pg`,
+`make check-pg`) is moved aside while the packages are installed, so that
+CREATE EXTENSION sees the packaged files only, and put back at the end.
+
+Usage: test_deb.py DEB_DIR
+"""
+
+import glob
+import grp
+import os
+import pwd
+import re
+import resource
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+PACKAGES = ["libmintid0.3", "libmintid-dev", "mintid", "mintidd", "postgresql-15-mintid"]
+UNIT = "/lib/systemd/system/mintidd.service"
+CONFFILE = "/etc/mintid/mintidd.conf"
+PG_BIN = "/usr/lib/postgresql/15/bin"
+# Where the packages put files, and where their maintainer scripts may
+# (users, systemd's links, the state directory). The package manager's own
+# records (/var/lib/dpkg, /var/lib/apt) and caches change by design.
+WATCHED = ["/etc", "/usr", "/lib", "/var/lib", "/opt"]
+IGNORED = ["/var/lib/dpkg", "/var/lib/apt", "/var/lib/ucf", "/var/lib/postgresql", "/etc/ld.so.cache"]
+# What Debian keeps after a purge: the system user, and the backups of the
+# account files that adding it left.
+KEPT_ON_PURGE = {"/etc/passwd-", "/etc/group-", "/etc/shadow-", "/etc/gshadow-"}
+UUIDV7 = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$")
+
+failures = []
+
+
+def log(msg):
+    print(f"test_deb: {msg}", flush=True)
+
+
+def check(cond, what):
+    """A failed check is recorded and the test goes on, so that one run
+    shows every problem; the exit status says whether there was any."""
+    if cond:
+        log(f"ok: {what}")
+    else:
+        log(f"FAIL: {what}")
+        failures.append(what)
+    return cond
+
+
+def run(cmd, check_rc=True, **kw):
+    p = subprocess.run(cmd, capture_output=True, text=True, **kw)
+    if check_rc and p.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)}: exit status {p.returncode}\n{p.stdout}{p.stderr}")
+    return p
+
+
+def spare_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def installed(pkg):
+    p = run(["dpkg-query", "-W", "-f=${db:Status-Abbrev}", pkg], check_rc=False)
+    return p.returncode == 0 and p.stdout.strip() not in ("", "un")
+
+
+def snapshot():
+    paths = set()
+    for root in WATCHED:
+        if os.path.islink(root):  # /lib on a merged /usr: seen as /usr/lib
+            continue
+        for dirpath, dirnames, filenames in os.walk(root):
+            dirnames[:] = [d for d in dirnames if os.path.join(dirpath, d) not in IGNORED]
+            for name in dirnames + filenames:
+                path = os.path.join(dirpath, name)
+                if path not in IGNORED:
+                    paths.add(path)
+    return paths
+
+
+def deb_paths(deb):
+    """The paths a .deb ships, as the file system will show them (the
+    package says /lib, /bin; on a merged /usr those are symlinks)."""
+    listing = run(["dpkg-deb", "-c", deb]).stdout
+    paths = []
+    for line in listing.splitlines():
+        name = line.split(None, 5)[5].split(" -> ")[0]
+        path = os.path.normpath(name.lstrip("."))
+        if path != "/":
+            paths.append(path)
+    return paths
+
+
+def unit_settings(path):
+    """The unit's [Service] settings, each name to its list of values."""
+    settings = {}
+    section = None
+    with open(path) as f:
+        for line in f:
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            if line.startswith("["):
+                section = line
+                continue
+            if section == "[Service]":
+                name, _, value = line.partition("=")
+                settings.setdefault(name, []).append(value)
+    return settings
+
+
+class Notify:
+    """systemd's end of Type=notify: a datagram socket the service user may
+    write to, named by NOTIFY_SOCKET."""
+
+    def __init__(self):
+        self.dir = tempfile.mkdtemp(prefix="mintid-notify-")
+        os.chmod(self.dir, 0o755)
+        self.path = os.path.join(self.dir, "notify")
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        self.sock.bind(self.path)
+        os.chmod(self.path, 0o666)
+
+    def expect(self, key, timeout=20):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            self.sock.settimeout(max(deadline - time.monotonic(), 0.01))
+            try:
+                data = self.sock.recv(4096).decode()
+            except socket.timeout:
+                break
+            fields = dict(line.partition("=")[::2] for line in data.split("\n") if line)
+            if fields.get(key) == "1":
+                return True
+        return False
+
+    def close(self):
+        self.sock.close()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def as_user(user, group, umask, nofile):
+    """What systemd does for User=, Group=, UMask= and LimitNOFILE= before
+    it runs an Exec line: the preexec_fn of a child."""
+    pw = pwd.getpwnam(user)
+    gid = grp.getgrnam(group).gr_gid
+
+    def enter():
+        resource.setrlimit(resource.RLIMIT_NOFILE, (nofile, nofile))
+        os.setgroups([])
+        os.setgid(gid)
+        os.setuid(pw.pw_uid)
+        os.umask(umask)
+
+    return enter
+
+
+def http_get(port, path):
+    return run(["curl", "-sS", "--fail", "--max-time", "10", f"http://127.0.0.1:{port}{path}"], check_rc=False)
+
+
+def mint_over_both(http, resp):
+    p = http_get(http, "/v1/uuidv7")
+    check(p.returncode == 0 and UUIDV7.match(p.stdout.strip()) is not None,
+          f"HTTP: GET /v1/uuidv7 gives a UUIDv7 ({p.stdout.strip()!r} {p.stderr.strip()})")
+    p = run(["redis-cli", "-h", "127.0.0.1", "-p", str(resp), "MINT", "nanoflake", "3"], check_rc=False)
+    ids = p.stdout.split()
+    check(p.returncode == 0 and len(ids) == 3 and len(set(ids)) == 3,
+          f"RESP: MINT nanoflake 3 gives three IDs ({ids} {p.stderr.strip()})")
+
+
+def systemd_running():
+    p = run(["systemctl", "is-system-running"], check_rc=False)
+    state = p.stdout.strip()
+    return state in ("running", "degraded", "starting"), state
+
+
+def server_under_systemd(http, resp):
+    """systemd is PID 1: the unit itself, its ports in a runtime drop-in."""
+    dropin = "/run/systemd/system/mintidd.service.d"
+    os.makedirs(dropin, exist_ok=True)
+    with open(os.path.join(dropin, "test-ports.conf"), "w") as f:
+        f.write(f"[Service]\nEnvironment=MINTID_HTTP=127.0.0.1:{http} MINTID_RESP=127.0.0.1:{resp} "
+                f"MINTID_ID_SPACE=check-deb-{os.getpid()}\n")
+    try:
+        run(["systemctl", "daemon-reload"])
+        p = run(["systemctl", "restart", "mintidd"], check_rc=False)
+        check(p.returncode == 0, f"systemctl restart mintidd {p.stderr.strip()}")
+        user = run(["systemctl", "show", "-P", "User", "mintidd"]).stdout.strip()
+        check(user == "mintid", f"the service runs as mintid ({user})")
+        mint_over_both(http, resp)
+        p = run(["systemctl", "reload", "mintidd"], check_rc=False)
+        check(p.returncode == 0, f"systemctl reload mintidd {p.stderr.strip()}")
+        p = run(["systemctl", "stop", "mintidd"], check_rc=False)
+        check(p.returncode == 0, f"systemctl stop mintidd {p.stderr.strip()}")
+    finally:
+        shutil.rmtree(dropin, ignore_errors=True)
+        run(["systemctl", "daemon-reload"], check_rc=False)
+
+
+def server_as_the_unit_would(unit, http, resp):
+    """No systemd as PID 1: the unit's own ExecStart line, run as systemd
+    would run it (user, group, umask, descriptor limit, state directory,
+    NOTIFY_SOCKET), and its ExecReload line for the reload."""
+    user, group = unit["User"][-1], unit["Group"][-1]
+    umask = int(unit.get("UMask", ["0022"])[-1], 8)
+    nofile = int(unit["LimitNOFILE"][-1])
+    state = os.path.join("/var/lib", unit["StateDirectory"][-1])
+    pw = pwd.getpwnam(user)
+    os.makedirs(state, exist_ok=True)
+    os.chown(state, pw.pw_uid, pw.pw_gid)
+    os.chmod(state, int(unit.get("StateDirectoryMode", ["0755"])[-1], 8))
+    start = unit["ExecStart"][-1].split()
+    notify = Notify()
+    env = {"PATH": "/usr/bin:/bin", "NOTIFY_SOCKET": notify.path, "MINTID_HTTP": f"127.0.0.1:{http}",
+           "MINTID_RESP": f"127.0.0.1:{resp}", "MINTID_ID_SPACE": f"check-deb-{os.getpid()}"}
+    errlog = tempfile.TemporaryFile()
+    proc = subprocess.Popen(start, env=env, cwd="/", stdout=subprocess.DEVNULL, stderr=errlog,
+                            preexec_fn=as_user(user, group, umask, nofile))
+    log(f"mintidd started as pid {proc.pid}: {' '.join(start)}")
+
+    def server_log():
+        errlog.seek(0)
+        return errlog.read().decode(errors="replace")
+
+    try:
+        ready = notify.expect("READY")
+        if not check(ready and proc.poll() is None, "mintidd says READY=1 (Type=notify)"):
+            log("mintidd's log:\n" + server_log())
+            return
+        with open(f"/proc/{proc.pid}/status") as f:
+            uid = next(line.split()[1] for line in f if line.startswith("Uid:"))
+        check(int(uid) == pw.pw_uid, f"mintidd runs as {user}")
+        mint_over_both(http, resp)
+        files = os.listdir(state)
+        modes = {name: os.stat(os.path.join(state, name)) for name in files}
+        check(files and all(st.st_uid == pw.pw_uid for st in modes.values()),
+              f"the state is in {state}, owned by {user} ({files})")
+        check(all(st.st_mode & 0o077 == 0 for st in modes.values()), f"UMask: the state is private to {user}")
+        reload = unit["ExecReload"][-1].replace("$MAINPID", str(proc.pid)).split()
+        run(reload, preexec_fn=as_user(user, group, umask, nofile))
+        check(notify.expect("RELOADING") and notify.expect("READY"), "ExecReload: RELOADING=1, then READY=1")
+        proc.send_signal(signal.SIGTERM)
+        check(notify.expect("STOPPING"), "SIGTERM: STOPPING=1")
+        status = proc.wait(30)
+        check(status == 0, f"mintidd stops cleanly on SIGTERM (exit status {status})")
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        notify.close()
+        errlog.close()
+
+
+def extension_in_a_throwaway_cluster():
+    so = "/usr/lib/postgresql/15/lib/mintid.so"
+    owner = run(["dpkg", "-S", so], check_rc=False).stdout.split(":")[0]
+    check(owner == "postgresql-15-mintid", f"{so} is the package's ({owner})")
+    root = tempfile.mkdtemp(prefix="mintid-pg-")
+    pw = pwd.getpwnam("postgres")
+    os.chown(root, pw.pw_uid, pw.pw_gid)
+    data = os.path.join(root, "data")
+    port = spare_port()
+
+    def as_postgres():
+        os.setgroups([])
+        os.setgid(pw.pw_gid)
+        os.setuid(pw.pw_uid)
+
+    postmaster = None
+    try:
+        run([os.path.join(PG_BIN, "initdb"), "-D", data, "--auth=trust", "-U", "postgres", "--no-sync"],
+            preexec_fn=as_postgres, cwd=root)
+        with open(os.path.join(data, "postgresql.conf"), "a") as f:
+            f.write(f"port = {port}\nlisten_addresses = '127.0.0.1'\nunix_socket_directories = '{root}'\n"
+                    "shared_preload_libraries = 'mintid'\n")
+        postmaster = subprocess.Popen([os.path.join(PG_BIN, "postgres"), "-D", data], preexec_fn=as_postgres,
+                                      cwd=root, stdout=subprocess.DEVNULL, stderr=open(os.path.join(root, "log"), "w"))
+        log(f"postgres started as pid {postmaster.pid} on port {port}")
+        env = dict(os.environ, PGHOST=root, PGPORT=str(port), PGUSER="postgres")
+        deadline = time.monotonic() + 60
+        while run(["pg_isready", "-q"], check_rc=False, env=env).returncode != 0:
+            if postmaster.poll() is not None or time.monotonic() > deadline:
+                with open(os.path.join(root, "log")) as f:
+                    raise RuntimeError("postgres did not start:\n" + f.read())
+            time.sleep(0.1)
+        sql = ("CREATE EXTENSION mintid; "
+               "SELECT extversion FROM pg_extension WHERE extname = 'mintid'; "
+               "SELECT gen_uuidv7()::text; SELECT gen_nanoflake()::text;")
+        p = run(["psql", "-X", "-Atq", "-v", "ON_ERROR_STOP=1", "-d", "postgres", "-c", sql], check_rc=False, env=env)
+        out = p.stdout.split()
+        check(p.returncode == 0 and len(out) == 3 and UUIDV7.match(out[1]) is not None,
+              f"CREATE EXTENSION mintid from the package, then gen_uuidv7() and gen_nanoflake() ({out} "
+              f"{p.stderr.strip()})")
+    finally:
+        if postmaster is not None and postmaster.poll() is None:
+            postmaster.send_signal(signal.SIGINT)  # fast shutdown, by its pid
+            try:
+                postmaster.wait(60)
+            except subprocess.TimeoutExpired:
+                postmaster.kill()
+                postmaster.wait()
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def restore(backup, paths):
+    """Puts back what was moved aside, unless a package owns the path now."""
+    for name in os.listdir(backup):
+        path = name.replace("%", "/")
+        if os.path.lexists(path):
+            log(f"not put back, {path} is there again")
+            continue
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        shutil.move(os.path.join(backup, name), path)
+    shutil.rmtree(backup, ignore_errors=True)
+    if paths:
+        log(f"put back: {paths}")
+
+
+def purge():
+    present = [p for p in PACKAGES if installed(p)]
+    if present:
+        run(["apt-get", "purge", "-y", "-q"] + present, env=dict(os.environ, DEBIAN_FRONTEND="noninteractive"))
+    return present
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit(__doc__.strip().splitlines()[-1])
+    debdir = os.path.abspath(sys.argv[1])
+    if os.getuid() != 0:
+        sys.exit("test_deb: run as root: it installs and purges packages (make check-deb)")
+    debs = {}
+    for pkg in PACKAGES:
+        found = [f for f in os.listdir(debdir) if f.startswith(pkg + "_") and f.endswith(".deb")]
+        if len(found) != 1:
+            sys.exit(f"test_deb: no single {pkg}_*.deb in {debdir}: run make deb first")
+        debs[pkg] = os.path.join(debdir, found[0])
+    already = [p for p in PACKAGES if installed(p)]
+    if already:
+        sys.exit(f"test_deb: {' '.join(already)} already installed; this test purges what it installs, so it "
+                 f"does not run over an installation of yours (apt-get purge {' '.join(already)} first)")
+
+    changes = [os.path.join(debdir, f) for f in os.listdir(debdir) if f.endswith(".changes")]
+    p = run(["lintian", "--fail-on", "error,warning"] + changes, check_rc=False)
+    print(p.stdout + p.stderr, end="")
+    check(p.returncode == 0, "lintian: no error and no warning")
+
+    # An unpackaged copy of the extension (make pg, make check-pg) would be
+    # overwritten by the package, removed by the purge, and its other
+    # versions' scripts used by CREATE EXTENSION: it is moved aside while
+    # the packages are installed and put back at the end.
+    unpackaged = sorted(glob.glob("/usr/lib/postgresql/*/lib/mintid.so") +
+                        glob.glob("/usr/lib/postgresql/*/lib/bitcode/mintid*") +
+                        glob.glob("/usr/share/postgresql/*/extension/mintid[-.]*"))
+    backup = tempfile.mkdtemp(prefix="mintid-unpackaged-")
+    for path in unpackaged:
+        shutil.move(path, os.path.join(backup, path.replace("/", "%")))
+    if unpackaged:
+        log(f"moved aside until the end, an unpackaged copy of the extension (make pg): {unpackaged}")
+    try:
+        before = snapshot()
+        shipped = {path for deb in debs.values() for path in deb_paths(deb)}
+        new_shipped = {path for path in shipped if not os.path.lexists(path)}
+        try:
+            run(["apt-get", "install", "-y", "-q", "--no-install-recommends"] + list(debs.values()),
+                env=dict(os.environ, DEBIAN_FRONTEND="noninteractive"))
+            log("installed " + " ".join(PACKAGES))
+
+            check(pwd.getpwnam("mintid").pw_shell in ("/usr/sbin/nologin", "/sbin/nologin"),
+                  "the system user mintid exists, without a login shell")
+            conffiles = run(["dpkg-query", "-W", "-f=${Conffiles}", "mintidd"]).stdout
+            check(CONFFILE in conffiles, f"{CONFFILE} is a conffile")
+            reference = run(["/usr/bin/mintidd", "--settings-reference", "conf"]).stdout
+            with open(CONFFILE) as f:
+                check(f.read() == reference, f"{CONFFILE} is mintidd --settings-reference conf, unchanged")
+
+            man = os.path.exists("/usr/share/man/man8/mintidd.8.gz")
+            p = run(["systemd-analyze", "verify", f"--man={'yes' if man else 'no'}", UNIT], check_rc=False)
+            if not man:
+                log("mintidd.8 is not packaged yet: verify does not look for the unit's Documentation= pages")
+            check(p.returncode == 0 and p.stdout + p.stderr == "",
+                  f"systemd-analyze verify is silent {(p.stdout + p.stderr).strip()}")
+            p = run(["systemd-analyze", "security", "--offline=true", "--threshold=20", UNIT], check_rc=False)
+            score = re.search(r"Overall exposure level for \S+: ([0-9.]+) (\S+)", p.stdout)
+            check(p.returncode == 0 and score is not None and float(score.group(1)) <= 2.0,
+                  f"systemd-analyze security --offline=true: {score.group(1) + ' ' + score.group(2) if score else p.stdout}"
+                  " (2.0 or lower)")
+
+            p = run(["/usr/bin/mintid", "gen", "uuidv7"], check_rc=False)
+            check(p.returncode == 0 and UUIDV7.match(p.stdout.strip()) is not None,
+                  f"mintid gen uuidv7 prints a UUIDv7 ({p.stdout.strip()!r})")
+
+            http, resp = spare_port(), spare_port()
+            under_systemd, state = systemd_running()
+            if under_systemd:
+                server_under_systemd(http, resp)
+            else:
+                log(f"systemd is not running as PID 1 (systemctl is-system-running: {state}): "
+                    "running the unit's command lines as systemd would")
+                server_as_the_unit_would(unit_settings(UNIT), http, resp)
+
+            extension_in_a_throwaway_cluster()
+        finally:
+            purged = purge()
+            log("purged " + " ".join(purged))
+
+        left = [p for p in PACKAGES if run(["dpkg-query", "-W", "-f=${db:Status-Abbrev}", p], check_rc=False)
+                .stdout.strip() not in ("", "un")]
+        check(not left, f"no package left, not even its configuration ({' '.join(left)})")
+        remaining = sorted(path for path in new_shipped if os.path.lexists(path))
+        check(not remaining, f"every path the packages brought is gone ({remaining})")
+        after = snapshot()
+        new = sorted(after - before)
+        kept = [path for path in new if path in KEPT_ON_PURGE]
+        stray = [path for path in new if path not in KEPT_ON_PURGE]
+        check(not stray, f"nothing new under {' '.join(WATCHED)} after the purge ({stray})")
+        check(not os.path.exists("/var/lib/mintid"), "the state directory /var/lib/mintid is gone")
+        try:
+            pwd.getpwnam("mintid")
+            log("kept, as Debian keeps system users: the user mintid" + (f", and {' '.join(kept)}" if kept else ""))
+        except KeyError:
+            pass
+        gone = sorted(before - after)
+        check(not gone, f"nothing that was there before is gone ({gone})")
+    finally:
+        restore(backup, unpackaged)
+    if failures:
+        log(f"{len(failures)} check(s) failed:")
+        for f in failures:
+            log(f"  {f}")
+        sys.exit(1)
+    log("all checks passed")
+
+
+if __name__ == "__main__":
+    main()
