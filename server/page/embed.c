@@ -5,10 +5,10 @@
  *   embed index.html page.css page.js out.c
  *
  * Writes out.c with the HTML page as one byte array, page.css and page.js
- * put in place of the lines of index.html that are exactly "@PAGE_CSS@" and
- * "@PAGE_JS@" (inside its <style> and <script>), and the
- * Content-Security-Policy that allows those two inline blocks by their
- * SHA-256 and nothing else. The page's sources stay ordinary files in the
+ * put in place of "<style>@PAGE_CSS@</style>" and
+ * "<script>@PAGE_JS@</script>" in index.html (so that each block holds
+ * exactly the file), and the Content-Security-Policy that allows those two
+ * inline blocks by their SHA-256 and nothing else. The page's sources stay ordinary files in the
  * tree; the server carries the result and reads nothing at run time.
  */
 #include <openssl/evp.h>
@@ -77,12 +77,19 @@ int main(int argc, char **argv) {
         return 2;
     }
     text html = slurp(argv[1]), css = slurp(argv[2]), js = slurp(argv[3]);
-    static const char css_mark[] = "@PAGE_CSS@\n", js_mark[] = "@PAGE_JS@\n";
-    char *c = strstr(html.data, css_mark), *j = strstr(html.data, js_mark);
-    if (c == NULL || j == NULL || c > j || (c != html.data && c[-1] != '\n') || j[-1] != '\n') {
-        fprintf(stderr, "embed: %s needs the lines @PAGE_CSS@ and then @PAGE_JS@\n", argv[1]);
+    static const char css_mark[] = "@PAGE_CSS@", js_mark[] = "@PAGE_JS@";
+    char *c = strstr(html.data, "<style>"
+                                "@PAGE_CSS@"
+                                "</style>"),
+         *j = strstr(html.data, "<script>"
+                                "@PAGE_JS@"
+                                "</script>");
+    if (c == NULL || j == NULL || c > j) {
+        fprintf(stderr, "embed: %s needs <style>%s</style> and then <script>%s</script>\n", argv[1], css_mark, js_mark);
         return 1;
     }
+    c += strlen("<style>");
+    j += strlen("<script>");
     char css_hash[64], js_hash[64];
     csp_hash(&css, css_hash);
     csp_hash(&js, js_hash);
