@@ -25,7 +25,7 @@ TSAN    := build-tsan
 PACKAGES := build-essential cmake pkg-config clang libssl-dev libclang-rt-14-dev python3 faketime clang-format \
             libevent-dev libcurl4-openssl-dev libjansson-dev curl redis-tools redis-server etcd-server wrk \
             nodejs postgresql-15 postgresql-server-dev-15 python3-redis libhiredis-dev \
-            python3-yaml python3-jsonschema prometheus
+            python3-yaml python3-jsonschema prometheus chromium
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
