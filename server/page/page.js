@@ -132,6 +132,8 @@
     const words = all.map((f) => `${f.name}: ${f.bits} bits` + (hex ? ` = ${fieldValue(hex, fmt.bits, f)}` : ""));
     root.append(svg("title", {}, `${fmt.name}, ${fmt.bits} bits, most significant first`));
     root.append(svg("desc", {}, words.join("; ")));
+    const leads = svg("g", { "aria-hidden": "true" }); // under the labels
+    root.append(leads);
     all.forEach((f, i) => {
       const view = f.role === "view", colour = COLOURS[i % COLOURS.length];
       const x = 1 + f.offset * scale, w = Math.max(1, f.bits * scale);
@@ -144,9 +146,9 @@
       root.append(r);
       const col = i % cols, row = Math.floor(i / cols);
       const bx = col * slot + 4, by = labelsTop + row * boxH;
-      root.append(svg("line", { class: "lead", x1: x + w / 2, y1: y + h, x2: bx + 6, y2: by + 2 }));
+      leads.append(svg("line", { class: "lead", x1: x + w / 2, y1: y + h, x2: bx + 6, y2: by + 2 }));
       root.append(svg("rect", { x: bx, y: by + 2, width: 12, height: 12, fill: colour, stroke: "#555" }));
-      const lines = [[f.name, "name"], [`${f.bits} bit${f.bits === 1 ? "" : "s"}, ${f.offset}–${f.offset + f.bits - 1}`, "bits"]];
+      const lines = [[f.name, "name"], [f.bits === 1 ? `1 bit, bit ${f.offset}` : `${f.bits} bits, ${f.offset}–${f.offset + f.bits - 1}`, "bits"]];
       if (value !== null) lines.push([value, "value"]);
       lines.forEach(([t, cls], k) => {
         const attrs = { x: bx + (k === 0 ? 18 : 0), y: by + 13 + k * 17, class: cls };

@@ -165,9 +165,10 @@ class Browser:
                        ("Input.dispatchKeyEvent", dict(key, type="keyUp"))])
 
     def screenshot(self, selector, path):
-        r = self.eval(f"(() => {{ const r = document.querySelector({json.dumps(selector)}).getBoundingClientRect();"
-                      f" return [r.x + scrollX, r.y + scrollY, r.width, r.height]; }})()")
-        shot = self.send("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True, "clip": {
+        r = self.eval(f"(() => {{ const e = document.querySelector({json.dumps(selector)}); e.scrollIntoView();"
+                      " const r = e.getBoundingClientRect();"
+                      " return [r.x + scrollX, r.y + scrollY, r.width, Math.min(r.height, innerHeight)]; })()")
+        shot = self.send("Page.captureScreenshot", {"format": "png", "clip": {
             "x": r[0], "y": r[1], "width": r[2], "height": r[3], "scale": 1}})
         with open(path, "wb") as f:
             f.write(base64.b64decode(shot["data"]))
