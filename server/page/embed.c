@@ -120,5 +120,8 @@ int main(int argc, char **argv) {
         perror(argv[4]);
         return 1;
     }
+    free(html.data);
+    free(css.data);
+    free(js.data);
     return 0;
 }
