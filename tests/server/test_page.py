@@ -20,6 +20,7 @@ Usage: python3 test_page.py --mintidd PATH --mintid PATH --out DIR [--chromium P
 
 import argparse
 import base64
+import fcntl
 import json
 import os
 import queue
@@ -57,12 +58,16 @@ class Browser:
             args.insert(1, "--no-sandbox")  # Chromium's sandbox refuses to run as root
 
         def fds():
-            os.dup2(to_browser_r, 3)
-            os.dup2(from_browser_w, 4)
+            # Out of the way first: either end may itself be fd 3 or 4. dup2's copies are inherited.
+            a = fcntl.fcntl(to_browser_r, fcntl.F_DUPFD_CLOEXEC, 10)
+            b = fcntl.fcntl(from_browser_w, fcntl.F_DUPFD_CLOEXEC, 10)
+            os.dup2(a, 3)
+            os.dup2(b, 4)
 
         self.log = open(os.path.join(tmp, "chromium.log"), "wb")
+        # close_fds=False passes only inheritable descriptors: 0-2 and the two made above.
         self.proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=self.log, stderr=self.log,
-                                     pass_fds=(3, 4), preexec_fn=fds)
+                                     close_fds=False, preexec_fn=fds)
         os.close(to_browser_r)
         os.close(from_browser_w)
         self._next = 0
