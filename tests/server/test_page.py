@@ -127,8 +127,14 @@ class Browser:
         return results
 
     def attach(self):
-        targets = self.send("Target.getTargets", session=False)["targetInfos"]
-        page = next(t for t in targets if t["type"] == "page")
+        deadline = time.monotonic() + WAIT_S
+        while True:
+            pages = [t for t in self.send("Target.getTargets", session=False)["targetInfos"] if t["type"] == "page"]
+            if pages:
+                break
+            assert time.monotonic() < deadline, f"chromium opened no page within {WAIT_S} s"
+            time.sleep(0.05)
+        page = pages[0]
         self.session = self.send("Target.attachToTarget", {"targetId": page["targetId"], "flatten": True},
                                  session=False)["sessionId"]
 
@@ -167,6 +173,11 @@ class Browser:
     def enter(self):
         key = {"key": "Enter", "code": "Enter", "windowsVirtualKeyCode": 13}
         self.send_all([("Input.dispatchKeyEvent", dict(key, type="keyDown", text="\r")),
+                       ("Input.dispatchKeyEvent", dict(key, type="keyUp"))])
+
+    def tab(self):
+        key = {"key": "Tab", "code": "Tab", "windowsVirtualKeyCode": 9}
+        self.send_all([("Input.dispatchKeyEvent", dict(key, type="keyDown")),
                        ("Input.dispatchKeyEvent", dict(key, type="keyUp"))])
 
     def screenshot(self, selector, path):
@@ -226,6 +237,18 @@ class Page(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.tmp = tempfile.TemporaryDirectory(prefix="mintid-page-")
+        profile = os.path.join(cls.tmp.name, "profile")
+        os.mkdir(profile)
+        cls.b = Browser(CHROMIUM, profile)  # starts while the servers do
+        cls.srv = cls.auth = None
+        try:
+            cls.start()
+        except BaseException:
+            cls.tearDownClass()
+            raise
+
+    @classmethod
+    def start(cls):
         cls.srv = Server(MINTIDD, args=["--node", "100"]).start()
         secrets = os.path.join(cls.tmp.name, "secrets")
         with open(secrets, "w") as f:
@@ -235,9 +258,6 @@ class Page(unittest.TestCase):
         cls.base = f"http://127.0.0.1:{cls.srv.http_port}"
         with urllib.request.urlopen(cls.base + "/v1/formats", timeout=10) as r:
             cls.formats = json.load(r)
-        profile = os.path.join(cls.tmp.name, "profile")
-        os.mkdir(profile)
-        cls.b = Browser(CHROMIUM, profile)
         cls.b.attach()
         for domain in ("Page", "Runtime", "Log"):
             cls.b.send(f"{domain}.enable")
@@ -254,6 +274,8 @@ class Page(unittest.TestCase):
         cls.b.close()
         failed = []
         for srv in (cls.srv, cls.auth):
+            if srv is None:
+                continue
             status, log = srv.stop()
             srv.__exit__(None, None, None)
             if status != 0:
@@ -392,7 +414,14 @@ class Page(unittest.TestCase):
                "document.getElementById('format').dispatchEvent(new Event('change'))")
         self.assertEqual(b.eval("document.getElementById('mint').textContent"), "Mint a new nanoflake ID")
         before = b.eval("document.getElementById('result').dataset.id")
-        b.click("#mint")
+        # With the keyboard alone: from the ID field, Tab to the button, Enter.
+        b.click("#id")
+        focus = []
+        for _ in range(3):
+            b.tab()
+            focus.append(b.eval("document.activeElement.id"))
+        self.assertEqual(focus, ["format", "show", "mint"])
+        b.enter()
         text = b.wait_for(f"document.getElementById('result').dataset.format === 'nanoflake' &&"
                           f" document.getElementById('result').dataset.id !== {json.dumps(before)} &&"
                           " document.getElementById('result').dataset.id", "a minted ID")
