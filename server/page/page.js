@@ -102,7 +102,8 @@
     const units = [["year", 31556952000], ["day", 86400000], ["hour", 3600000], ["minute", 60000], ["second", 1000]];
     for (const [unit, len] of units) {
       if (Math.abs(diff) >= len || unit === "second") {
-        return `${rtf.format(Math.trunc(diff / len), unit)} (${Math.abs(diff).toLocaleString()} ms ${diff <= 0 ? "ago" : "ahead"})`;
+        const exact = `${Math.abs(diff).toLocaleString()} ms ${diff <= 0 ? "ago" : "ahead"}`;
+        return `${rtf.format(Math.trunc(diff / len), unit)} (${exact})`;
       }
     }
     return "";
@@ -148,7 +149,8 @@
       const bx = col * slot + 4, by = labelsTop + row * boxH;
       leads.append(svg("line", { class: "lead", x1: x + w / 2, y1: y + h, x2: bx + 6, y2: by + 2 }));
       root.append(svg("rect", { x: bx, y: by + 2, width: 12, height: 12, fill: colour, stroke: "#555" }));
-      const lines = [[f.name, "name"], [f.bits === 1 ? `1 bit, bit ${f.offset}` : `${f.bits} bits, ${f.offset}–${f.offset + f.bits - 1}`, "bits"]];
+      const span = f.bits === 1 ? `1 bit, bit ${f.offset}` : `${f.bits} bits, ${f.offset}–${f.offset + f.bits - 1}`;
+      const lines = [[f.name, "name"], [span, "bits"]];
       if (value !== null) lines.push([value, "value"]);
       lines.forEach(([t, cls], k) => {
         const attrs = { x: bx + (k === 0 ? 18 : 0), y: by + 13 + k * 17, class: cls };
@@ -169,7 +171,8 @@
       const box = el("section", { class: "format", "aria-label": f.name, "data-format": f.name });
       box.append(el("h3", {}, f.name + (f.served ? "" : " (not served here)")));
       box.append(el("p", {}, f.title));
-      const capacity = f.capacity_per_ms ? `${f.capacity_per_ms} IDs per ms per generator` : "no practical limit per ms";
+      const capacity = f.capacity_per_ms ? `${f.capacity_per_ms} IDs per ms per generator`
+        : "no practical limit per ms";
       box.append(el("p", { class: "help" },
         `${f.bits} bits; forms: ${f.forms.join(", ")}; ${capacity}. ` +
         `Lifespan: from ${utc(f.epoch_ms)} until ${utc(f.end_ms)} (${years(f.end_ms - f.epoch_ms)} years).`));
@@ -193,7 +196,8 @@
     const select = $("format"), keep = select.value;
     while (select.options.length > 1) select.remove(1);
     for (const f of formats) {
-      select.append(el("option", { value: f.name }, `${f.name} (${f.bits} bits)${f.served ? "" : ", not served here"}`));
+      const note = f.served ? "" : ", not served here";
+      select.append(el("option", { value: f.name }, `${f.name} (${f.bits} bits)${note}`));
     }
     select.value = keep;
     renderFormats();
@@ -255,7 +259,8 @@
     const list = $("candidate-list");
     list.replaceChildren();
     for (const c of body.candidates) {
-      const b = el("button", { type: "button", class: "link", "data-format": c.format }, `${c.format}, minted ${c.time}`);
+      const b = el("button", { type: "button", class: "link", "data-format": c.format },
+        `${c.format}, minted ${c.time}`);
       b.addEventListener("click", () => {
         $("format").value = c.format;
         run(() => lookup(text, c.format));

@@ -329,7 +329,8 @@ class Page(unittest.TestCase):
         # The bar: the format's fields (views apart) side by side, their widths summing to its bits.
         fmt = self.fmt(name)
         packed = [f for f in fmt["fields"] if f["role"] != "view"]
-        self.assertEqual([(n, w, o) for n, w, o, *_ in got["bar"]], [(f["name"], f["bits"], f["offset"]) for f in packed])
+        self.assertEqual([(n, w, o) for n, w, o, *_ in got["bar"]],
+                         [(f["name"], f["bits"], f["offset"]) for f in packed])
         self.assertEqual(sum(w for _, w, *_ in got["bar"]), fmt["bits"])
         self.assertAlmostEqual(sum(g[5] for g in got["bar"]), got["svg"] - 2, delta=0.5)
         value = int(want["hex"], 16)
@@ -381,7 +382,8 @@ class Page(unittest.TestCase):
                 self.assertTrue(text, gen)
                 self.look_up(text)
                 cli = mintid("inspect", "--", text)
-                candidates = b.eval("[...document.querySelectorAll('#candidate-list button')].map(e => e.dataset.format)")
+                candidates = b.eval("[...document.querySelectorAll('#candidate-list button')]"
+                                    ".map(e => e.dataset.format)")
                 if cli.returncode == 0:
                     self.assertEqual(json.loads(cli.stdout)["format"], name, "mintid inspect's guess")
                     self.assertEqual(b.eval("document.getElementById('candidates').hidden"), True)
