@@ -4,10 +4,13 @@
  *
  *   GET /v1/{format}[?count=N][&as=FORM]   mint (text/plain, or JSON with Accept: application/json)
  *   GET /v1/{format}/{id}[?from=FORM]      inspect (JSON)
+ *   GET /v1/inspect/{id}                   inspect, the format guessed (JSON; 300 lists the candidates)
  *   GET /v1/formats, /healthz, /metrics
+ *   GET /                                  the page that shows an ID (server/page/)
  */
 #include "http.h"
 #include "log.h"
+#include "page.h"
 #include "server.h"
 
 #include <inttypes.h>
@@ -295,6 +298,82 @@ static void route_inspect(conn *c, const http_request *req, struct evbuffer *out
     send_response(c, req, out, &r);
 }
 
+/*
+ * GET /v1/inspect/{id}: as GET /v1/{format}/{id}, with the format guessed
+ * from the ID's shape as `mintid inspect` guesses it. A shape several
+ * formats share is 300, with each candidate's inspection (as JSON).
+ */
+static void route_guess(conn *c, const http_request *req, struct evbuffer *out, const char *id_text, size_t id_len,
+                        const char *q, size_t qlen) {
+    char decoded[256], shown[MINTID_ESCAPED_MAX], prefix[MINTID_PREFIX_MAX + 1], json[MINTID_JSON_MAX];
+    size_t len;
+    if (!percent_decode(id_text, id_len, decoded, sizeof decoded, &len)) {
+        send_error(c, req, out, 400, "malformed percent-encoding in the ID");
+        return;
+    }
+    if (!parse_query(c, req, out, q, qlen, NULL, 0))
+        return;
+    const mintid_format *fmt = NULL;
+    mintid_id id;
+    mintid_form form;
+    unsigned cands = 0;
+    int64_t now = 0;
+    mintid_clock_system(NULL, &now);
+    int rc = mintid_guess_recent(decoded, len, now, MINTID_EPOCH_DEFAULT, &fmt, &id, &form, &cands);
+    mintid_escape(decoded, len, shown, sizeof shown);
+    if (rc != MINTID_OK && rc != MINTID_EAMBIGUOUS) {
+        send_error(c, req, out, 400, "'%s' does not have the shape of any format's ID; ask GET /v1/{format}/{id}",
+                   shown);
+        return;
+    }
+    if (rc == MINTID_OK && mintid_decode_prefixed(fmt, form, decoded, len, &id, NULL, prefix) != MINTID_OK) {
+        send_error(c, req, out, 500, "%s: '%s' was guessed but does not decode", fmt->name, shown);
+        return;
+    }
+    if (rc == MINTID_OK) {
+        int n = mintid_id_to_json_prefixed(fmt, &id, prefix, config_epoch(c->srv->cfg, fmt), json, sizeof json);
+        if (n < 0) {
+            send_error(c, req, out, 500, "%s: %s", fmt->name, mintid_strerror(n));
+            return;
+        }
+        evbuffer_add(c->srv->scratch, json, (size_t)n);
+        evbuffer_add(c->srv->scratch, "\n", 1);
+        response r = {200, "application/json", false};
+        send_response(c, req, out, &r);
+        return;
+    }
+    char msg[MINTID_ESCAPED_MAX + MINTID_FORMAT_NAMES_MAX + 64];
+    size_t used = (size_t)snprintf(msg, sizeof msg, "'%s' is ambiguous: it could be", shown);
+    for (int i = 0, n = 0; i < MINTID_FORMAT_COUNT && used < sizeof msg; i++)
+        if (cands & (1u << i))
+            used += (size_t)snprintf(msg + used, sizeof msg - used, "%s%s", n++ > 0 ? " or " : " ",
+                                     mintid_format_get((mintid_format_id)i)->name);
+    if (!req->accept_json) {
+        send_error(c, req, out, 300, "%s; ask GET /v1/{format}/{id}", msg);
+        return;
+    }
+    /* JSON: the message and, for each candidate, what GET /v1/{format}/{id} answers. */
+    struct evbuffer *body = c->srv->scratch;
+    evbuffer_add(body, "{\"error\":\"", 10);
+    json_text(body, msg);
+    evbuffer_add(body, "\",\"candidates\":[", 16);
+    for (int i = 0, n = 0; i < MINTID_FORMAT_COUNT; i++) {
+        const mintid_format *f = mintid_format_get((mintid_format_id)i);
+        if (!(cands & (1u << i)) ||
+            mintid_decode_prefixed(f, MINTID_FORM_ANY, decoded, len, &id, NULL, prefix) != MINTID_OK)
+            continue;
+        int jlen = mintid_id_to_json_prefixed(f, &id, prefix, config_epoch(c->srv->cfg, f), json, sizeof json);
+        if (jlen < 0)
+            continue;
+        if (n++ > 0)
+            evbuffer_add(body, ",", 1);
+        evbuffer_add(body, json, (size_t)jlen);
+    }
+    evbuffer_add(body, "]}\n", 3);
+    response r = {300, "application/json", false};
+    send_response(c, req, out, &r);
+}
+
 /* The format named by name[0..len), or NULL after a 404 listing the formats. */
 static const mintid_format *route_format(conn *c, const http_request *req, struct evbuffer *out, const char *name,
                                          size_t len) {
@@ -357,7 +436,28 @@ static void route_range(conn *c, const http_request *req, struct evbuffer *out, 
 }
 
 /*
- * With auth-file set, every request but GET /healthz carries
+ * GET /: the page of server/page/. It holds no data (the IDs it shows come
+ * from the API, which asks for the secret), so it is served without one; the
+ * headers keep it from running anything but its own inline style and script,
+ * from sending to any other origin, and from being framed.
+ */
+static void route_page(conn *c, const http_request *req, struct evbuffer *out) {
+    const char *connection = !req->keep_alive || c->closing ? "Connection: close\r\n"
+                             : req->minor_version == 0      ? "Connection: keep-alive\r\n"
+                                                            : "";
+    evbuffer_add_printf(out,
+                        "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: %zu\r\n"
+                        "Content-Security-Policy: %s\r\nX-Content-Type-Options: nosniff\r\n"
+                        "X-Frame-Options: DENY\r\nReferrer-Policy: no-referrer\r\n"
+                        "Cross-Origin-Opener-Policy: same-origin\r\nCross-Origin-Resource-Policy: same-origin\r\n"
+                        "Cache-Control: no-cache\r\n%s\r\n",
+                        mintidd_page_html_len, mintidd_page_csp, connection);
+    if (req->method != HTTP_HEAD)
+        evbuffer_add(out, mintidd_page_html, mintidd_page_html_len);
+}
+
+/*
+ * With auth-file set, every request but GET /healthz and GET / carries
  * `Authorization: Bearer <secret>`. False after answering 401 (no or a
  * wrong secret) or 429 (wrong ones came too fast on this connection).
  */
@@ -400,6 +500,10 @@ static void route(conn *c, const http_request *req, struct evbuffer *out) {
         return;
     }
     bool healthz = plen == 8 && memcmp(t, "/healthz", 8) == 0;
+    if (plen == 1 && memcmp(t, "/", 1) == 0) {
+        route_page(c, req, out);
+        return;
+    }
     if (!healthz && srv->auth != NULL && !authorized(c, req, out))
         return;
     if (healthz) {
@@ -446,6 +550,10 @@ static void route(conn *c, const http_request *req, struct evbuffer *out) {
     }
     if (plen > 10 && memcmp(t, "/v1/range/", 10) == 0) {
         route_range(c, req, out, t + 10, plen - 10, q, qlen);
+        return;
+    }
+    if (plen > 12 && memcmp(t, "/v1/inspect/", 12) == 0 && memchr(t + 12, '/', plen - 12) == NULL) {
+        route_guess(c, req, out, t + 12, plen - 12, q, qlen);
         return;
     }
     if (plen > 4 && memcmp(t, "/v1/", 4) == 0) {

@@ -15,6 +15,8 @@ const char *http_reason(int status) {
     switch (status) {
     case 200:
         return "OK";
+    case 300:
+        return "Multiple Choices";
     case 400:
         return "Bad Request";
     case 404:

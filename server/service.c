@@ -553,6 +553,11 @@ void service_info(service *svc, emit_fn emit, void *ctx) {
     }
 }
 
+/* The names of the roles (mintid_role) in GET /v1/formats. */
+static const char *const role_names[] = {"timestamp", "sequence", "node", "random",
+                                         "random80",  "constant", "data", "view"};
+_Static_assert(sizeof role_names / sizeof role_names[0] == MINTID_ROLE_VIEW + 1, "a name for every mintid_role");
+
 void service_formats_json(service *svc, emit_fn emit, void *ctx) {
     emit(ctx, "[", 1);
     for (int i = 0; i < MINTID_FORMAT_COUNT; i++) {
@@ -560,12 +565,13 @@ void service_formats_json(service *svc, emit_fn emit, void *ctx) {
         int64_t epoch = config_epoch(svc->cfg, fmt);
         emitf(emit, ctx,
               "%s{\"name\":\"%s\",\"title\":\"%s\",\"bits\":%u,\"served\":%s,\"epoch_ms\":%" PRId64
-              ",\"capacity_per_ms\":%" PRIu32 ",\"fields\":[",
+              ",\"end_ms\":%" PRId64 ",\"capacity_per_ms\":%" PRIu32 ",\"fields\":[",
               i ? "," : "", fmt->name, fmt->title, fmt->bits, svc->gens[i] ? "true" : "false", epoch,
+              (epoch / fmt->ts_unit_ms + (int64_t)mintid_format_max_timestamp(fmt)) * fmt->ts_unit_ms,
               fmt->capacity_per_ms);
         for (unsigned f = 0; f < fmt->nfields; f++)
-            emitf(emit, ctx, "%s{\"name\":\"%s\",\"bits\":%u}", f ? "," : "", fmt->fields[f].name,
-                  fmt->fields[f].width);
+            emitf(emit, ctx, "%s{\"name\":\"%s\",\"bits\":%u,\"offset\":%u,\"role\":\"%s\"}", f ? "," : "",
+                  fmt->fields[f].name, fmt->fields[f].width, fmt->fields[f].offset, role_names[fmt->fields[f].role]);
         emit(ctx, "],\"forms\":[", 11);
         const char *sep = "";
         for (int form = 0; form < MINTID_FORM_COUNT; form++)
