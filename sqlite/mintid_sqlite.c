@@ -582,8 +582,10 @@ static void fn_config(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     conn *c = ctx_conn(ctx);
     const char *name = (const char *)sqlite3_value_text(argv[0]);
     char safe[MINTID_ESCAPED_MAX], names[MSG_MAX];
-    const mintid_format *ef = name != NULL ? epoch_setting(name) : NULL;
-    if (name != NULL && strcmp(name, "node") == 0) {
+    /* A name with a NUL in it is no setting's, whatever comes before the NUL. */
+    bool whole = name != NULL && memchr(name, '\0', (size_t)sqlite3_value_bytes(argv[0])) == NULL;
+    const mintid_format *ef = whole ? epoch_setting(name) : NULL;
+    if (whole && strcmp(name, "node") == 0) {
         if (argc > 1) {
             int64_t max = node_max();
             sqlite3_value *v = argv[1];
@@ -592,7 +594,8 @@ static void fn_config(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
             int64_t node = -1;
             if (type == SQLITE_INTEGER) {
                 node = sqlite3_value_int64(v);
-            } else if (type == SQLITE_TEXT && t != NULL && t[0] >= '0' && t[0] <= '9') {
+            } else if (type == SQLITE_TEXT && t != NULL && t[0] >= '0' && t[0] <= '9' &&
+                       memchr(t, '\0', (size_t)sqlite3_value_bytes(v)) == NULL) {
                 char *end;
                 errno = 0;
                 long long x = strtoll(t, &end, 10);

@@ -208,6 +208,25 @@ class Config(unittest.TestCase):
         with self.assertRaisesRegex(sqlite3.OperationalError, "unknown setting 'uuidv7_epoch'; settings are: node,"):
             db.execute("SELECT mintid_config('uuidv7_epoch', 0)")
 
+    def test_a_nul_is_never_cut_off(self):
+        db = connect()
+        for sql, msg in [("SELECT mintid_config(CAST(x'6e6f64650078' AS TEXT), 5)", r"unknown setting 'node\\x00x'"),
+                         ("SELECT mintid_config('node', CAST(x'370078' AS TEXT))", r"node '7\\x00x'"),
+                         ("SELECT mintid_config(CAST(x'6e616e6f666c616b655f65706f636800' AS TEXT), 0)",
+                          r"unknown setting 'nanoflake_epoch\\x00'")]:
+            with self.assertRaisesRegex(sqlite3.OperationalError, "^mintid_config: " + msg):
+                db.execute(sql)
+        self.assertEqual(one(db, "SELECT mintid_config('node')"), 0)
+
+    def test_epochs_of_one_unit_share_a_sequence(self):
+        # sonyflake counts 10 ms units from its epoch: two epochs in one unit
+        # mint the same IDs, so they must draw from one sequence.
+        a, b = connect(), connect()
+        one(a, "SELECT mintid_config('sonyflake_epoch', 1409529600000)")
+        one(b, "SELECT mintid_config('sonyflake_epoch', 1409529600001)")
+        ids = [one(db, "SELECT gen_sonyflake_int()") for _ in range(200) for db in (a, b)]
+        self.assertEqual(len(set(ids)), len(ids))
+
     def test_node_from_the_environment(self):
         code = ("import sqlite3, sys; db = sqlite3.connect(':memory:'); db.enable_load_extension(True)\n"
                 "try:\n  db.load_extension(sys.argv[1])\nexcept sqlite3.Error as e:\n  print(e); sys.exit(0)\n"
