@@ -200,7 +200,21 @@ static bool mint(sqlite3_context *ctx, slot *s, mintid_id *id) {
         return false;
     int rc = mintid_gen_next(gen, id);
     if (rc != MINTID_OK) {
-        error_msg(ctx, "%s: %s", s->fmt->name, mintid_strerror(rc));
+        /* As the command: a host-wide state ahead of the clock (left by a run
+         * under a clock set ahead) holds every generator back until the clock
+         * reaches it; say where it is and how far ahead. */
+        mintid_gen_stats st;
+        int64_t now = 0;
+        char when[MINTID_TIME_MAX];
+        const char *path = mintid_gen_host_path(gen);
+        mintid_gen_get_stats(gen, &st);
+        if ((rc == MINTID_ETIMEDOUT || rc == MINTID_ECLOCKBACK) && path != NULL &&
+            mintid_clock_system(NULL, &now) == MINTID_OK && st.last_unix_ms > now &&
+            mintid_format_time(st.last_unix_ms, when, sizeof when) >= 0)
+            error_msg(ctx, "%s: %s; the host-wide state %s has minted up to %s, %" PRId64 " ms ahead of the clock",
+                      s->fmt->name, mintid_strerror(rc), path, when, st.last_unix_ms - now);
+        else
+            error_msg(ctx, "%s: %s", s->fmt->name, mintid_strerror(rc));
         return false;
     }
     return true;

@@ -13,6 +13,7 @@ import argparse
 import json
 import os
 import re
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -105,6 +106,19 @@ class EveryFormat(unittest.TestCase):
             "WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r WHERE i < 20000) "
             "SELECT gen_uuidv7_blob() FROM r")]
         self.assertEqual(ids, sorted(set(ids)))
+
+    @unittest.skipUnless(shutil.which("faketime"), "needs faketime (make deps installs it)")
+    def test_a_state_ahead_of_the_clock_is_named(self):
+        # A run under a clock set ahead leaves the host-wide state ahead: the
+        # generator waits its limit, then says where the state is and how far ahead.
+        subprocess.run(["faketime", "-f", "+30s", MINTID, "gen", "nanoflake", "--node", "1001"], check=True,
+                       capture_output=True)
+        one(self.db, "SELECT mintid_config('node', 1001)")
+        with self.assertRaisesRegex(sqlite3.OperationalError,
+                                    r"^nanoflake: wait limit reached before the clock moved on; the host-wide state "
+                                    r".*/mintid-nanoflake-node1001-epoch1288834974657 has minted up to "
+                                    r"\d{4}-\d\d-\d\dT[\d:.]+Z, \d+ ms ahead of the clock$"):
+            self.db.execute("SELECT gen_nanoflake()")
 
     def test_type_prefix(self):
         for name, sql, _, prefixed in TABLE:
