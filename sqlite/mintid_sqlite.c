@@ -760,7 +760,13 @@ int sqlite3_mintid_init(sqlite3 *db, char **pzErrMsg, const sqlite3_api_routines
         rc = rc ? rc : add(db, c, "mintid_config", nargs, CONFIG_FLAGS, any, fn_config);
     }
     conn_release(any);
-    if (rc != SQLITE_OK)
+    /* SQLite replaces no function while a statement runs: loaded again by
+     * load_extension() in SQL, the first function's registration fails and
+     * the ones loaded first are left as they were. */
+    if (rc == SQLITE_BUSY)
+        *pzErrMsg = sqlite3_mprintf("mintid: loaded on this connection already, and SQLite replaces no function while "
+                                    "a statement runs (load_extension()): they stay as they are");
+    else if (rc != SQLITE_OK)
         *pzErrMsg = sqlite3_mprintf("mintid: registering the functions: %s", sqlite3_errstr(rc));
     return rc;
 }

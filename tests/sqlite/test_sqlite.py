@@ -400,6 +400,12 @@ class Shell(unittest.TestCase):
     def test_load_extension_function(self):
         r = self.run_shell(f"SELECT load_extension('{MODULE}');\nSELECT gen_ulid() < gen_ulid();\n")
         self.assertEqual(r.stdout, "\n1\n", r.stderr)
+        # A second load_extension() runs inside a statement, where SQLite replaces no function: the
+        # functions loaded first stay, with their settings, and the message says so.
+        r = self.run_shell(f".load {MODULE}\nSELECT mintid_config('node', 7);\nSELECT load_extension('{MODULE}');\n"
+                           "SELECT mintid_config('node');\n")
+        self.assertEqual(r.stdout, "7\n7\n", r.stderr)
+        self.assertRegex(r.stderr, r"mintid: loaded on this connection already.*they stay as they are\n$")
 
 
 class Docs(unittest.TestCase):
