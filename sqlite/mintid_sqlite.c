@@ -37,6 +37,12 @@ SQLITE_EXTENSION_INIT1
 /* Flags of the functions that read IDs and times: the same arguments give the
  * same result within a statement, and a schema may use them safely. */
 #define DECODER_FLAGS (SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS)
+/* mintid_inspect(id) and mintid_timestamp(id), which guess the format: a
+ * shape that several formats share is read as the one whose time is
+ * recent, so the same ID may read otherwise a month later. Not
+ * DETERMINISTIC (an index or a generated column over a guess would break
+ * then), INNOCUOUS all the same. */
+#define GUESS_FLAGS (SQLITE_UTF8 | SQLITE_INNOCUOUS)
 /* The generators: never DETERMINISTIC (SQLite would fold two calls into one,
  * and refuses them in CHECK constraints, index expressions and generated
  * columns). Not DIRECTONLY either, so that a column's DEFAULT and a trigger
@@ -711,9 +717,9 @@ static int add_format(sqlite3 *db, conn *c, slot *s) {
 
 /* The inspect object carries SQLite's JSON subtype; SQLite 3.45 and later ask functions that set one to say so. */
 #ifdef SQLITE_RESULT_SUBTYPE
-#define JSON_FLAGS (DECODER_FLAGS | SQLITE_RESULT_SUBTYPE)
+#define JSON_SUBTYPE_FLAG SQLITE_RESULT_SUBTYPE
 #else
-#define JSON_FLAGS DECODER_FLAGS
+#define JSON_SUBTYPE_FLAG 0
 #endif
 
 /*
@@ -755,8 +761,9 @@ int sqlite3_mintid_init(sqlite3 *db, char **pzErrMsg, const sqlite3_api_routines
     /* The functions that are not per format take the connection through slot 0. */
     void *any = &c->slots[0];
     for (int nargs = 1; nargs <= 2 && rc == SQLITE_OK; nargs++) {
-        rc = add(db, c, "mintid_inspect", nargs, JSON_FLAGS, any, fn_inspect);
-        rc = rc ? rc : add(db, c, "mintid_timestamp", nargs, DECODER_FLAGS, any, fn_timestamp);
+        int flags = nargs == 1 ? GUESS_FLAGS : DECODER_FLAGS;
+        rc = add(db, c, "mintid_inspect", nargs, flags | JSON_SUBTYPE_FLAG, any, fn_inspect);
+        rc = rc ? rc : add(db, c, "mintid_timestamp", nargs, flags, any, fn_timestamp);
         rc = rc ? rc : add(db, c, "mintid_config", nargs, CONFIG_FLAGS, any, fn_config);
     }
     conn_release(any);
