@@ -124,6 +124,29 @@ static const char *escaped(const char *s, size_t len, char *buf, size_t cap) {
     return buf;
 }
 
+/* A BLOB is never read as a setting or a time: shown as its bytes, x'...'. */
+#define BLOB_SHOWN_BYTES 32
+static const char *blob_shown(sqlite3_value *v, char *buf, size_t cap) {
+    const uint8_t *b = sqlite3_value_blob(v);
+    size_t len = (size_t)sqlite3_value_bytes(v), n = len < BLOB_SHOWN_BYTES ? len : BLOB_SHOWN_BYTES;
+    int k = snprintf(buf, cap, "x'");
+    for (size_t i = 0; i < n && k > 0 && (size_t)k < cap; i++)
+        k += snprintf(buf + k, cap - (size_t)k, "%02x", b[i]);
+    if (k > 0 && (size_t)k < cap)
+        snprintf(buf + k, cap - (size_t)k, "%s' (a BLOB)", len > n ? "..." : "");
+    return buf;
+}
+
+/* A value of that type (read before its text: a conversion changes it) in a
+ * message: a BLOB as its bytes, anything else as its quoted text (or `none` without one). */
+static const char *shown(sqlite3_value *v, int type, const char *t, const char *none, char *buf, size_t cap) {
+    char safe[MINTID_ESCAPED_MAX];
+    if (type == SQLITE_BLOB)
+        return blob_shown(v, buf, cap);
+    snprintf(buf, cap, "'%s'", t != NULL ? escaped(t, (size_t)sqlite3_value_bytes(v), safe, sizeof safe) : none);
+    return buf;
+}
+
 /* A format named by an SQL argument: its name, or its SQL name ('ulid_flake'). */
 static const mintid_format *format_arg(sqlite3_context *ctx, sqlite3_value *v) {
     const char *s = (const char *)sqlite3_value_text(v);
@@ -525,9 +548,9 @@ static bool time_arg(sqlite3_context *ctx, const mintid_format *fmt, sqlite3_val
     size_t len = (size_t)sqlite3_value_bytes(v);
     if (type == SQLITE_TEXT && s != NULL && memchr(s, '\0', len) == NULL && mintid_parse_time(s, unix_ms) == MINTID_OK)
         return true;
-    char safe[MINTID_ESCAPED_MAX];
-    error_msg(ctx, "%s: '%s' is not a time: give Unix milliseconds or RFC 3339 UTC (2015-01-01T00:00:00Z)", fmt->name,
-              s != NULL ? escaped(s, len, safe, sizeof safe) : "");
+    char safe[MINTID_ESCAPED_MAX + 8];
+    error_msg(ctx, "%s: %s is not a time: give Unix milliseconds or RFC 3339 UTC (2015-01-01T00:00:00Z)", fmt->name,
+              shown(v, type, s, "", safe, sizeof safe));
     return false;
 }
 
@@ -601,7 +624,7 @@ static const mintid_format *epoch_setting(const char *name) {
 static void fn_config(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     conn *c = ctx_conn(ctx);
     const char *name = (const char *)sqlite3_value_text(argv[0]);
-    char safe[MINTID_ESCAPED_MAX], names[MSG_MAX];
+    char safe[MINTID_ESCAPED_MAX + 8], names[MSG_MAX];
     /* A name with a NUL in it is no setting's, whatever comes before the NUL. */
     bool whole = name != NULL && memchr(name, '\0', (size_t)sqlite3_value_bytes(argv[0])) == NULL;
     const mintid_format *ef = whole ? epoch_setting(name) : NULL;
@@ -622,8 +645,8 @@ static void fn_config(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
                 node = errno == 0 && *end == '\0' ? x : -1;
             }
             if (node < 0 || node > max) {
-                error_msg(ctx, "mintid_config: node '%s': node ids are 0..%" PRId64,
-                          t != NULL ? escaped(t, (size_t)sqlite3_value_bytes(v), safe, sizeof safe) : "NULL", max);
+                error_msg(ctx, "mintid_config: node %s: node ids are 0..%" PRId64,
+                          shown(v, type, t, "NULL", safe, sizeof safe), max);
                 return;
             }
             c->node = node;
@@ -647,9 +670,9 @@ static void fn_config(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
                     n += snprintf(names + n, sizeof names - (size_t)n, "%s%s",
                                   e == ef->epoch_names ? ", or one of " : ", ", e->name);
                 error_msg(ctx,
-                          "mintid_config: %s '%s' is not a time: give Unix milliseconds or RFC 3339 UTC "
+                          "mintid_config: %s %s is not a time: give Unix milliseconds or RFC 3339 UTC "
                           "(2015-01-01T00:00:00Z)%s",
-                          name, t != NULL ? escaped(t, (size_t)sqlite3_value_bytes(v), safe, sizeof safe) : "", names);
+                          name, shown(v, type, t, "", safe, sizeof safe), names);
                 return;
             }
             if (type != SQLITE_NULL && (mintid_clock_system(NULL, &now) != MINTID_OK || ms > now)) {

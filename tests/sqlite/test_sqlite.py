@@ -226,7 +226,7 @@ class Config(unittest.TestCase):
                                     r"^nanoflake: node 1024 does not fit: nanoflake node ids are 0\.\.1023"):
             db.execute("SELECT gen_nanoflake()")
         self.assertEqual(json.loads(one(db, "SELECT mintid_inspect(gen_sonyflake(), 'sonyflake')"))["machine"], 1024)
-        for bad in ["soon", -5, 1.5, b"\x00"]:
+        for bad in ["soon", -5, 1.5]:
             with self.assertRaisesRegex(sqlite3.OperationalError, "nanoflake_epoch '.*' is not a time"):
                 db.execute("SELECT mintid_config('nanoflake_epoch', ?)", (bad,))
         with self.assertRaisesRegex(sqlite3.OperationalError, "snowflake_epoch 'x' is not a time.*or one of twitter"):
@@ -245,6 +245,17 @@ class Config(unittest.TestCase):
             with self.assertRaisesRegex(sqlite3.OperationalError, "^mintid_config: " + msg):
                 db.execute(sql)
         self.assertEqual(one(db, "SELECT mintid_config('node')"), 0)
+
+    def test_a_blob_is_shown_as_one(self):
+        # A BLOB is never a node id, an epoch or a time, even where its bytes read as one.
+        db = connect()
+        for sql, msg in [("SELECT mintid_config('node', x'37')", "mintid_config: node x'37' (a BLOB): node ids are"),
+                         ("SELECT mintid_config('nanoflake_epoch', x'3100')",
+                          "mintid_config: nanoflake_epoch x'3100' (a BLOB) is not a time"),
+                         ("SELECT nanoflake_min(x'31')", "nanoflake: x'31' (a BLOB) is not a time"),
+                         ("SELECT nanoflake_max_int(zeroblob(40))", "nanoflake: x'" + "00" * 32 + "...' (a BLOB) is")]:
+            with self.assertRaisesRegex(sqlite3.OperationalError, "^" + re.escape(msg)):
+                db.execute(sql)
 
     def test_epochs_of_one_unit_share_a_sequence(self):
         # sonyflake counts 10 ms units from its epoch: two epochs in one unit
