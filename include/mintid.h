@@ -505,7 +505,9 @@ MINTID_API long mintid_gen_next_u64(mintid_gen *gen, uint64_t *out, size_t n);
  *
  * The state file is dir/mintid-<format>[-node<N>][-epoch<ms>]: the node id
  * for formats whose node field is not optional (-1 counts as 0, as it
- * mints), the epoch for formats whose epoch is settable. dir NULL is
+ * mints), the epoch for formats whose epoch is settable (in whole
+ * timestamp units: two sonyflake epochs in one 10 ms unit mint the same
+ * IDs, so they share one file). dir NULL is
  * MINTID_HOST_DIR_DEFAULT; every process that is to share a sequence must
  * use the same directory, and be allowed to write the file (it is made
  * readable and writable by every user; the directory's own permissions

@@ -37,6 +37,12 @@ SQLITE_EXTENSION_INIT1
 /* Flags of the functions that read IDs and times: the same arguments give the
  * same result within a statement, and a schema may use them safely. */
 #define DECODER_FLAGS (SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS)
+/* mintid_inspect(id) and mintid_timestamp(id), which guess the format: a
+ * shape that several formats share is read as the one whose time is
+ * recent, so the same ID may read otherwise a month later. Not
+ * DETERMINISTIC (an index or a generated column over a guess would break
+ * then), INNOCUOUS all the same. */
+#define GUESS_FLAGS (SQLITE_UTF8 | SQLITE_INNOCUOUS)
 /* The generators: never DETERMINISTIC (SQLite would fold two calls into one,
  * and refuses them in CHECK constraints, index expressions and generated
  * columns). Not DIRECTONLY either, so that a column's DEFAULT and a trigger
@@ -115,6 +121,29 @@ static void error_msg(sqlite3_context *ctx, const char *fmt, ...) {
 /* Untrusted text, escaped for a message. */
 static const char *escaped(const char *s, size_t len, char *buf, size_t cap) {
     mintid_escape(s, len, buf, cap);
+    return buf;
+}
+
+/* A BLOB is never read as a setting or a time: shown as its bytes, x'...'. */
+#define BLOB_SHOWN_BYTES 32
+static const char *blob_shown(sqlite3_value *v, char *buf, size_t cap) {
+    const uint8_t *b = sqlite3_value_blob(v);
+    size_t len = (size_t)sqlite3_value_bytes(v), n = len < BLOB_SHOWN_BYTES ? len : BLOB_SHOWN_BYTES;
+    int k = snprintf(buf, cap, "x'");
+    for (size_t i = 0; i < n && k > 0 && (size_t)k < cap; i++)
+        k += snprintf(buf + k, cap - (size_t)k, "%02x", b[i]);
+    if (k > 0 && (size_t)k < cap)
+        snprintf(buf + k, cap - (size_t)k, "%s' (a BLOB)", len > n ? "..." : "");
+    return buf;
+}
+
+/* A value of that type (read before its text: a conversion changes it) in a
+ * message: a BLOB as its bytes, anything else as its quoted text (or `none` without one). */
+static const char *shown(sqlite3_value *v, int type, const char *t, const char *none, char *buf, size_t cap) {
+    char safe[MINTID_ESCAPED_MAX];
+    if (type == SQLITE_BLOB)
+        return blob_shown(v, buf, cap);
+    snprintf(buf, cap, "'%s'", t != NULL ? escaped(t, (size_t)sqlite3_value_bytes(v), safe, sizeof safe) : none);
     return buf;
 }
 
@@ -200,7 +229,21 @@ static bool mint(sqlite3_context *ctx, slot *s, mintid_id *id) {
         return false;
     int rc = mintid_gen_next(gen, id);
     if (rc != MINTID_OK) {
-        error_msg(ctx, "%s: %s", s->fmt->name, mintid_strerror(rc));
+        /* As the command: a host-wide state ahead of the clock (left by a run
+         * under a clock set ahead) holds every generator back until the clock
+         * reaches it; say where it is and how far ahead. */
+        mintid_gen_stats st;
+        int64_t now = 0;
+        char when[MINTID_TIME_MAX];
+        const char *path = mintid_gen_host_path(gen);
+        mintid_gen_get_stats(gen, &st);
+        if ((rc == MINTID_ETIMEDOUT || rc == MINTID_ECLOCKBACK) && path != NULL &&
+            mintid_clock_system(NULL, &now) == MINTID_OK && st.last_unix_ms > now &&
+            mintid_format_time(st.last_unix_ms, when, sizeof when) >= 0)
+            error_msg(ctx, "%s: %s; the host-wide state %s has minted up to %s, %" PRId64 " ms ahead of the clock",
+                      s->fmt->name, mintid_strerror(rc), path, when, st.last_unix_ms - now);
+        else
+            error_msg(ctx, "%s: %s", s->fmt->name, mintid_strerror(rc));
         return false;
     }
     return true;
@@ -505,9 +548,9 @@ static bool time_arg(sqlite3_context *ctx, const mintid_format *fmt, sqlite3_val
     size_t len = (size_t)sqlite3_value_bytes(v);
     if (type == SQLITE_TEXT && s != NULL && memchr(s, '\0', len) == NULL && mintid_parse_time(s, unix_ms) == MINTID_OK)
         return true;
-    char safe[MINTID_ESCAPED_MAX];
-    error_msg(ctx, "%s: '%s' is not a time: give Unix milliseconds or RFC 3339 UTC (2015-01-01T00:00:00Z)", fmt->name,
-              s != NULL ? escaped(s, len, safe, sizeof safe) : "");
+    char safe[MINTID_ESCAPED_MAX + 8];
+    error_msg(ctx, "%s: %s is not a time: give Unix milliseconds or RFC 3339 UTC (2015-01-01T00:00:00Z)", fmt->name,
+              shown(v, type, s, "", safe, sizeof safe));
     return false;
 }
 
@@ -581,9 +624,11 @@ static const mintid_format *epoch_setting(const char *name) {
 static void fn_config(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     conn *c = ctx_conn(ctx);
     const char *name = (const char *)sqlite3_value_text(argv[0]);
-    char safe[MINTID_ESCAPED_MAX], names[MSG_MAX];
-    const mintid_format *ef = name != NULL ? epoch_setting(name) : NULL;
-    if (name != NULL && strcmp(name, "node") == 0) {
+    char safe[MINTID_ESCAPED_MAX + 8], names[MSG_MAX];
+    /* A name with a NUL in it is no setting's, whatever comes before the NUL. */
+    bool whole = name != NULL && memchr(name, '\0', (size_t)sqlite3_value_bytes(argv[0])) == NULL;
+    const mintid_format *ef = whole ? epoch_setting(name) : NULL;
+    if (whole && strcmp(name, "node") == 0) {
         if (argc > 1) {
             int64_t max = node_max();
             sqlite3_value *v = argv[1];
@@ -592,15 +637,16 @@ static void fn_config(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
             int64_t node = -1;
             if (type == SQLITE_INTEGER) {
                 node = sqlite3_value_int64(v);
-            } else if (type == SQLITE_TEXT && t != NULL && t[0] >= '0' && t[0] <= '9') {
+            } else if (type == SQLITE_TEXT && t != NULL && t[0] >= '0' && t[0] <= '9' &&
+                       memchr(t, '\0', (size_t)sqlite3_value_bytes(v)) == NULL) {
                 char *end;
                 errno = 0;
                 long long x = strtoll(t, &end, 10);
                 node = errno == 0 && *end == '\0' ? x : -1;
             }
             if (node < 0 || node > max) {
-                error_msg(ctx, "mintid_config: node '%s': node ids are 0..%" PRId64,
-                          t != NULL ? escaped(t, (size_t)sqlite3_value_bytes(v), safe, sizeof safe) : "NULL", max);
+                error_msg(ctx, "mintid_config: node %s: node ids are 0..%" PRId64,
+                          shown(v, type, t, "NULL", safe, sizeof safe), max);
                 return;
             }
             c->node = node;
@@ -624,9 +670,9 @@ static void fn_config(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
                     n += snprintf(names + n, sizeof names - (size_t)n, "%s%s",
                                   e == ef->epoch_names ? ", or one of " : ", ", e->name);
                 error_msg(ctx,
-                          "mintid_config: %s '%s' is not a time: give Unix milliseconds or RFC 3339 UTC "
+                          "mintid_config: %s %s is not a time: give Unix milliseconds or RFC 3339 UTC "
                           "(2015-01-01T00:00:00Z)%s",
-                          name, t != NULL ? escaped(t, (size_t)sqlite3_value_bytes(v), safe, sizeof safe) : "", names);
+                          name, shown(v, type, t, "", safe, sizeof safe), names);
                 return;
             }
             if (type != SQLITE_NULL && (mintid_clock_system(NULL, &now) != MINTID_OK || ms > now)) {
@@ -694,9 +740,9 @@ static int add_format(sqlite3 *db, conn *c, slot *s) {
 
 /* The inspect object carries SQLite's JSON subtype; SQLite 3.45 and later ask functions that set one to say so. */
 #ifdef SQLITE_RESULT_SUBTYPE
-#define JSON_FLAGS (DECODER_FLAGS | SQLITE_RESULT_SUBTYPE)
+#define JSON_SUBTYPE_FLAG SQLITE_RESULT_SUBTYPE
 #else
-#define JSON_FLAGS DECODER_FLAGS
+#define JSON_SUBTYPE_FLAG 0
 #endif
 
 /*
@@ -738,12 +784,19 @@ int sqlite3_mintid_init(sqlite3 *db, char **pzErrMsg, const sqlite3_api_routines
     /* The functions that are not per format take the connection through slot 0. */
     void *any = &c->slots[0];
     for (int nargs = 1; nargs <= 2 && rc == SQLITE_OK; nargs++) {
-        rc = add(db, c, "mintid_inspect", nargs, JSON_FLAGS, any, fn_inspect);
-        rc = rc ? rc : add(db, c, "mintid_timestamp", nargs, DECODER_FLAGS, any, fn_timestamp);
+        int flags = nargs == 1 ? GUESS_FLAGS : DECODER_FLAGS;
+        rc = add(db, c, "mintid_inspect", nargs, flags | JSON_SUBTYPE_FLAG, any, fn_inspect);
+        rc = rc ? rc : add(db, c, "mintid_timestamp", nargs, flags, any, fn_timestamp);
         rc = rc ? rc : add(db, c, "mintid_config", nargs, CONFIG_FLAGS, any, fn_config);
     }
     conn_release(any);
-    if (rc != SQLITE_OK)
+    /* SQLite replaces no function while a statement runs: loaded again by
+     * load_extension() in SQL, the first function's registration fails and
+     * the ones loaded first are left as they were. */
+    if (rc == SQLITE_BUSY)
+        *pzErrMsg = sqlite3_mprintf("mintid: loaded on this connection already, and SQLite replaces no function while "
+                                    "a statement runs (load_extension()): they stay as they are");
+    else if (rc != SQLITE_OK)
         *pzErrMsg = sqlite3_mprintf("mintid: registering the functions: %s", sqlite3_errstr(rc));
     return rc;
 }

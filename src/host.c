@@ -240,7 +240,9 @@ int mintid__host_open(const mintid__format_impl *f, const mintid_config *cfg, co
         return MINTID_ENOMEM;
     h->f = f;
     h->node = fmt->node_bits > 0 && !fmt->node_optional ? (cfg->node < 0 ? 0 : cfg->node) : -1;
-    h->epoch_ms = cfg->epoch_ms;
+    /* The epoch as the IDs count it, in whole timestamp units (sonyflake's
+     * 10 ms): two epochs in one unit mint the same IDs, so they are one key. */
+    h->epoch_ms = mintid__floor_div(cfg->epoch_ms, fmt->ts_unit_ms) * fmt->ts_unit_ms;
     h->clock = cfg->clock != NULL ? cfg->clock : mintid_clock_system;
     h->clock_ctx = cfg->clock_ctx;
     h->system_clock = h->clock == mintid_clock_system;
