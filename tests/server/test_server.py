@@ -518,7 +518,7 @@ class Lifecycle(unittest.TestCase):
             path = os.path.join(os.path.dirname(tmp.state_dir), "mintidd.conf")
         os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(path, "w") as f:
-            f.write("# test\nnode = 7\nmax-count = 50\n")
+            f.write("# test\nnode = 7   # a comment\nmax-count = 50\t# another\n")
         with Server(MINTIDD, args=["--config", path]) as srv:
             self.assertEqual(json.loads(get(srv.http_port, "/healthz")[2])["node_id"], 7)
             self.assertEqual(get(srv.http_port, "/v1/uexky?count=51")[0], 400)
@@ -526,6 +526,13 @@ class Lifecycle(unittest.TestCase):
             self.assertEqual(json.loads(get(srv.http_port, "/healthz")[2])["node_id"], 8)
         with Server(MINTIDD, args=["--config", path, "--node", "9"], env={"MINTID_NODE": "8"}) as srv:
             self.assertEqual(json.loads(get(srv.http_port, "/healthz")[2])["node_id"], 9)
+        # A '#' after a blank starts a comment; one inside a value is part of it.
+        with open(path, "w") as f:
+            f.write("log-level = a#b   # the value is a#b\n")
+        srv = Server(MINTIDD, args=["--config", path]).start(expect_ready=False)
+        status, log = srv.wait()
+        self.assertEqual(status, 2, log)
+        self.assertIn("log-level: 'a#b' is not", log)
         # The widest node field is sonyflake's (16 bits); a node id too wide
         # for nanoflake's 10 leaves nanoflake unserved, never wrapped.
         with Server(MINTIDD, args=["--node", "4242"]) as srv:
