@@ -39,8 +39,10 @@ static const char *const usage_head = "usage: mintid COMMAND [OPTIONS]\n"
                                       "  range FORMAT FROM [TO] [--epoch WHEN] [--as FORM] [--prefix TYPE]\n"
                                       "      print the smallest ID of FROM's millisecond and the largest of TO's\n"
                                       "      (default FROM's): every ID minted in [FROM, TO] lies between them\n"
-                                      "  formats [--epoch WHEN]\n"
-                                      "      list the formats: bit layout, capacity, text forms, lifespan\n"
+                                      "  formats [--format FORMAT] [--epoch WHEN]\n"
+                                      "      list the formats, or one: bit layout, capacity, text forms, lifespan\n"
+                                      "  --help, --version\n"
+                                      "      print this help, or the version\n"
                                       "\n";
 
 static const char *const usage_tail = "exit status: 0 success; 1 an input was not a valid ID (valid ones are still\n"
@@ -122,15 +124,18 @@ static const char *escaped(const char *s, size_t len, char *buf, size_t cap) {
 
 /*
  * getopt_long() has just refused an option: c is ':' for a missing value,
- * '?' for an unknown option (optopt holds a short one's letter).
+ * '?' for an unknown option (optopt holds a short one's letter). The hint
+ * about IDs that start with '-' is given only by the commands that take
+ * IDs (takes_ids), where the option may have been meant as one.
  */
-static int bad_option(int c, char **argv) {
+static int bad_option(int c, char **argv, bool takes_ids) {
     char safe[MINTID_ESCAPED_MAX], letter[3] = {'-', (char)optopt, '\0'};
     const char *arg = c == '?' && optopt != 0 ? letter : argv[optind - 1];
     escaped(arg, strlen(arg), safe, sizeof safe);
     if (c == ':')
         return usage_error("%s needs a value", safe);
-    return usage_error("unknown option '%s' (an ID that starts with '-' goes after '--')", safe);
+    return usage_error(
+        takes_ids ? "unknown option '%s' (an ID that starts with '-' goes after '--')" : "unknown option '%s'", safe);
 }
 
 /* A decimal integer in [min, max], nothing else: no sign, no spaces, no suffix. */
@@ -146,11 +151,63 @@ static bool parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out) 
     return true;
 }
 
+/* Levenshtein distance between a and b; SIZE_MAX for names longer than any format's. */
+static size_t edit_distance(const char *a, const char *b) {
+    size_t an = strlen(a), bn = strlen(b), row[65];
+    if (an >= sizeof row / sizeof row[0] || bn >= sizeof row / sizeof row[0])
+        return SIZE_MAX;
+    for (size_t j = 0; j <= bn; j++)
+        row[j] = j;
+    for (size_t i = 1; i <= an; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= bn; j++) {
+            size_t up = row[j], best = diag + (a[i - 1] != b[j - 1]);
+            if (up + 1 < best)
+                best = up + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[bn];
+}
+
+/*
+ * The format whose name is closest to name, when it is close enough to be
+ * a slip of the keyboard (no more edits than a third of its letters, at
+ * least one allowed, as mintidd does for its settings); NULL otherwise, as
+ * a suggestion far from what was typed would only mislead.
+ */
+static const mintid_format *closest_format(const char *name) {
+    const mintid_format *best = NULL;
+    size_t best_d = SIZE_MAX;
+    for (int i = 0; i < MINTID_FORMAT_COUNT; i++) {
+        const mintid_format *fmt = mintid_format_get((mintid_format_id)i);
+        size_t d = edit_distance(name, fmt->name);
+        if (d < best_d) {
+            best = fmt;
+            best_d = d;
+        }
+    }
+    if (best == NULL)
+        return NULL;
+    size_t allowed = strlen(best->name) / 3 > 1 ? strlen(best->name) / 3 : 1;
+    return best_d <= allowed ? best : NULL;
+}
+
 static const mintid_format *find_format(const char *name) {
     const mintid_format *fmt = mintid_format_find(name);
     if (fmt == NULL) {
         char safe[MINTID_ESCAPED_MAX];
-        fprintf(stderr, "mintid: unknown format '%s'; formats are:", escaped(name, strlen(name), safe, sizeof safe));
+        const mintid_format *near = closest_format(name);
+        fprintf(stderr, "mintid: unknown format '%s'; ", escaped(name, strlen(name), safe, sizeof safe));
+        if (near != NULL) {
+            fprintf(stderr, "did you mean '%s'?\n", near->name);
+            return NULL;
+        }
+        fputs("formats are:", stderr);
         for (int i = 0; i < MINTID_FORMAT_COUNT; i++)
             fprintf(stderr, " %s", mintid_format_get((mintid_format_id)i)->name);
         fputc('\n', stderr);
@@ -327,7 +384,7 @@ static int cmd_gen(int argc, char **argv) {
             print_usage();
             return EXIT_OK;
         default:
-            return bad_option(c, argv);
+            return bad_option(c, argv, false);
         }
     }
     if (optind != argc - 1)
@@ -605,7 +662,7 @@ static int for_each_id(const reader *r, int argc, char **argv, id_fn each, void 
     return status;
 }
 
-/* Options shared by inspect and convert. */
+/* Options shared by inspect, convert and formats (argv[0] names which). */
 static int parse_reader(int argc, char **argv, reader *r, const char **to, int *first_arg) {
     static const struct option opts[] = {
         {"format", required_argument, NULL, 'f'},
@@ -644,7 +701,7 @@ static int parse_reader(int argc, char **argv, reader *r, const char **to, int *
             print_usage();
             return -1;
         default:
-            return bad_option(c, argv);
+            return bad_option(c, argv, strcmp(argv[0], "formats") != 0);
         }
     }
     r->fmt = NULL;
@@ -771,7 +828,7 @@ static int cmd_range(int argc, char **argv) {
             print_usage();
             return EXIT_OK;
         default:
-            return bad_option(c, argv);
+            return bad_option(c, argv, false);
         }
     }
     if (argc - optind < 2 || argc - optind > 3)
@@ -864,8 +921,8 @@ static const struct command {
     const char *name;
     int (*run)(int argc, char **argv);
 } commands[] = {
-    {"gen", cmd_gen},         {"inspect", cmd_inspect}, {"convert", cmd_convert},
-    {"formats", cmd_formats}, {"range", cmd_range},
+    {"gen", cmd_gen},     {"inspect", cmd_inspect}, {"convert", cmd_convert},
+    {"range", cmd_range}, {"formats", cmd_formats},
 };
 
 /*
@@ -899,8 +956,11 @@ static int run(int argc, char **argv) {
         if (strcmp(argv[1], commands[i].name) == 0)
             return commands[i].run(argc - 1, argv + 1);
     char safe[MINTID_ESCAPED_MAX];
-    return usage_error("unknown command '%s'; commands are gen, inspect, convert, formats",
-                       escaped(argv[1], strlen(argv[1]), safe, sizeof safe));
+    fprintf(stderr, "mintid: unknown command '%s'; commands are", escaped(argv[1], strlen(argv[1]), safe, sizeof safe));
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(stderr, "%s %s", i ? "," : "", commands[i].name);
+    fputs("\n(see mintid --help)\n", stderr);
+    return EXIT_USAGE;
 }
 
 int main(int argc, char **argv) {

@@ -330,12 +330,13 @@ void config_usage(FILE *out) {
           "       mintidd init --node-lease URL [--floor WHEN] [--SETTING VALUE]...\n\n"
           "Serves unique IDs over HTTP and the Redis protocol. `mintidd init` initialises\n"
           "an etcd node space for node-lease once (WHEN: no ID at or before it, Unix ms or\n"
-          "RFC 3339), then exits. Every setting can also\n"
-          "be given in the config file (`setting = value`, # comments) and as an\n"
-          "environment variable; the command line wins over the environment, which\n"
-          "wins over the file. `mintidd --settings-reference conf|man|names` writes\n"
-          "the settings below as a commented config file, as roff for mintidd.conf(5),\n"
-          "or as a list of names.\n\nsettings:\n",
+          "RFC 3339), then exits. Every setting can also be given in the config file\n"
+          "(`setting = value`; a # at the start of a line or after a blank starts a\n"
+          "comment, so a value holding \" #\" goes on the command line or in the\n"
+          "environment) and as an environment variable; the command line wins over\n"
+          "the environment, which wins over the file. `mintidd --settings-reference\n"
+          "conf|man|names` writes the settings below as a commented config file, as\n"
+          "roff for mintidd.conf(5), or as a list of names.\n\nsettings:\n",
           out);
     for (size_t i = 0; i < NSETTINGS; i++) {
         char env[64];
@@ -383,8 +384,9 @@ bool config_write_reference(FILE *out, const char *form) {
     if (strcmp(form, "conf") == 0) {
         fputs("# mintidd.conf: the settings of mintidd, the mintid ID server.\n"
               "#\n"
-              "# One `setting = value` per line; a line whose first character other than\n"
-              "# blanks is '#' is a comment. Every setting is listed below, commented out,\n"
+              "# One `setting = value` per line; a '#' at the start of a line or after a\n"
+              "# blank starts a comment (a value holding \" #\" goes on the command line\n"
+              "# or in the environment). Every setting is listed below, commented out,\n"
               "# with its default. A MINTID_<SETTING> environment variable overrides the\n"
               "# file, and --setting on the command line overrides both. See mintidd.conf(5).\n",
               out);
@@ -465,9 +467,19 @@ static bool load_file(config *cfg, const char *path) {
         char *name_end = eq;
         while (name_end > p && isspace((unsigned char)name_end[-1]))
             name_end--;
+        /* A '#' after a blank starts a comment, so a value can be followed
+         * by one; a '#' inside a value (a#b) stays. A value that must hold
+         * " #" is given on the command line or in the environment. */
+        for (char *c = eq + 1; *c != '\0'; c++)
+            if (*c == '#' && isspace((unsigned char)c[-1])) {
+                *c = '\0';
+                break;
+            }
         char *value = eq + 1;
         while (isspace((unsigned char)*value))
             value++;
+        for (size_t vlen = strlen(value); vlen > 0 && isspace((unsigned char)value[vlen - 1]);)
+            value[--vlen] = '\0';
         const setting *s = find_setting(p, (size_t)(name_end - p));
         if (s == NULL) {
             const char *near = closest_setting(p, (size_t)(name_end - p), NULL);

@@ -279,6 +279,7 @@ static json_t *call(lease *l, const char *path, json_t *request) {
     if (text == NULL)
         return NULL;
     json_t *answer = NULL;
+    atomic_store(&l->asking_since_ns, lease_clock_ns());
     for (int tries = 0; tries < l->cfg.nendpoints && answer == NULL; tries++) {
         bool authed = l->cfg.user[0] == '\0' || l->token[0] != '\0' || authenticate(l);
         if (authed)
@@ -296,6 +297,8 @@ static json_t *call(lease *l, const char *path, json_t *request) {
             l->endpoint = (l->endpoint + 1) % l->cfg.nendpoints;
     }
     free(text);
+    atomic_store(&l->unreachable, answer == NULL);
+    atomic_store(&l->asking_since_ns, 0);
     return answer;
 }
 
@@ -619,18 +622,22 @@ static int confirm(lease *l, unsigned node, uint64_t id) {
     return ok;
 }
 
-/* Keeps the lease alive; returns the TTL granted, 0 if the lease is gone, -1 if etcd did not say. */
+/*
+ * Keeps the lease alive; returns the TTL granted, 0 if the lease is gone
+ * (expired or revoked: etcd answers without a TTL, as its JSON leaves a
+ * zero out), -1 if etcd did not answer or answered with an error (try
+ * again; l->unreachable tells which).
+ */
 static int64_t etcd_keepalive(lease *l, uint64_t id) {
     char ids[32];
     snprintf(ids, sizeof ids, "%" PRIu64, id);
     json_t *a = call(l, "lease/keepalive", json_pack("{s:s}", "ID", ids));
-    if (a == NULL || etcd_error(a)) {
-        json_decref(a); /* unanswered, or answered with an error: try again */
-        return -1;
-    }
-    int64_t ttl = int_field(json_object_get(a, "result"), "TTL");
+    json_t *result = a != NULL && !etcd_error(a) ? json_object_get(a, "result") : NULL;
+    int64_t ttl = -1;
+    if (json_is_object(result))
+        ttl = json_object_get(result, "TTL") == NULL ? 0 : int_field(result, "TTL");
     json_decref(a);
-    return ttl < 0 ? -1 : ttl;
+    return ttl;
 }
 
 /* ---- acquiring ---------------------------------------------------------------------- */
@@ -668,7 +675,6 @@ static bool claim_here(lease *l, unsigned node) {
         l->claimed_logged[node / 64] |= UINT64_C(1) << (node % 64);
     return false;
 }
-
 
 /*
  * The node ids under PREFIX/KIND/ in etcd with, for marks, their value:
@@ -997,8 +1003,10 @@ static void *run(void *arg) {
         }
         if (ttl < 0 || confirmed < 0) {
             atomic_fetch_add(&l->keepalive_failures, 1);
-            log_msg(LOG_WARN, "node lease: keepalive failed (etcd unreachable); minting stops when the lease "
-                              "could expire");
+            log_msg(LOG_WARN,
+                    "node lease: keepalive failed (%s); minting stops when the lease could expire, or sooner "
+                    "when the clock reaches the mark in etcd",
+                    atomic_load(&l->unreachable) ? "etcd is unreachable" : "etcd answered with an error");
             next_keepalive = lease_clock_ns() + 500000000u; /* retry soon */
             if (!lease_valid(l) && lease_wait_ns(l) == 0 && atomic_load(&l->node) >= 0) {
                 log_msg(LOG_ERROR, "node lease lost: no keepalive acknowledged within the TTL");
@@ -1007,7 +1015,8 @@ static void *run(void *arg) {
             continue;
         }
         if (ttl == 0) {
-            log_msg(LOG_ERROR, "node lease %" PRIx64 " expired in etcd; acquiring a node id again", id);
+            log_msg(LOG_ERROR,
+                    "node lease %" PRIx64 " is gone from etcd (expired or revoked); acquiring a node id again", id);
             publish_lost(l);
             continue;
         }
@@ -1027,6 +1036,15 @@ uint64_t lease_wait_ns(lease *l) {
 }
 
 bool lease_valid(lease *l) { return held(l) && lease_clock_ns() >= atomic_load(&l->valid_from_ns); }
+
+/* etcd answers within milliseconds when it is up; a request unanswered for
+ * half a second is etcd not answering (down, cut off or frozen). */
+#define LEASE_UNANSWERED_NS 500000000u
+
+bool lease_etcd_unreachable(lease *l) {
+    uint64_t since = atomic_load(&l->asking_since_ns);
+    return atomic_load(&l->unreachable) || (since != 0 && lease_clock_ns() - since > LEASE_UNANSWERED_NS);
+}
 
 const char *lease_cluster_id(const lease *l) { return l->cluster_id; }
 

@@ -58,6 +58,8 @@ typedef struct lease {
     _Atomic int64_t floor_ms;        /* the previous holder's mark: issue only later timestamps */
     _Atomic uint64_t generation;     /* bumped at every acquisition */
     _Atomic uint64_t keepalive_failures;
+    _Atomic bool unreachable;         /* the last request got no answer from any endpoint */
+    _Atomic uint64_t asking_since_ns; /* lease_clock_ns() when the request in flight was sent; 0 if none */
     _Atomic bool stop;
     _Atomic int64_t final_mark_ms; /* set before stopping: the last timestamp issued */
     pthread_t thread;
@@ -67,9 +69,9 @@ typedef struct lease {
     int endpoint;      /* the endpoint in use */
     int64_t last_node; /* to try first when acquiring again */
     uint64_t stale_id; /* a lease given up while etcd was unreachable, to revoke when it is back */
-    uint64_t bad_logged[LEASE_NODE_IDS / 64]; /* node ids whose mark in etcd did not parse, said once each */
+    uint64_t bad_logged[LEASE_NODE_IDS / 64];     /* node ids whose mark in etcd did not parse, said once each */
     uint64_t claimed_logged[LEASE_NODE_IDS / 64]; /* node ids another server on this host holds, said once each */
-    char owner[128];                          /* the value of our nodes/N key: host, pid and a random instance id */
+    char owner[128];                              /* the value of our nodes/N key: host, pid and a random instance id */
     char cluster[160]; /* the marker's text as found at start: every acquisition and confirmation compares it */
     char cluster_id[LEASE_CLUSTER_ID_LEN + 1]; /* ...and its id */
     int64_t cluster_floor;                     /* the marker's floor: no node id's IDs at or before it */
@@ -128,6 +130,12 @@ uint64_t lease_clock_ns(void);
 
 /* True while a lease is held, cannot yet have expired, and its node id's previous holder must have stopped. */
 bool lease_valid(lease *l);
+/*
+ * Whether etcd is not answering: the last request went unanswered, or the
+ * one in flight has waited longer than etcd takes when it is up. For the
+ * refusals, which then say that etcd is unreachable.
+ */
+bool lease_etcd_unreachable(lease *l);
 
 /* While a node id is held but not yet usable: the ns (lease_clock_ns) left to wait; else 0. */
 uint64_t lease_wait_ns(lease *l);

@@ -183,7 +183,8 @@ static int claim_static(node_claim *claim, uint64_t node) {
 
 /*
  * The lease's settings from the config: node-lease, node-range, the TLS
- * files and the etcd user with its password, read from etcd-password-file.
+ * files (each must be readable) and the etcd user with its password, read
+ * from etcd-password-file.
  * 0, or the exit status after logging why (2: a malformed setting, 1: an
  * unreadable file).
  */
@@ -204,6 +205,17 @@ static int lease_settings(const config *cfg, lease_config *lc) {
     snprintf(lc->ca, sizeof lc->ca, "%s", cfg->etcd_ca);
     snprintf(lc->cert, sizeof lc->cert, "%s", cfg->etcd_cert);
     snprintf(lc->key, sizeof lc->key, "%s", cfg->etcd_key);
+    /* libcurl reads them only when it connects: a missing one is found now. */
+    const char *files[][2] = {{"etcd-ca", cfg->etcd_ca}, {"etcd-cert", cfg->etcd_cert}, {"etcd-key", cfg->etcd_key}};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        FILE *f = files[i][1][0] != '\0' ? fopen(files[i][1], "r") : NULL;
+        if (files[i][1][0] != '\0' && f == NULL) {
+            log_msg(LOG_ERROR, "%s %s: %s", files[i][0], files[i][1], strerror(errno));
+            return 1;
+        }
+        if (f != NULL)
+            fclose(f);
+    }
     if (cfg->etcd_user[0] == '\0')
         return 0;
     if (strlen(cfg->etcd_user) >= sizeof lc->user) {
@@ -334,80 +346,44 @@ static int run(int argc, char **argv) {
         log_msg(LOG_ERROR, "id-space: '%s' is not 1 to %d letters, digits, '.', '_' or '-'", shown, CLAIM_SPACE_MAX);
         return 2;
     }
+    /* Every setting is checked and every file it names is loaded before
+     * the state directory is touched: a start refused for a mistake leaves
+     * no mark ahead for the corrected start to wait for. */
     state st;
-    bool leased = cfg.node_lease[0] != '\0';
-    if (state_open(&st, cfg.state_dir) != 0 || state_check_params(&st, &cfg, leased, cfg.adopt_params != 0) != 0 ||
-        (!leased && claim_static(&claim, cfg.node) != 0)) {
-        state_close(&st);
-        claim_free(&claim);
-        return 1;
-    }
-    if (wait_for_mark(cfg.startup_wait, st.start_mark, "this state directory", "startup-wait") != 0) {
-        state_close(&st);
-        claim_free(&claim);
-        return 1;
-    }
+    memset(&st, 0, sizeof st);
+    st.dir_fd = -1;
+    service svc;
+    memset(&svc, 0, sizeof svc);
     static lease node_lease;
     lease *l = NULL;
-    if (leased) {
-        lease_config lc;
-        int src = lease_settings(&cfg, &lc);
-        if (src != 0) {
-            state_close(&st);
-            claim_free(&claim);
-            return src;
-        }
-        lc.claim = &claim;
-        lc.adopt_cluster = cfg.adopt_params != 0;
-        if (lease_cluster_load(cfg.state_dir, lc.cluster_id) != 0) {
-            state_close(&st);
-            claim_free(&claim);
-            return 1;
-        }
-        /* The previous holder's mark may be waited for as long as either
-         * setting allows: lease-start-wait is the one for node ids. */
-        uint64_t limit =
-            cfg.lease_start_wait * 1000 > cfg.startup_wait ? cfg.lease_start_wait * 1000 : cfg.startup_wait;
-        if (lease_start(&node_lease, &lc, (unsigned)cfg.lease_start_wait) != 0 ||
-            wait_for_mark(limit, atomic_load(&node_lease.floor_ms), "the node id's previous holder",
-                          "startup-wait or lease-start-wait") != 0 ||
-            (strcmp(lease_cluster_id(&node_lease), lc.cluster_id) != 0 &&
-             lease_cluster_save(cfg.state_dir, lease_cluster_id(&node_lease)) != 0)) {
-            lease_stop(&node_lease, 0);
-            state_close(&st);
-            claim_free(&claim);
-            return 1;
-        }
-        explicit_bzero(&lc, sizeof lc);
-        l = &node_lease;
-    }
-    /* The first reservation, and the parameters in force, are on disk
-     * before anything is served; from here the writer thread keeps the
-     * reservation ahead (never lowering the mark). */
-    int64_t now;
-    mintid_clock_system(NULL, &now);
-    if (state_write_now(&st, now + (int64_t)cfg.reserve_ahead) != 0 || state_writer_start(&st) != 0) {
-        if (l != NULL)
-            lease_stop(l, 0);
-        state_close(&st);
-        claim_free(&claim);
-        return 1;
-    }
-
-    service svc;
+    lease_config lc;
+    memset(&lc, 0, sizeof lc);
     app a;
     memset(&a, 0, sizeof a);
     a.claim = &claim;
     server *srv = &a.srv;
-    int status = 1;
-    if (service_init(&svc, &cfg, &st, l) != 0)
-        goto out;
-    srv->svc = &svc;
     srv->cfg = &cfg;
+    int status = 1;
+    bool leased = cfg.node_lease[0] != '\0';
+    bool tls = cfg.http_tls[0] != '\0' || cfg.resp_tls[0] != '\0';
+    if (tls && (cfg.tls_cert[0] == '\0' || cfg.tls_key[0] == '\0')) {
+        log_msg(LOG_ERROR, "http-tls and resp-tls need tls-cert and tls-key");
+        status = 2;
+        goto out;
+    }
+    if (tls && tls_init(srv) != 0)
+        goto out;
     if (cfg.auth_file[0] != '\0') {
         if (auth_load(&a.secrets[0], cfg.auth_file) != 0)
             goto out;
         srv->auth = &a.secrets[0];
+    }
+    if (leased) {
+        int src = lease_settings(&cfg, &lc);
+        if (src != 0) {
+            status = src;
+            goto out;
+        }
     }
     struct event_config *ecfg = event_config_new();
     if (ecfg != NULL) {
@@ -423,18 +399,46 @@ static int run(int argc, char **argv) {
         log_msg(LOG_ERROR, "out of memory");
         goto out;
     }
-    bool tls = cfg.http_tls[0] != '\0' || cfg.resp_tls[0] != '\0';
-    if (tls && (cfg.tls_cert[0] == '\0' || cfg.tls_key[0] == '\0')) {
-        log_msg(LOG_ERROR, "http-tls and resp-tls need tls-cert and tls-key");
+
+    if (state_open(&st, cfg.state_dir) != 0 || state_check_params(&st, &cfg, leased, cfg.adopt_params != 0) != 0 ||
+        (!leased && claim_static(&claim, cfg.node) != 0) ||
+        wait_for_mark(cfg.startup_wait, st.start_mark, "this state directory", "startup-wait") != 0)
         goto out;
+    if (leased) {
+        lc.claim = &claim;
+        lc.adopt_cluster = cfg.adopt_params != 0;
+        if (lease_cluster_load(cfg.state_dir, lc.cluster_id) != 0)
+            goto out;
+        /* The previous holder's mark may be waited for as long as either
+         * setting allows: lease-start-wait is the one for node ids. */
+        uint64_t limit =
+            cfg.lease_start_wait * 1000 > cfg.startup_wait ? cfg.lease_start_wait * 1000 : cfg.startup_wait;
+        l = &node_lease;
+        if (lease_start(&node_lease, &lc, (unsigned)cfg.lease_start_wait) != 0 ||
+            wait_for_mark(limit, atomic_load(&node_lease.floor_ms), "the node id's previous holder",
+                          "startup-wait or lease-start-wait") != 0 ||
+            (strcmp(lease_cluster_id(&node_lease), lc.cluster_id) != 0 &&
+             lease_cluster_save(cfg.state_dir, lease_cluster_id(&node_lease)) != 0))
+            goto out;
+        explicit_bzero(&lc, sizeof lc);
     }
-    if (tls && tls_init(srv) != 0)
-        goto out;
+    /* The listeners before the first reservation, so that an address in
+     * use does not leave one behind either; nothing is accepted until the
+     * loop runs. */
     if ((cfg.http[0] != '\0' && server_listen(srv, PROTO_HTTP, cfg.http, false) != 0) ||
         (cfg.resp[0] != '\0' && server_listen(srv, PROTO_RESP, cfg.resp, false) != 0) ||
         (cfg.http_tls[0] != '\0' && server_listen(srv, PROTO_HTTP, cfg.http_tls, true) != 0) ||
         (cfg.resp_tls[0] != '\0' && server_listen(srv, PROTO_RESP, cfg.resp_tls, true) != 0))
         goto out;
+    /* The first reservation, and the parameters in force, are on disk
+     * before anything is served; from here the writer thread keeps the
+     * reservation ahead (never lowering the mark). */
+    int64_t now;
+    mintid_clock_system(NULL, &now);
+    if (state_write_now(&st, now + (int64_t)cfg.reserve_ahead) != 0 || state_writer_start(&st) != 0 ||
+        service_init(&svc, &cfg, &st, l) != 0)
+        goto out;
+    srv->svc = &svc;
 
     a.reserve_timer = event_new(srv->base, -1, EV_PERSIST, on_reserve, &a);
     a.drain_timer = event_new(srv->base, -1, EV_PERSIST, on_drain, &a);
@@ -478,6 +482,7 @@ out:
     } else if (l != NULL) {
         lease_stop(l, 0);
     }
+    explicit_bzero(&lc, sizeof lc);
     service_free(&svc);
     struct event *evs[] = {a.reserve_timer, a.drain_timer, a.sig_term, a.sig_int, a.sig_hup};
     for (size_t i = 0; i < sizeof evs / sizeof evs[0]; i++)

@@ -180,8 +180,10 @@ static int admit(service *svc, const mintid_format *fmt, int64_t now, int64_t *w
             *wait_for = now + (int64_t)(wait_ns / 1000000u) + 1;
             return 0;
         }
+        bool unreachable = lease_etcd_unreachable(l);
         if (!lease_valid(l) || atomic_load(&l->generation) != svc->lease_generation) {
-            *why = "node lease lost: not minting until it is held again";
+            *why = unreachable ? "node lease lost: etcd is unreachable; not minting until a node id is held again"
+                               : "node lease lost: not minting until it is held again";
             return MINTID_ECLOCK;
         }
         int64_t floor = unit_end(fmt, atomic_load(&l->floor_ms));
@@ -191,7 +193,9 @@ static int admit(service *svc, const mintid_format *fmt, int64_t now, int64_t *w
             return 0;
         }
         if (now > atomic_load(&l->mark_ms)) {
-            *why = "node lease: the mark in etcd does not yet cover the clock";
+            *why = unreachable ? "node lease: etcd is unreachable, so its mark for this node id cannot be moved "
+                                 "past the clock; not minting until etcd answers"
+                               : "node lease: the mark in etcd does not yet cover the clock";
             *wait_for = now + 1;
             return 0;
         }

@@ -113,11 +113,18 @@ done
 
 run 2 "$M"
 run 2 "$M" frobnicate
-has_err "unknown command 'frobnicate'"
+has_err "unknown command 'frobnicate'; commands are gen, inspect, convert, range, formats"
 run 2 "$M" gen
 has_err "gen needs a FORMAT"
 run 2 "$M" gen moonflake
 has_err "unknown format 'moonflake'"
+run 2 "$M" gen moon
+has_err "unknown format 'moon'; formats are: uexky"
+grep -qF "did you mean" "$tmp/err" && fail "a name far from every format got a suggestion: $err"
+run 2 "$M" gen nanoflak
+has_err "unknown format 'nanoflak'; did you mean 'nanoflake'?"
+run 2 "$M" inspect --format ulidflake 02MZE4DVKM019
+has_err "did you mean 'ulid-flake'?"
 for n in 0 -5 abc 1e3 " 5" 5x 1000000000000001; do
     run 2 "$M" gen nanoflake -n "$n"
     has_err "give a count from 1 to 10^15"
@@ -237,6 +244,12 @@ run 2 "$M" gen nanoflake -n
 has_err "-n needs a value"
 run 2 "$M" gen nanoflake --bogus
 has_err "unknown option '--bogus'"
+# The hint about IDs that start with '-' is for the commands that take IDs.
+for cmd in "formats --json" "gen nanoflake --json" "range nanoflake 0 --json"; do
+    run 2 "$M" $cmd
+    has_err "unknown option '--json'"
+    grep -qF "starts with '-'" "$tmp/err" && fail "$cmd: a hint about IDs where no ID is taken: $err"
+done
 
 # Everything gen prints, inspect reads back, in every form the format has;
 # the forms it lacks are refused as usage errors, not skipped.
@@ -332,6 +345,9 @@ grep -q "runs out 2080-07-10T17:30:30.208Z" "$tmp/out" || fail "nanoflake lifesp
 run 0 "$M" formats --format nanoflake --epoch 2020-01-01
 grep -q "runs out 2089-09-06T15:47:35.551Z" "$tmp/out" || fail "nanoflake lifespan with --epoch: $out"
 run 0 "$M" --help
+for word in "--version" "  range FORMAT FROM" "formats [--format FORMAT]"; do
+    grep -qF -- "$word" "$tmp/out" || fail "--help lacks '$word'"
+done
 run 0 "$M" --version
 
 # ---- the whole process under a faked clock (libfaketime) -------------------------------

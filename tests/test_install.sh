@@ -1,65 +1,49 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# test_install.sh - the library installs like a real one: a program finds it
-# through pkg-config (shared and static) and through CMake's find_package, and
-# the header compiles as C++ too.
+# test_install.sh - the library installs like a real one: README's example
+# (examples/mint.c) builds against an installed tree that holds both
+# libmintid.so and libmintid.a, as README says, through pkg-config (mintid:
+# the shared library, with an rpath; mintid-static: the archive, and the
+# program needs no libmintid.so) and CMake's find_package, and the header
+# compiles as C++ too.
 # Usage: test_install.sh BUILD_DIR SOURCE_DIR
 set -eu
 build=$1 src=$2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-prefix=$tmp/prefix
+PREFIX=$tmp/prefix
+example=$src/examples/mint.c
+fail() { echo "FAIL: $*" >&2; exit 1; }
 
-cmake --install "$build" --prefix "$prefix" >/dev/null
-libdir=$(dirname "$(find "$prefix" -name mintid.pc)")/..
-
-cat >"$tmp/app.c" <<'C'
-#include <mintid.h>
-#include <stdio.h>
-#include <string.h>
-
-int main(void) {
-    const mintid_format *fmt = mintid_format_find("nanoflake");
-    mintid_gen *gen;
-    mintid_id id, back;
-    char text[MINTID_TEXT_MAX];
-    if (fmt == NULL || mintid_gen_new(fmt, NULL, &gen) != MINTID_OK || mintid_gen_next(gen, &id) != MINTID_OK)
-        return 1;
-    int n = mintid_encode(fmt, MINTID_FORM_TEXT, &id, text, sizeof text);
-    if (n <= 0 || mintid_decode(fmt, MINTID_FORM_TEXT, text, (size_t)n, &back, NULL) != MINTID_OK ||
-        memcmp(&id, &back, sizeof id) != 0)
-        return 2;
-    mintid_gen_free(gen);
-    puts(text);
-    return 0;
-}
-C
-export PKG_CONFIG_PATH=$libdir/pkgconfig
-# shared, through pkg-config
-cc -std=c11 -Wall -Werror "$tmp/app.c" $(pkg-config --cflags --libs mintid) -o "$tmp/app_shared"
-LD_LIBRARY_PATH=$libdir "$tmp/app_shared" >/dev/null
-# static, through pkg-config --static
-cc -std=c11 -Wall -Werror "$tmp/app.c" $(pkg-config --cflags mintid) "$libdir/libmintid.a" \
-    $(pkg-config --static --libs mintid | sed 's/-lmintid//') -o "$tmp/app_static"
-"$tmp/app_static" >/dev/null
+cmake --install "$build" --prefix "$PREFIX" >/dev/null
+export PKG_CONFIG_PATH=$PREFIX/lib/pkgconfig
+# shared, with the rpath README gives for a PREFIX of one's own
+cc -std=c11 -Wall -Werror "$example" $(pkg-config --cflags --libs mintid) -Wl,-rpath,$PREFIX/lib -o "$tmp/mint_shared"
+ldd "$tmp/mint_shared" | grep -q "libmintid\.so.* => $PREFIX/lib/" || fail "mint_shared does not load libmintid.so from PREFIX: $(ldd "$tmp/mint_shared")"
+"$tmp/mint_shared" >/dev/null
+# static, through mintid-static: nothing of libmintid.so is needed
+cc -std=c11 -Wall -Werror "$example" $(pkg-config --cflags --libs mintid-static) -o "$tmp/mint_static"
+! ldd "$tmp/mint_static" | grep -q libmintid || fail "mint_static needs libmintid.so: $(ldd "$tmp/mint_static")"
+"$tmp/mint_static" >/dev/null
 # the header as C++
 if command -v c++ >/dev/null; then
-    cp "$tmp/app.c" "$tmp/app.cpp"
-    c++ -Wall -Werror "$tmp/app.cpp" $(pkg-config --cflags mintid) "$libdir/libmintid.a" \
-        $(pkg-config --static --libs mintid | sed 's/-lmintid//') -o "$tmp/app_cxx"
-    "$tmp/app_cxx" >/dev/null
+    cp "$example" "$tmp/mint.cpp"
+    c++ -Wall -Werror "$tmp/mint.cpp" $(pkg-config --cflags --libs mintid-static) -o "$tmp/mint_cxx"
+    "$tmp/mint_cxx" >/dev/null
 fi
-# CMake's find_package
-mkdir -p "$tmp/proj"
-cp "$tmp/app.c" "$tmp/proj/app.c"
-cat >"$tmp/proj/CMakeLists.txt" <<'CM'
+# CMake's find_package, with CMAKE_PREFIX_PATH as README says
+for target in mintid mintid_static; do
+    mkdir -p "$tmp/$target"
+    cp "$example" "$tmp/$target/mint.c"
+    cat >"$tmp/$target/CMakeLists.txt" <<CM
 cmake_minimum_required(VERSION 3.16)
 project(app C)
 find_package(mintid REQUIRED)
-add_executable(app app.c)
-target_link_libraries(app PRIVATE mintid::mintid_static)
+add_executable(mint mint.c)
+target_link_libraries(mint PRIVATE mintid::$target)
 CM
-cmake -S "$tmp/proj" -B "$tmp/proj/build" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
-cmake --build "$tmp/proj/build" >/dev/null
-"$tmp/proj/build/app" >/dev/null
+    cmake -S "$tmp/$target" -B "$tmp/$target/build" -DCMAKE_PREFIX_PATH="$PREFIX" >/dev/null
+    cmake --build "$tmp/$target/build" >/dev/null
+    "$tmp/$target/build/mint" >/dev/null
+done
 echo ok

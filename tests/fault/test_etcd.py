@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
-"""test_etcd.py - a production etcd: keys deleted under a live holder, the
-node space wiped and initialised again, a node id whose mark is ahead of
+"""test_etcd.py - a production etcd: keys deleted under a live holder, a
+lease revoked, etcd frozen (the refusals say why), the node space wiped and initialised again, a node id whose mark is ahead of
 the clock, every node id held at start, a state directory a year ahead,
 a format that cannot mint, and etcd over TLS with client certificates or
 with a user and password.
@@ -109,6 +109,10 @@ class DeletedKeys(EtcdCase):
         status, after = mint_http(a.http_port)
         self.assertEqual(status, 200, after)
         self.assertGreater(min(after), max(before))
+        # etcd was up all along: the log names the lease's end, not etcd.
+        log = a.log.decode(errors="replace")
+        self.assertIn("is gone from etcd (expired or revoked)", log)
+        self.assertNotIn("unreachable", log)
 
     def test_prefix_deleted_then_initialised_again(self):
         """The whole prefix goes under a live holder: it stops, and a server
@@ -162,6 +166,35 @@ class DeletedKeys(EtcdCase):
         status, ids = mint_http(c.http_port)
         self.assertEqual(status, 200, ids)
         self.assertGreater(min(ids), max(la.values("nanoflake")))
+
+
+class Unreachable(EtcdCase):
+    def test_frozen_etcd_is_named(self):
+        """etcd frozen (it accepts connections, answers nothing): minting
+        stops once the clock reaches the mark in etcd, which cannot be moved,
+        and the refusals and the log say that etcd is unreachable. With the
+        default TTL and margin, the mark (reserve-ahead) runs out first, while
+        a request to etcd is still waiting for its answer."""
+        a = self.server(args=self.etcd.lease_args("frozen", "0-0", ttl=10, margin=2000)).start()
+        status, ids = mint_http(a.http_port)
+        self.assertEqual(status, 200, ids)
+        self.etcd.proc.send_signal(signal.SIGSTOP)
+        refusals = []
+
+        def refused():
+            status, text = mint_http(a.http_port)
+            if status != 200:
+                refusals.append((status, text))
+            return status != 200
+        try:
+            self.assertTrue(wait_for(refused, 20), "minting did not stop")
+            self.assertEqual(refusals[0][0], 503, refusals)
+            self.assertIn("etcd is unreachable", refusals[0][1])
+            self.assertTrue(wait_for(lambda: b"keepalive failed (etcd is unreachable)" in a.log, 20),
+                            a.log.decode(errors="replace"))
+        finally:
+            self.etcd.proc.send_signal(signal.SIGCONT)
+        self.assertTrue(wait_for(lambda: mint_http(a.http_port)[0] == 200, 20), "no minting after etcd came back")
 
 
 class Init(EtcdCase):

@@ -15,6 +15,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import unittest
@@ -518,7 +519,7 @@ class Lifecycle(unittest.TestCase):
             path = os.path.join(os.path.dirname(tmp.state_dir), "mintidd.conf")
         os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(path, "w") as f:
-            f.write("# test\nnode = 7\nmax-count = 50\n")
+            f.write("# test\nnode = 7   # a comment\nmax-count = 50\t# another\n")
         with Server(MINTIDD, args=["--config", path]) as srv:
             self.assertEqual(json.loads(get(srv.http_port, "/healthz")[2])["node_id"], 7)
             self.assertEqual(get(srv.http_port, "/v1/uexky?count=51")[0], 400)
@@ -526,6 +527,13 @@ class Lifecycle(unittest.TestCase):
             self.assertEqual(json.loads(get(srv.http_port, "/healthz")[2])["node_id"], 8)
         with Server(MINTIDD, args=["--config", path, "--node", "9"], env={"MINTID_NODE": "8"}) as srv:
             self.assertEqual(json.loads(get(srv.http_port, "/healthz")[2])["node_id"], 9)
+        # A '#' after a blank starts a comment; one inside a value is part of it.
+        with open(path, "w") as f:
+            f.write("log-level = a#b   # the value is a#b\n")
+        srv = Server(MINTIDD, args=["--config", path]).start(expect_ready=False)
+        status, log = srv.wait()
+        self.assertEqual(status, 2, log)
+        self.assertIn("log-level: 'a#b' is not", log)
         # The widest node field is sonyflake's (16 bits); a node id too wide
         # for nanoflake's 10 leaves nanoflake unserved, never wrapped.
         with Server(MINTIDD, args=["--node", "4242"]) as srv:
@@ -549,6 +557,40 @@ class Lifecycle(unittest.TestCase):
             if bad[0] == "--id-space":
                 self.assertEqual(status, 2, log)
                 self.assertFalse(os.path.exists(srv.state_dir), f"{bad}: the state directory was made")
+
+    def test_refused_start_leaves_the_state_alone(self):
+        """A start refused for a setting or a file it cannot load touches no
+        state: no directory made, no file changed, and so the corrected start
+        has no mark of the refused one to wait for."""
+        with Server(MINTIDD) as tmp:
+            missing = os.path.join(os.path.dirname(tmp.state_dir), "missing")
+        tls_port = f"127.0.0.1:{tmp.http_port}"
+        refusals = [(["--http-tls", tls_port], "http-tls and resp-tls need tls-cert and tls-key"),
+                    (["--resp-tls", tls_port, "--tls-cert", missing, "--tls-key", missing], missing),
+                    (["--auth-file", missing], f"auth-file {missing}")]
+        for bad, text in refusals:
+            srv = Server(MINTIDD, args=bad).start(expect_ready=False)
+            status, log = srv.wait()
+            self.assertNotEqual(status, 0, bad)
+            self.assertIn(text, log, bad)
+            self.assertFalse(os.path.exists(srv.state_dir), f"{bad}: the state directory was made")
+        top = tempfile.mkdtemp(prefix="mintidd-test-")
+        self.addCleanup(shutil.rmtree, top, True)
+        state_dir = os.path.join(top, "state")
+        with Server(MINTIDD, state_dir=state_dir) as first:
+            self.assertEqual(get(first.http_port, "/v1/nanoflake")[0], 200)
+
+        def files():
+            return {n: open(os.path.join(state_dir, n), "rb").read() for n in sorted(os.listdir(state_dir))}
+        before = files()
+        for bad, text in refusals:
+            status, log = Server(MINTIDD, state_dir=state_dir, args=bad).start(expect_ready=False).wait()
+            self.assertNotEqual(status, 0, bad)
+            self.assertEqual(files(), before, f"{bad}: the state directory changed")
+        with Server(MINTIDD, state_dir=state_dir) as again:
+            self.assertEqual(get(again.http_port, "/v1/nanoflake")[0], 200)
+        _, log = again.wait()
+        self.assertNotIn("behind the mark", log)
 
     def test_restart_with_clock_set_back(self):
         if NO_FAKETIME:
