@@ -141,7 +141,7 @@ install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)
 
 format:
-	clang-format -i include/*.h src/*.[ch] src/formats/*.c cli/*.[ch] tests/*.[ch] $(wildcard fuzz/*.c bench/*.c)
+	clang-format -i include/*.h src/*.[ch] src/formats/*.c cli/*.[ch] server/*.[ch] pg/*.[ch] tests/*.[ch] $(wildcard fuzz/*.c bench/*.c)
 
 clean:
 	rm -rf $(BUILD) $(ASAN) $(TSAN)

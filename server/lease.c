@@ -669,7 +669,6 @@ static bool claim_here(lease *l, unsigned node) {
     return false;
 }
 
-
 /*
  * The node ids under PREFIX/KIND/ in etcd with, for marks, their value:
  * calls each(node, text) for every key whose last part is a node id.

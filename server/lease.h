@@ -67,9 +67,9 @@ typedef struct lease {
     int endpoint;      /* the endpoint in use */
     int64_t last_node; /* to try first when acquiring again */
     uint64_t stale_id; /* a lease given up while etcd was unreachable, to revoke when it is back */
-    uint64_t bad_logged[LEASE_NODE_IDS / 64]; /* node ids whose mark in etcd did not parse, said once each */
+    uint64_t bad_logged[LEASE_NODE_IDS / 64];     /* node ids whose mark in etcd did not parse, said once each */
     uint64_t claimed_logged[LEASE_NODE_IDS / 64]; /* node ids another server on this host holds, said once each */
-    char owner[128];                          /* the value of our nodes/N key: host, pid and a random instance id */
+    char owner[128];                              /* the value of our nodes/N key: host, pid and a random instance id */
     char cluster[160]; /* the marker's text as found at start: every acquisition and confirmation compares it */
     char cluster_id[LEASE_CLUSTER_ID_LEN + 1]; /* ...and its id */
     int64_t cluster_floor;                     /* the marker's floor: no node id's IDs at or before it */
