@@ -5,6 +5,11 @@
  * CLIENT, PING, ECHO, INFO, QUIT, RESET, COMMAND, CONFIG GET, SELECT 0,
  * MULTI/EXEC/DISCARD), from one command table. Replies are RESP2, or RESP3
  * after HELLO 3 where the two differ (maps, null).
+ *
+ * It is a protocol of the connection layer (resp_proto, at the end): what
+ * a connection has said about itself, its open transaction and the
+ * parser's place in an unfinished command are its session (resp_session),
+ * and the commands an EXEC queued run through the table's resume().
  */
 #include "handle_resp.h"
 
