@@ -178,7 +178,7 @@ install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)
 
 format:
-	clang-format -i include/*.h src/*.[ch] src/formats/*.c cli/*.[ch] tests/*.[ch] python/mintid/*.c $(wildcard fuzz/*.c bench/*.c sqlite/*.c tests/sqlite/*.c)
+	clang-format -i include/*.h src/*.[ch] src/formats/*.c cli/*.[ch] server/*.[ch] pg/*.[ch] tests/*.[ch] python/mintid/*.c $(wildcard fuzz/*.c bench/*.c sqlite/*.c tests/sqlite/*.c)
 
 clean:
 	rm -rf $(BUILD) $(ASAN) $(TSAN)

@@ -14,6 +14,9 @@
  * fresh, valid request afterwards.
  */
 #include "fuzz.h"
+#include "conn.h"
+#include "handle_http.h"
+#include "handle_resp.h"
 #include "http.h"
 #include "log.h"
 #include "server.h"
@@ -101,26 +104,29 @@ static void finish_job(conn *c) {
 
 /* Feeds buf to the handler as the connection layer does, checking each reply. */
 static void run(proto p, const char *buf, size_t len, struct evbuffer *out) {
-    conn c;
-    memset(&c, 0, sizeof c);
-    c.srv = &srv;
-    c.proto = p;
-    c.out = out;
-    c.job.body = evbuffer_new();
-    REQUIRE(c.job.body != NULL);
+    const proto_ops *ops = p == PROTO_HTTP ? &http_proto : &resp_proto;
+    conn *c = calloc(1, sizeof *c + ops->session_size);
+    REQUIRE(c != NULL);
+    c->srv = &srv;
+    c->proto = p;
+    c->ops = ops;
+    c->session = c + 1;
+    c->out = out;
+    c->job.body = evbuffer_new();
+    REQUIRE(c->job.body != NULL);
+    ops->open(c);
     size_t off = 0;
-    while (!c.closing && off < len) {
+    while (!c->closing && off < len) {
         size_t before = evbuffer_get_length(out);
-        size_t used =
-            p == PROTO_HTTP ? http_handle(&c, buf + off, len - off, out) : resp_handle(&c, buf + off, len - off, out);
+        size_t used = ops->handle(c, buf + off, len - off, out);
         REQUIRE(used <= len - off);
-        finish_job(&c);
+        finish_job(c);
         /* An EXEC's queued commands run next, one at a time, each to its
          * end, as the connection layer runs them: their replies are part of
          * the EXEC's. */
-        while (p == PROTO_RESP && resp_exec_pending(&c)) {
-            resp_exec_step(&c, out);
-            finish_job(&c);
+        while (ops->pending != NULL && ops->pending(c)) {
+            ops->resume(c, out);
+            finish_job(c);
         }
         REQUIRE(evbuffer_get_length(srv.scratch) == 0);
         size_t n = evbuffer_get_length(out) - before;
@@ -143,8 +149,9 @@ static void run(proto p, const char *buf, size_t len, struct evbuffer *out) {
         }
         off += used;
     }
-    resp_session_free(&c); /* a MULTI's queue, a client name */
-    evbuffer_free(c.job.body);
+    ops->close(c); /* a MULTI's queue */
+    evbuffer_free(c->job.body);
+    free(c);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {

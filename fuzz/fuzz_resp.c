@@ -16,9 +16,10 @@
  * prefixes (a client's bytes arrive in pieces, and the answer must not
  * depend on where the pieces were cut); and once as the server does for
  * pipelined commands, command after command, until the parser wants more or
- * refuses. Each parse sees a heap buffer of exactly the length it is given,
- * so a read one byte too far trips AddressSanitizer. A violated property
- * abort()s, which libFuzzer reports and minimises like a crash.
+ * refuses. The prefixes are also parsed in order with one resp_scan, each
+ * call resuming where the last stopped, and must end where the whole does. Each parse sees a heap buffer of exactly the
+ * length it is given, so a read one byte too far trips AddressSanitizer. A violated property abort()s, which libFuzzer
+ * reports and minimises like a crash.
  */
 #include "fuzz.h"
 #include "resp.h"
@@ -60,8 +61,8 @@ static bool inside(const char *p, size_t n, const char *buf, size_t len) {
     return a >= b && a - b <= len && n <= len - (a - b);
 }
 
-/* Calls resp_parse() on a private copy of buf[0..len) of exactly that size. */
-static outcome parse_copy(const char *buf, size_t len, size_t max_request, char **copy) {
+/* Calls resp_parse() on a private copy of buf[0..len) of exactly that size, resuming scan (NULL: from the start). */
+static outcome parse_resumed(const char *buf, size_t len, size_t max_request, resp_scan *scan, char **copy) {
     *copy = malloc(len > 0 ? len : 1);
     REQUIRE(*copy != NULL);
     if (len > 0)
@@ -69,8 +70,17 @@ static outcome parse_copy(const char *buf, size_t len, size_t max_request, char 
     outcome o;
     memset(&o, 0xa5, sizeof o);
     o.error = NULL;
-    o.r = resp_parse(*copy, len, max_request, &o.cmd, &o.used, &o.error);
+    o.r = resp_parse(*copy, len, max_request, scan, &o.cmd, &o.used, &o.error);
     return o;
+}
+
+static outcome parse_copy(const char *buf, size_t len, size_t max_request, char **copy) {
+    return parse_resumed(buf, len, max_request, NULL, copy);
+}
+
+static int by_size(const void *a, const void *b) {
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    return x < y ? -1 : x > y;
 }
 
 /* Whether two commands have the same arguments, wherever their bytes are. */
@@ -190,12 +200,34 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     for (size_t i = 0; i < ncuts; i++)
         check_prefix(&whole, buf, cuts[i], max_request);
 
+    /* The same prefixes in order, each resuming where the last stopped, as
+     * the server parses a command that arrives in pieces, then the whole:
+     * the same answer as parsing the whole at once. */
+    qsort(cuts, ncuts, sizeof cuts[0], by_size);
+    resp_scan scan;
+    memset(&scan, 0, sizeof scan);
+    bool decided = false;
+    for (size_t i = 0; i <= ncuts && !decided; i++) {
+        size_t cut = i < ncuts ? cuts[i] : len;
+        char *copy;
+        outcome o = parse_resumed(buf, cut, max_request, &scan, &copy);
+        check_outcome(&o, copy, cut, max_request);
+        if (o.r != RESP_NEED_MORE) {
+            decided = true;
+            REQUIRE(o.r == whole.r);
+            REQUIRE(o.r != RESP_OK || (o.used == whole.used && same_command(&o.cmd, &whole.cmd)));
+            REQUIRE(o.r != RESP_ERROR || strcmp(o.error, whole.error) == 0);
+        }
+        free(copy);
+    }
+    REQUIRE(decided || whole.r == RESP_NEED_MORE);
+
     /* The stream, as the server takes it: command after command from one buffer. */
     size_t off = 0;
     for (;;) {
         outcome o;
         o.error = NULL;
-        o.r = resp_parse(buf + off, len - off, max_request, &o.cmd, &o.used, &o.error);
+        o.r = resp_parse(buf + off, len - off, max_request, NULL, &o.cmd, &o.used, &o.error);
         check_outcome(&o, buf + off, len - off, max_request);
         if (off == 0) {
             REQUIRE(o.r == whole.r);

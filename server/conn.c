@@ -1,17 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * conn.c - accepting, reading, writing and closing client connections, the
- * same for HTTP and RESP: limits on connections, request size, idle time
- * and queued output live here once.
+ * conn.c - reading, writing and closing client connections, the same for
+ * every protocol: limits on request size and time, idle time and queued
+ * output live here once. It never names a protocol: what it reads goes to
+ * c->ops (proto.h), and listen.c hands it each accepted socket.
  *
  * Nothing here waits. A mint request is a job run in slices of at most
  * SERVER_SLICE_IDS IDs per loop turn, and a connection's pipeline is served
  * at most SERVER_SLICE_REQUESTS requests per turn, so no client delays the
  * others by more than a slice. A job that cannot be minted yet waits in
- * its format's queue and is served in turn when the format can mint again
- * (wait_queue in server.h). Replies queued for all clients together are
- * bounded: past max-output-total the clients with the most unread replies
- * are dropped.
+ * its format's queue (blocked.c) and is served in turn when the format can
+ * mint again. Replies queued for all clients together are bounded
+ * (shed.c).
  *
  * Sockets are read and written directly, as Redis does, rather than through
  * libevent's bufferevents: a request costs one read() and one write(), with
@@ -19,43 +19,27 @@
  * and off around each reply. Write interest is taken only when the kernel
  * would not take a whole reply at once.
  */
-#include "server.h"
+#include "conn.h"
 
+#include "blocked.h"
 #include "log.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <openssl/crypto.h>
-#include <openssl/evp.h>
-#include <stdio.h>
-#include <sys/stat.h>
-#include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
-static const char *const proto_label[PROTO_COUNT] = {"HTTP", "RESP"};
-
-#define IN_INITIAL 16384
 #define FLUSH_AT 65536 /* replies this large are sent before the next request is read */
 #define LINGER_SECONDS 2
 #define LINGER_MAX_BYTES (1u << 20)
-/* Refused connections still get their reason and a graceful close, but only
- * this many at once; beyond that they are closed at once. */
-#define MAX_REFUSING 64
-/* While accept() fails (out of descriptors), the listeners pause this long
- * between tries, rather than the loop spinning on a listener that is always
- * readable. */
-#define ACCEPT_BACKOFF_MS 100
-/* Connections closed unserved per try while out of descriptors: the listen backlog. */
-#define ACCEPT_SHED_MAX 511
 
 /* Lines a client can trigger, each limited where it is logged (log_limited). */
-static log_limit client_error_log, client_timeout_log, refused_log, shed_log, accept_log, auth_log;
+static log_limit client_error_log, client_timeout_log;
 
 static uint64_t now_ms(void) { return monotonic_ns() / 1000000u; }
 
@@ -67,116 +51,15 @@ static void count_queued(struct evbuffer *buf, const struct evbuffer_cb_info *in
     svc->queued_bytes -= info->n_deleted;
 }
 
-static size_t queued(const conn *c) {
+size_t conn_queued(const conn *c) {
     return evbuffer_get_length(c->out) + (c->job.body != NULL ? evbuffer_get_length(c->job.body) : 0);
 }
 
-/* What a connection holds in memory that the total bound counts: replies and request buffer. */
-static size_t held(const conn *c) {
-    return queued(c) + c->in_cap + (c->resp.multi != NULL ? evbuffer_get_length(c->resp.multi) : 0);
-}
+size_t conn_held(const conn *c) { return conn_queued(c) + c->in_cap + (c->ops->held != NULL ? c->ops->held(c) : 0); }
 
-/* Past max-output-total, counting replies and request buffers of every client? */
-static bool over_total(const server *srv) {
-    return srv->svc->queued_bytes + srv->svc->input_bytes > srv->cfg->max_output_total;
-}
-
-/* Takes c's parked job out of its format's queue. */
-static void wait_remove(conn *c) {
-    wait_queue *q = &c->srv->waiting[c->job.fmt->id];
-    if (c->wait_prev != NULL)
-        c->wait_prev->wait_next = c->wait_next;
-    else
-        q->head = c->wait_next;
-    if (c->wait_next != NULL)
-        c->wait_next->wait_prev = c->wait_prev;
-    else
-        q->tail = c->wait_prev;
-    c->wait_prev = c->wait_next = NULL;
-    c->job.parked = false;
-    c->srv->svc->parked_now--;
-    event_del(c->timer);
-}
-
-/* A new job behind a waiting queue has the queue looked at again within this. */
-#define WAIT_RECHECK_NS 1000000u
-
-static struct timeval ns_timeval(uint64_t ns) {
-    return (struct timeval){(time_t)(ns / 1000000000u), (suseconds_t)(ns % 1000000000u / 1000u)};
-}
-
-/*
- * Parks c's job in its format's queue, at the back or (a job whose turn
- * came and could mint nothing) the front. A job starting to wait gets its
- * deadline: max-wait bounds each wait, not a whole batch that keeps
- * progressing. A request is counted once, however many turns it waits.
- * Returns the time left to the deadline, in ns.
- */
-static uint64_t wait_push(conn *c, bool front) {
+void conn_free(conn *c) {
     server *srv = c->srv;
-    mint_job *j = &c->job;
-    wait_queue *q = &srv->waiting[j->fmt->id];
-    uint64_t now = monotonic_ns();
-    if (j->deadline_ns == 0)
-        j->deadline_ns = now + srv->cfg->max_wait * 1000000u;
-    if (!j->waited) {
-        j->waited = true;
-        srv->svc->parked_total++;
-    }
-    if (front) {
-        c->wait_prev = NULL;
-        c->wait_next = q->head;
-        if (q->head != NULL)
-            q->head->wait_prev = c;
-        else
-            q->tail = c;
-        q->head = c;
-    } else {
-        c->wait_next = NULL;
-        c->wait_prev = q->tail;
-        if (q->tail != NULL)
-            q->tail->wait_next = c;
-        else
-            q->head = c;
-        q->tail = c;
-    }
-    j->parked = true;
-    srv->svc->parked_now++;
-    uint64_t left = j->deadline_ns > now ? j->deadline_ns - now : 0;
-    struct timeval tv = ns_timeval(left);
-    event_add(c->timer, &tv);
-    return left;
-}
-
-/* Wakes q after retry_ns, unless it is already due sooner. */
-static void wait_arm(wait_queue *q, uint64_t retry_ns) {
-    uint64_t due = monotonic_ns() + retry_ns;
-    if (q->due_ns != 0 && q->due_ns <= due && event_pending(q->timer, EV_TIMEOUT, NULL))
-        return;
-    q->due_ns = due;
-    struct timeval tv = ns_timeval(retry_ns);
-    event_add(q->timer, &tv);
-}
-
-/*
- * Parks c's job, which could mint nothing more, and wakes its queue when
- * the service said to try again, or at the job's deadline if that comes
- * first: a wait for the wall clock is looked at again at least that often,
- * since the clock can be stepped meanwhile.
- */
-static void wait_park(conn *c, bool front, uint64_t retry_ns) {
-    uint64_t left = wait_push(c, front);
-    wait_arm(&c->srv->waiting[c->job.fmt->id], retry_ns < left ? retry_ns : left);
-}
-
-static void conn_free(conn *c) {
-    server *srv = c->srv;
-    if (c->prev != NULL)
-        c->prev->next = c->next;
-    else
-        srv->conns = c->next;
-    if (c->next != NULL)
-        c->next->prev = c->prev;
+    TAILQ_REMOVE(&srv->conns, c, link);
     if (c->refused)
         srv->refusing--;
     else
@@ -184,8 +67,8 @@ static void conn_free(conn *c) {
     if (c->fresh)
         TAILQ_REMOVE(&srv->fresh, c, fresh_link);
     if (c->job.parked)
-        wait_remove(c);
-    srv->svc->queued_bytes -= queued(c);
+        blocked_remove(c);
+    srv->svc->queued_bytes -= conn_queued(c);
     srv->svc->input_bytes -= c->in_cap;
     event_free(c->rev);
     event_free(c->wev);
@@ -199,8 +82,7 @@ static void conn_free(conn *c) {
     }
     evbuffer_remove_cb(c->out, count_queued, srv->svc);
     evbuffer_free(c->out);
-    if (c->proto == PROTO_RESP)
-        resp_session_free(c);
+    c->ops->close(c);
     free(c->in);
     free(c);
 }
@@ -267,7 +149,7 @@ static int flush(conn *c) {
         if (n < 0) {
             if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)
                 break;
-            log_limited(&client_error_log, LOG_DEBUG, "%s client error: %s", proto_label[c->proto], strerror(errno));
+            log_limited(&client_error_log, LOG_DEBUG, "%s client error: %s", c->ops->label, strerror(errno));
             conn_free(c);
             return -1;
         }
@@ -308,7 +190,7 @@ static void resume_next_turn(conn *c) {
 /* Queues the reply of a finished (or failed) job and clears it. */
 static void job_end(conn *c, int status, const char *why) {
     if (c->job.parked)
-        wait_remove(c);
+        blocked_remove(c);
     if (status != MINTID_OK)
         evbuffer_drain(c->job.body, evbuffer_get_length(c->job.body));
     c->job.finish(c, status, why);
@@ -320,11 +202,11 @@ job_state conn_job_step(conn *c, size_t *budget, uint64_t *retry_ns) {
     server *srv = c->srv;
     mint_job *j = &c->job;
     if (j->parked)
-        wait_remove(c);
+        blocked_remove(c);
     while (j->done < j->count) {
         /* Past the bound on replies queued for everyone, mint nothing more
          * until the slowest clients are dropped. */
-        if (*budget == 0 || over_total(srv))
+        if (*budget == 0 || server_over_total(srv))
             return JOB_YIELD;
         size_t want = j->count - j->done < *budget ? (size_t)(j->count - j->done) : *budget;
         const char *why = NULL;
@@ -388,16 +270,16 @@ static int process(conn *c) {
             /* Others of its format wait already: it waits behind them, and
              * the queue is looked at again soon, in case what held it up
              * (a clock stepped back, say) has passed since it was put off. */
-            wait_queue *q = &srv->waiting[c->job.fmt->id];
-            if (q->head != NULL) {
-                wait_push(c, false);
-                wait_arm(q, WAIT_RECHECK_NS);
+            wait_queue *q = blocked_queue(srv, c->job.fmt);
+            if (!TAILQ_EMPTY(&q->jobs)) {
+                blocked_push(c, false);
+                blocked_arm(q, WAIT_RECHECK_NS);
                 break;
             }
             uint64_t retry_ns;
             job_state js = conn_job_step(c, &budget, &retry_ns);
             if (js == JOB_PARKED) {
-                wait_park(c, false, retry_ns);
+                blocked_park(c, false, retry_ns);
                 break;
             }
             if (js == JOB_YIELD) {
@@ -406,7 +288,7 @@ static int process(conn *c) {
             }
         }
         /* The commands an EXEC queued come before the requests after it. */
-        bool exec = c->proto == PROTO_RESP && resp_exec_pending(c);
+        bool exec = c->ops->pending != NULL && c->ops->pending(c);
         if (c->closing || (off >= c->in_len && !exec))
             break;
         /* A client that does not read its replies is not served more. */
@@ -420,13 +302,13 @@ static int process(conn *c) {
             break;
         }
         if (exec) {
-            resp_exec_step(c, c->out);
+            c->ops->resume(c, c->out);
             requests--;
             continue;
         }
         const char *data = c->in + off;
         size_t len = c->in_len - off;
-        size_t used = c->proto == PROTO_HTTP ? http_handle(c, data, len, c->out) : resp_handle(c, data, len, c->out);
+        size_t used = c->ops->handle(c, data, len, c->out);
         if (used == 0) {
             /* An incomplete request must arrive whole within request-timeout
              * of its first byte, however slowly its bytes trickle in: the
@@ -438,7 +320,7 @@ static int process(conn *c) {
             if (now - c->partial_since_ms >= limit) {
                 srv->svc->request_timeouts++;
                 log_limited(&client_timeout_log, LOG_DEBUG, "%s client dropped: request unfinished after %llu ms",
-                            proto_label[c->proto], (unsigned long long)(now - c->partial_since_ms));
+                            c->ops->label, (unsigned long long)(now - c->partial_since_ms));
                 conn_free(c);
                 return -1;
             }
@@ -484,8 +366,8 @@ static int process(conn *c) {
         c->input_full = false;
         resume_reading(c);
     }
-    if (over_total(srv))
-        event_active(srv->shed_ev, EV_TIMEOUT, 0);
+    if (server_over_total(srv))
+        server_shed_soon(srv);
     return flush(c);
 }
 
@@ -498,113 +380,26 @@ static void on_timer(evutil_socket_t fd, short what, void *arg) {
         /* Its deadline: one last try, out of turn (the queue's timer may be
          * due at this very moment), and if nothing can be minted, the
          * error saying why. */
-        wait_queue *q = &c->srv->waiting[c->job.fmt->id];
+        wait_queue *q = blocked_queue(c->srv, c->job.fmt);
         size_t budget = SERVER_SLICE_IDS;
         uint64_t retry_ns = 0, before = c->job.done;
-        wait_remove(c);
+        blocked_remove(c);
         job_state js = conn_job_step(c, &budget, &retry_ns);
         if (js == JOB_PARKED) {
             /* It minted (and its deadline starts again), or the timer came
              * a little early: back in the queue either way. */
-            wait_park(c, c->job.done == before, retry_ns);
+            blocked_park(c, c->job.done == before, retry_ns);
             return;
         }
         if (js == JOB_YIELD) {
-            if (over_total(c->srv))
-                event_active(c->srv->shed_ev, EV_TIMEOUT, 0);
-            wait_push(c, c->job.done == before);
-            wait_arm(q, 0);
+            if (server_over_total(c->srv))
+                server_shed_soon(c->srv);
+            blocked_push(c, c->job.done == before);
+            blocked_arm(q, 0);
             return;
         }
     }
     process(c);
-}
-
-/*
- * Serves a format's wait queue when the format can mint again: from the
- * head, each job at most once per wake-up, with an equal share of the
- * format's unit (4096 nanoflakes in a ms among 100 waiting clients: 40
- * each), so a client asking for a few IDs is answered in the first unit
- * however many big batches wait with it. A job that minted and wants more
- * goes to the back; one that could mint nothing stays at the head, and the
- * queue sleeps until the time it was given.
- */
-static void on_wait_timer(evutil_socket_t fd, short what, void *arg) {
-    (void)fd, (void)what;
-    wait_queue *q = arg;
-    q->due_ns = 0;
-    size_t turns = 0;
-    for (conn *c = q->head; c != NULL; c = c->wait_next)
-        turns++;
-    if (turns == 0)
-        return;
-    /* A format of unbounded capacity waits only for the clock, the state
-     * file or a lease: whole slices. */
-    const mintid_format *fmt = q->head->job.fmt;
-    size_t share = SERVER_SLICE_IDS;
-    if (fmt->capacity_per_ms != 0) {
-        uint64_t each = (uint64_t)fmt->capacity_per_ms * fmt->ts_unit_ms / turns;
-        share = each == 0 ? 1 : each < SERVER_SLICE_IDS ? (size_t)each : SERVER_SLICE_IDS;
-    }
-    for (; turns > 0 && q->head != NULL; turns--) {
-        conn *c = q->head;
-        server *srv = c->srv;
-        size_t budget = share;
-        uint64_t retry_ns = 0, before = c->job.done;
-        wait_remove(c);
-        job_state js = conn_job_step(c, &budget, &retry_ns);
-        bool minted = c->job.done > before;
-        if (js == JOB_DONE) {
-            process(c); /* its reply, then the requests behind it */
-            continue;
-        }
-        if (js == JOB_PARKED) {
-            wait_park(c, !minted, retry_ns);
-            return;
-        }
-        wait_push(c, !minted);
-        if (!minted || over_total(srv)) {
-            /* Past the bound on queued replies: the clients holding most
-             * are dropped, and the queue goes on next loop turn. */
-            if (over_total(srv))
-                event_active(srv->shed_ev, EV_TIMEOUT, 0);
-            wait_arm(q, 0);
-            return;
-        }
-    }
-    /* Everyone had a slice: the rest on the next turn, after other events. */
-    if (q->head != NULL)
-        wait_arm(q, 0);
-}
-
-/*
- * Bounds the memory of replies: while those queued for all clients pass
- * max-output-total, the connection holding the most is dropped. Run as its
- * own event, never inside a connection's callback, since it frees
- * connections.
- */
-static void on_shed(evutil_socket_t fd, short what, void *arg) {
-    (void)fd, (void)what;
-    server *srv = arg;
-    service *svc = srv->svc;
-    uint64_t limit = srv->cfg->max_output_total, target = limit - limit / 8;
-    if (!over_total(srv))
-        return;
-    while (svc->queued_bytes + svc->input_bytes > target) {
-        conn *worst = NULL;
-        for (conn *c = srv->conns; c != NULL; c = c->next)
-            if (!c->refused && (worst == NULL || held(c) > held(worst)))
-                worst = c;
-        if (worst == NULL || held(worst) <= IN_INITIAL)
-            break;
-        log_limited(&shed_log, LOG_WARN,
-                    "%s client dropped holding %zu bytes of unread replies and %zu of request buffer: what all "
-                    "clients hold passed max-output-total (%llu)",
-                    proto_label[worst->proto], queued(worst), worst->in_cap, (unsigned long long)limit);
-        svc->clients_shed++;
-        conn_free(worst);
-    }
-    /* The survivors' jobs that yielded to the bound resume on their timers. */
 }
 
 /*
@@ -631,7 +426,7 @@ static void on_writable(evutil_socket_t fd, short what, void *arg) {
     (void)fd;
     if (what & EV_TIMEOUT) {
         log_limited(&client_timeout_log, LOG_DEBUG, "%s client dropped: replies unread past idle-timeout",
-                    proto_label[c->proto]);
+                    c->ops->label);
         conn_free(c);
         return;
     }
@@ -649,15 +444,14 @@ static void on_readable(evutil_socket_t fd, short what, void *arg) {
         if (c->handshaking) {
             srv->svc->tls_handshake_failures++;
             log_limited(&client_timeout_log, LOG_DEBUG, "%s client dropped: TLS handshake unfinished after %llu s",
-                        proto_label[c->proto], (unsigned long long)srv->cfg->tls_handshake_timeout);
+                        c->ops->label, (unsigned long long)srv->cfg->tls_handshake_timeout);
         } else if (c->partial_since_ms != 0 && !c->lingering) {
             /* While a request is incomplete the timeout is its deadline. */
             srv->svc->request_timeouts++;
             log_limited(&client_timeout_log, LOG_DEBUG, "%s client dropped: request unfinished after %llu ms",
-                        proto_label[c->proto], (unsigned long long)(now_ms() - c->partial_since_ms));
+                        c->ops->label, (unsigned long long)(now_ms() - c->partial_since_ms));
         } else if (!c->lingering) {
-            log_limited(&client_timeout_log, LOG_DEBUG, "%s client dropped: idle past idle-timeout",
-                        proto_label[c->proto]);
+            log_limited(&client_timeout_log, LOG_DEBUG, "%s client dropped: idle past idle-timeout", c->ops->label);
         }
         conn_free(c);
         return;
@@ -702,7 +496,7 @@ static void on_readable(evutil_socket_t fd, short what, void *arg) {
         if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
             return;
         if (n < 0)
-            log_limited(&client_error_log, LOG_DEBUG, "%s client error: %s", proto_label[c->proto], strerror(errno));
+            log_limited(&client_error_log, LOG_DEBUG, "%s client error: %s", c->ops->label, strerror(errno));
         conn_free(c); /* the client closed: what it did not wait for is dropped */
         return;
     }
@@ -711,71 +505,21 @@ static void on_readable(evutil_socket_t fd, short what, void *arg) {
         event_active(c->rev, EV_READ, 0); /* TLS holds more than c->in took */
 }
 
-/*
- * A client's address as the limits on wrong secrets count it: an IPv4
- * address (IPv4-mapped), or the /64 of an IPv6 one, since one host
- * commonly holds a whole /64.
- */
-static void peer_key(const struct sockaddr *addr, int socklen, unsigned char key[16]) {
-    memset(key, 0, 16);
-    if (addr->sa_family == AF_INET && (size_t)socklen >= sizeof(struct sockaddr_in)) {
-        const struct sockaddr_in *in = (const struct sockaddr_in *)addr;
-        key[10] = key[11] = 0xff;
-        memcpy(key + 12, &in->sin_addr, 4);
-    } else if (addr->sa_family == AF_INET6 && (size_t)socklen >= sizeof(struct sockaddr_in6)) {
-        const struct sockaddr_in6 *in6 = (const struct sockaddr_in6 *)addr;
-        memcpy(key, &in6->sin6_addr, IN6_IS_ADDR_V4MAPPED(&in6->sin6_addr) ? 16 : 8);
-    }
-}
+const wait_hooks conn_wait_hooks = {conn_job_step, process};
 
-static proto listener_proto(const server *srv, const struct evconnlistener *lev) {
-    return lev == srv->listeners[PROTO_HTTP] || lev == srv->tls_listeners[PROTO_HTTP] ? PROTO_HTTP : PROTO_RESP;
-}
-
-static void on_accept(struct evconnlistener *lev, evutil_socket_t fd, struct sockaddr *addr, int socklen, void *arg) {
-    server *srv = arg;
-    proto p = listener_proto(srv, lev);
-    bool tls = lev == srv->tls_listeners[p];
+void conn_accept(server *srv, evutil_socket_t fd, proto p, const proto_ops *ops, bool tls, bool refused,
+                 const unsigned char peer[16]) {
     service *svc = srv->svc;
-    if (srv->accept_failing) {
-        srv->accept_failing = false;
-        log_msg(LOG_INFO, "accepting connections again; %llu were closed unserved while descriptors ran out",
-                (unsigned long long)srv->accept_shed);
-    }
-    bool refuse = svc->connections[PROTO_HTTP] + svc->connections[PROTO_RESP] >= srv->cfg->max_connections;
-    if (refuse && !TAILQ_EMPTY(&srv->fresh)) {
-        /* Room is made by the connection that has waited longest without
-         * sending a whole request: clients that connect and trickle or
-         * send nothing cannot keep the others out. */
-        conn *old = TAILQ_FIRST(&srv->fresh);
-        svc->shed_at_cap++;
-        log_limited(&refused_log, LOG_WARN,
-                    "%s client dropped at max-connections (%llu) to make room: no request from it arrived whole",
-                    proto_label[old->proto], (unsigned long long)srv->cfg->max_connections);
-        conn_free(old);
-        refuse = false;
-    }
-    if (refuse) {
-        svc->connections_refused[p]++;
-        log_limited(&refused_log, LOG_WARN, "%s connection refused: max-connections (%llu) reached", proto_label[p],
-                    (unsigned long long)srv->cfg->max_connections);
-        /* A TLS client could read the reason only after a handshake it
-         * should not be given: it is closed at once. */
-        if (srv->refusing >= MAX_REFUSING || tls) {
-            evutil_closesocket(fd);
-            return;
-        }
-    }
     int one = 1;
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-    conn *c = calloc(1, sizeof *c);
+    conn *c = calloc(1, sizeof *c + ops->session_size);
     if (c != NULL) {
         c->rev = event_new(srv->base, fd, EV_READ | EV_PERSIST, on_readable, c);
         c->wev = event_new(srv->base, fd, EV_WRITE | EV_PERSIST, on_writable, c);
         c->timer = evtimer_new(srv->base, on_timer, c);
         c->out = evbuffer_new();
         c->job.body = evbuffer_new();
-        c->in = malloc(IN_INITIAL);
+        c->in = malloc(CONN_IN_INITIAL);
     }
     if (c == NULL || c->rev == NULL || c->wev == NULL || c->timer == NULL || c->out == NULL || c->job.body == NULL ||
         c->in == NULL) {
@@ -799,30 +543,27 @@ static void on_accept(struct evconnlistener *lev, evutil_socket_t fd, struct soc
     }
     c->srv = srv;
     c->proto = p;
+    c->ops = ops;
+    c->session = c + 1;
     c->fd = fd;
     evbuffer_add_cb(c->out, count_queued, svc);
     evbuffer_add_cb(c->job.body, count_queued, svc);
-    c->in_cap = IN_INITIAL;
-    svc->input_bytes += IN_INITIAL;
-    c->refused = refuse;
-    if (p == PROTO_RESP)
-        resp_session_init(c);
-    c->next = srv->conns;
-    if (srv->conns != NULL)
-        srv->conns->prev = c;
-    srv->conns = c;
-    if (refuse) {
+    c->in_cap = CONN_IN_INITIAL;
+    svc->input_bytes += CONN_IN_INITIAL;
+    c->refused = refused;
+    ops->open(c);
+    TAILQ_INSERT_HEAD(&srv->conns, c, link);
+    if (refused) {
         /* Say why, as Redis does, then close without reading a request. */
         srv->refusing++;
         c->closing = true;
-        const char *msg = p == PROTO_HTTP ? http_refusal : resp_refusal;
-        evbuffer_add(c->out, msg, strlen(msg));
+        evbuffer_add(c->out, ops->refusal, strlen(ops->refusal));
         flush(c);
         return;
     }
     svc->connections[p]++;
     svc->connections_total[p]++;
-    peer_key(addr, socklen, c->peer);
+    memcpy(c->peer, peer, sizeof c->peer);
     c->fresh = true;
     TAILQ_INSERT_TAIL(&srv->fresh, c, fresh_link);
     if (tls) {
@@ -838,352 +579,4 @@ static void on_accept(struct evconnlistener *lev, evutil_socket_t fd, struct soc
     }
     struct timeval tv;
     event_add(c->rev, idle_tv(srv, &tv));
-}
-
-static void set_listening(server *srv, bool on) {
-    for (int p = 0; p < PROTO_COUNT; p++) {
-        struct evconnlistener *levs[] = {srv->listeners[p], srv->tls_listeners[p]};
-        for (size_t i = 0; i < 2; i++)
-            if (levs[i] != NULL)
-                (on ? evconnlistener_enable : evconnlistener_disable)(levs[i]);
-    }
-}
-
-/* Holds a descriptor in reserve, so that one is at hand to accept and close a connection when they run out. */
-static void take_spare(server *srv) {
-    if (srv->spare_open)
-        return;
-    srv->spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
-    srv->spare_open = srv->spare_fd >= 0;
-}
-
-static void on_accept_resume(evutil_socket_t fd, short what, void *arg) {
-    (void)fd, (void)what;
-    server *srv = arg;
-    if (srv->stopping)
-        return;
-    take_spare(srv); /* if another descriptor took its place after the last shedding */
-    set_listening(srv, true);
-}
-
-/*
- * accept() failed, most likely for want of descriptors. The listening
- * socket stays readable, so libevent would call again at once and the loop
- * spin: the listeners pause for ACCEPT_BACKOFF_MS instead. Out of
- * descriptors, the spare one is given up to accept the waiting connections
- * and close them, each told why where the protocol allows (as servers do),
- * rather than leave them hanging in the backlog. Logged once per streak of
- * failures.
- */
-static void on_accept_error(struct evconnlistener *lev, void *arg) {
-    server *srv = arg;
-    int err = EVUTIL_SOCKET_ERROR();
-    srv->svc->accept_errors++;
-    if (!srv->accept_failing) {
-        srv->accept_failing = true;
-        srv->accept_shed = 0;
-        log_limited(&accept_log, LOG_ERROR,
-                    "accept: %s; new connections are closed unserved until descriptors are free "
-                    "(not logged again until then)",
-                    evutil_socket_error_to_string(err));
-    }
-    if ((err == EMFILE || err == ENFILE) && srv->spare_open) {
-        proto p = listener_proto(srv, lev);
-        bool tls = lev == srv->tls_listeners[p];
-        const char *msg = p == PROTO_HTTP ? http_refusal : resp_refusal;
-        close(srv->spare_fd);
-        srv->spare_open = false;
-        for (int i = 0; i < ACCEPT_SHED_MAX; i++) {
-            int fd = accept4(evconnlistener_get_fd(lev), NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
-            if (fd < 0)
-                break;
-            if (!tls) {
-                ssize_t w = send(fd, msg, strlen(msg), MSG_DONTWAIT | MSG_NOSIGNAL);
-                (void)w; /* a refusal the client may miss: it is closed either way */
-            }
-            close(fd);
-            srv->accept_shed++;
-            srv->svc->accept_shed++;
-            srv->svc->connections_refused[p]++;
-        }
-        take_spare(srv);
-    }
-    set_listening(srv, false);
-    struct timeval tv = {0, ACCEPT_BACKOFF_MS * 1000};
-    event_add(srv->accept_ev, &tv);
-}
-
-int server_listen(server *srv, proto p, const char *address, bool tls) {
-    const char *label = tls ? (p == PROTO_HTTP ? "HTTPS" : "RESP over TLS") : proto_label[p];
-    char host[256];
-    const char *colon = strrchr(address, ':');
-    if (colon == NULL || colon == address || (size_t)(colon - address) >= sizeof host || colon[1] == '\0') {
-        log_msg(LOG_ERROR, "%s address '%s' is not HOST:PORT", label, address);
-        return -1;
-    }
-    memcpy(host, address, (size_t)(colon - address));
-    host[colon - address] = '\0';
-    /* [::1]:port */
-    char *h = host;
-    if (h[0] == '[' && h[strlen(h) - 1] == ']') {
-        h[strlen(h) - 1] = '\0';
-        h++;
-    }
-    struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM, .ai_flags = AI_PASSIVE}, *res;
-    int rc = getaddrinfo(h, colon + 1, &hints, &res);
-    if (rc != 0) {
-        log_msg(LOG_ERROR, "%s address '%s': %s", label, address, gai_strerror(rc));
-        return -1;
-    }
-    struct evconnlistener **lev = tls ? &srv->tls_listeners[p] : &srv->listeners[p];
-    *lev = evconnlistener_new_bind(srv->base, on_accept, srv,
-                                   LEV_OPT_CLOSE_ON_FREE | LEV_OPT_REUSEABLE | LEV_OPT_CLOSE_ON_EXEC, 511, res->ai_addr,
-                                   (int)res->ai_addrlen);
-    freeaddrinfo(res);
-    if (*lev == NULL) {
-        log_msg(LOG_ERROR, "%s: cannot listen on %s: %s", label, address, strerror(errno));
-        return -1;
-    }
-    evconnlistener_set_error_cb(*lev, on_accept_error);
-    if (srv->shed_ev == NULL) {
-        TAILQ_INIT(&srv->fresh);
-        take_spare(srv);
-        srv->shed_ev = evtimer_new(srv->base, on_shed, srv);
-        srv->accept_ev = evtimer_new(srv->base, on_accept_resume, srv);
-        if (srv->shed_ev == NULL || srv->accept_ev == NULL) {
-            log_msg(LOG_ERROR, "out of memory");
-            return -1;
-        }
-    }
-    for (int i = 0; i < MINTID_FORMAT_COUNT; i++) {
-        wait_queue *q = &srv->waiting[i];
-        if (q->timer == NULL && (q->timer = evtimer_new(srv->base, on_wait_timer, q)) == NULL) {
-            log_msg(LOG_ERROR, "out of memory");
-            return -1;
-        }
-    }
-    log_msg(LOG_INFO, "serving %s on %s", label, address);
-    return 0;
-}
-
-void server_stop(server *srv) {
-    srv->stopping = true;
-    for (int p = 0; p < PROTO_COUNT; p++) {
-        if (srv->listeners[p] != NULL) {
-            evconnlistener_free(srv->listeners[p]);
-            srv->listeners[p] = NULL;
-        }
-        if (srv->tls_listeners[p] != NULL) {
-            evconnlistener_free(srv->tls_listeners[p]);
-            srv->tls_listeners[p] = NULL;
-        }
-    }
-    /* Replies already made are sent; connections with nothing queued go now. */
-    for (conn *c = srv->conns, *next; c != NULL; c = next) {
-        next = c->next;
-        if (c->lingering)
-            continue;
-        c->closing = true;
-        event_del(c->rev);
-        if (evbuffer_get_length(c->out) == 0 && !c->job.active)
-            conn_free(c);
-    }
-}
-
-void server_close_all(server *srv) {
-    while (srv->conns != NULL)
-        conn_free(srv->conns);
-    if (srv->shed_ev != NULL) {
-        event_free(srv->shed_ev);
-        srv->shed_ev = NULL;
-    }
-    if (srv->accept_ev != NULL) {
-        event_free(srv->accept_ev);
-        srv->accept_ev = NULL;
-    }
-    if (srv->spare_open) {
-        close(srv->spare_fd);
-        srv->spare_open = false;
-    }
-    free(srv->auth_buckets);
-    srv->auth_buckets = NULL;
-    for (int i = 0; i < MINTID_FORMAT_COUNT; i++) {
-        if (srv->waiting[i].timer != NULL) {
-            event_free(srv->waiting[i].timer);
-            srv->waiting[i].timer = NULL;
-        }
-    }
-}
-
-/* ---- authentication: auth-file, and a secret offered by a client ---- */
-
-static bool digest(const char *s, size_t n, unsigned char out[AUTH_DIGEST_LEN]) {
-    unsigned int len = 0;
-    return EVP_Digest(s, n, out, &len, EVP_sha256(), NULL) == 1 && len == AUTH_DIGEST_LEN;
-}
-
-int auth_load(auth *a, const char *path) {
-    memset(a, 0, sizeof a[0]);
-    FILE *f = fopen(path, "rb");
-    if (f == NULL) {
-        log_msg(LOG_ERROR, "auth-file %s: %s", path, strerror(errno));
-        return -1;
-    }
-    struct stat st;
-    if (fstat(fileno(f), &st) == 0 && (st.st_mode & 0077) != 0)
-        log_msg(LOG_WARN, "auth-file %s can be read by other users; chmod 600 it", path);
-    char *line = NULL;
-    size_t cap = 0;
-    ssize_t got;
-    int lineno = 0, rc = 0;
-    while (rc == 0 && (got = getline(&line, &cap, f)) >= 0) {
-        size_t n = (size_t)got;
-        lineno++;
-        if (n > 0 && line[n - 1] == '\n')
-            n--;
-        if (n > 0 && line[n - 1] == '\r')
-            n--;
-        /* The reasons name the line, never its bytes. */
-        if (memchr(line, '\0', n) != NULL) {
-            log_msg(LOG_ERROR, "auth-file %s: line %d has a NUL byte", path, lineno);
-            rc = -1;
-        } else if (n > AUTH_SECRET_MAX) {
-            log_msg(LOG_ERROR, "auth-file %s: line %d is longer than %d bytes", path, lineno, AUTH_SECRET_MAX);
-            rc = -1;
-        } else if (n > 0) {
-            unsigned char(*grown)[AUTH_DIGEST_LEN] = realloc(a->digest, (a->n + 1) * sizeof a->digest[0]);
-            if (grown != NULL)
-                a->digest = grown;
-            if (grown == NULL || !digest(line, n, a->digest[a->n])) {
-                log_msg(LOG_ERROR, "auth-file %s: out of memory", path);
-                rc = -1;
-            } else {
-                a->n++;
-            }
-        }
-        OPENSSL_cleanse(line, cap);
-    }
-    if (rc == 0 && ferror(f)) {
-        log_msg(LOG_ERROR, "auth-file %s: %s", path, strerror(errno));
-        rc = -1;
-    }
-    free(line);
-    fclose(f);
-    if (rc == 0 && a->n == 0) {
-        log_msg(LOG_ERROR, "auth-file %s holds no secret (one per line)", path);
-        rc = -1;
-    }
-    if (rc != 0)
-        auth_free(a);
-    return rc;
-}
-
-void auth_free(auth *a) {
-    free(a->digest);
-    a->digest = NULL;
-    a->n = 0;
-}
-
-/* One second: the burst a limit of N wrong secrets a second allows is N. */
-#define AUTH_WINDOW_NS 1000000000u
-
-/*
- * Whether a limit of per_second wrong secrets, spent up to tat_ns, allows
- * one more now; if not, *retry_ms says when it will.
- */
-static bool auth_budget_left(uint64_t tat_ns, uint64_t now, uint64_t per_second, uint64_t *retry_ms) {
-    uint64_t interval = AUTH_WINDOW_NS / per_second;
-    if (tat_ns + interval <= now + AUTH_WINDOW_NS)
-        return true;
-    *retry_ms = (tat_ns + interval - now - AUTH_WINDOW_NS + 999999u) / 1000000u;
-    return false;
-}
-
-static void auth_spend(uint64_t *tat_ns, uint64_t now, uint64_t per_second) {
-    *tat_ns = (*tat_ns > now ? *tat_ns : now) + AUTH_WINDOW_NS / per_second;
-}
-
-/*
- * The bucket of c's address: the one it has, or with create, a slot for
- * it (a free one, or the one with least spent, near its hash). NULL when
- * it has none (nothing spent), or memory runs out.
- */
-static auth_bucket *auth_bucket_of(conn *c, uint64_t now, bool create) {
-    server *srv = c->srv;
-    if (srv->auth_buckets == NULL) {
-        if (!create || (srv->auth_buckets = calloc(AUTH_BUCKETS, sizeof *srv->auth_buckets)) == NULL)
-            return NULL;
-    }
-    uint32_t h = 2166136261u; /* FNV-1a */
-    for (size_t i = 0; i < sizeof c->peer; i++)
-        h = (h ^ c->peer[i]) * 16777619u;
-    auth_bucket *best = NULL;
-    for (uint32_t i = 0; i < 8; i++) {
-        auth_bucket *b = &srv->auth_buckets[(h + i) % AUTH_BUCKETS];
-        if (memcmp(b->addr, c->peer, sizeof b->addr) == 0 && b->tat_ns > now)
-            return b;
-        if (best == NULL || b->tat_ns < best->tat_ns)
-            best = b;
-    }
-    if (!create)
-        return NULL;
-    memcpy(best->addr, c->peer, sizeof best->addr);
-    best->tat_ns = 0;
-    return best;
-}
-
-auth_result auth_attempt(conn *c, const char *secret, size_t len, uint64_t *retry_ms, const char **where) {
-    const auth *a = c->srv->auth;
-    service *svc = c->srv->svc;
-    const config *cfg = c->srv->cfg;
-    uint64_t now_ns = monotonic_ns(), now = now_ns / 1000000u;
-    *retry_ms = 0;
-    if (c->auth_retry_ms > now) {
-        svc->auth_failures[c->proto]++;
-        *retry_ms = c->auth_retry_ms - now;
-        *where = "on this connection";
-        return AUTH_TOO_SOON;
-    }
-    /* Limits across connections: one client opening a new connection for
-     * every few guesses, or many clients together, are refused unchecked
-     * past them, right secret or not, so guessing gains nothing. */
-    auth_bucket *b = auth_bucket_of(c, now_ns, false);
-    if (b != NULL && !auth_budget_left(b->tat_ns, now_ns, cfg->auth_failures_per_address, retry_ms)) {
-        svc->auth_failures[c->proto]++;
-        svc->auth_limited_address++;
-        *where = "from this address";
-        return AUTH_TOO_SOON;
-    }
-    if (!auth_budget_left(c->srv->auth_total_tat_ns, now_ns, cfg->auth_failures_total, retry_ms)) {
-        svc->auth_failures[c->proto]++;
-        svc->auth_limited_total++;
-        *where = "on this server";
-        return AUTH_TOO_SOON;
-    }
-    unsigned char d[AUTH_DIGEST_LEN];
-    int match = 0;
-    if (a != NULL && digest(secret, len, d)) {
-        /* Every secret is compared, whichever matches, so the time says nothing of which. */
-        for (size_t i = 0; i < a->n; i++)
-            match |= CRYPTO_memcmp(d, a->digest[i], AUTH_DIGEST_LEN) == 0;
-    }
-    if (match) {
-        c->auth_failures = 0;
-        return AUTH_OK;
-    }
-    svc->auth_failures[c->proto]++;
-    c->auth_failures++;
-    if ((b = auth_bucket_of(c, now_ns, true)) != NULL)
-        auth_spend(&b->tat_ns, now_ns, cfg->auth_failures_per_address);
-    auth_spend(&c->srv->auth_total_tat_ns, now_ns, cfg->auth_failures_total);
-    if (c->auth_failures >= AUTH_MAX_FAILURES) {
-        log_limited(&auth_log, LOG_WARN, "%s client closed after %d wrong secrets",
-                    c->proto == PROTO_HTTP ? "HTTP" : "RESP", AUTH_MAX_FAILURES);
-        c->closing = true;
-    } else if (c->auth_failures >= AUTH_FREE_FAILURES) {
-        unsigned shift = c->auth_failures - AUTH_FREE_FAILURES;
-        uint64_t pause = shift >= 5 ? AUTH_PAUSE_MAX_MS : (uint64_t)AUTH_PAUSE_MS << shift;
-        c->auth_retry_ms = now + (pause < AUTH_PAUSE_MAX_MS ? pause : AUTH_PAUSE_MAX_MS);
-    }
-    return AUTH_WRONG;
 }

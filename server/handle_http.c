@@ -1,17 +1,26 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * handle_http.c - the HTTP API: routes, query parameters, responses.
+ * handle_http.c - the HTTP API as a protocol of the connection layer
+ * (http_proto): the route table (routes[], below), query parameters,
+ * responses.
  *
  *   GET /v1/{format}[?count=N][&as=FORM]   mint (text/plain, or JSON with Accept: application/json)
  *   GET /v1/{format}/{id}[?from=FORM]      inspect (JSON)
  *   GET /v1/inspect/{id}                   inspect, the format guessed (JSON; 300 lists the candidates)
+ *   GET /v1/range/{format}?from=T[&to=T]   the IDs that bound a time window
  *   GET /v1/formats, /healthz, /metrics
  *   GET /                                  the page that shows an ID (server/page/)
+ *
+ * Every route answers GET and HEAD; any other method is 405.
  */
+#include "handle_http.h"
+
+#include "auth.h"
+#include "conn.h"
 #include "http.h"
 #include "log.h"
 #include "page.h"
-#include "server.h"
+#include "stats.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -24,8 +33,22 @@
 #define DECIMAL(n) DECIMAL_(n)
 /* A Content-Length that does not match the body makes clients fail the reply (curl exits 18). */
 _Static_assert(sizeof REFUSAL_BODY - 1 == REFUSAL_BODY_LEN, "REFUSAL_BODY_LEN must be the length of REFUSAL_BODY");
-const char http_refusal[] = "HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\nContent-Length: " DECIMAL(
-    REFUSAL_BODY_LEN) "\r\nConnection: close\r\n\r\n" REFUSAL_BODY;
+static const char http_refusal[] =
+    "HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\nContent-Length: " DECIMAL(
+        REFUSAL_BODY_LEN) "\r\nConnection: close\r\n\r\n" REFUSAL_BODY;
+
+/*
+ * What an HTTP connection remembers: how far the parser has read an
+ * incomplete request, and of a mint in progress, what its reply needs.
+ */
+typedef struct http_session {
+    http_scan scan;
+    http_method method;
+    int minor;
+    bool keep_alive, json;
+} http_session;
+
+static http_session *session_of(const conn *c) { return c->session; }
 
 typedef struct response {
     int status;
@@ -201,10 +224,11 @@ static bool param_prefix(conn *c, const http_request *req, struct evbuffer *out,
 /* One line per ID, or JSON strings in an array. */
 static void http_encode(conn *c, const mintid_id *ids, size_t n) {
     mint_job *j = &c->job;
+    bool json = session_of(c)->json;
     char line[MINTID_TEXT_MAX + 4];
     for (size_t i = 0; i < n; i++) {
         size_t off = 0;
-        if (j->http_json) {
+        if (json) {
             if (j->done + i > 0)
                 line[off++] = ',';
             line[off++] = '"';
@@ -215,24 +239,23 @@ static void http_encode(conn *c, const mintid_id *ids, size_t n) {
             return;
         }
         off += (size_t)len;
-        line[off++] = j->http_json ? '"' : '\n';
+        line[off++] = json ? '"' : '\n';
         evbuffer_add(j->body, line, off);
     }
 }
 
 static void http_finish(conn *c, int status, const char *why) {
     mint_job *j = &c->job;
-    http_request req = {.method = (http_method)j->http_method,
-                        .minor_version = j->http_minor,
-                        .keep_alive = j->http_keep_alive,
-                        .accept_json = j->http_json};
+    const http_session *s = session_of(c);
+    http_request req = {
+        .method = s->method, .minor_version = s->minor, .keep_alive = s->keep_alive, .accept_json = s->json};
     if (status != MINTID_OK) {
         send_error(c, &req, c->out, status == MINTID_EFORMAT ? 404 : 503, "%s: %s", j->fmt->name, why);
         return;
     }
-    if (j->http_json)
+    if (s->json)
         evbuffer_add(j->body, "]}\n", 3);
-    response r = {200, j->http_json ? "application/json" : "text/plain; charset=utf-8", true};
+    response r = {200, s->json ? "application/json" : "text/plain; charset=utf-8", true};
     send_body(c, &req, c->out, &r, j->body);
 }
 
@@ -254,11 +277,12 @@ static void route_mint(conn *c, const http_request *req, struct evbuffer *out, c
     if (!param_prefix(c, req, out, fmt, form, &params[2], prefix))
         return;
     mint_job *j = &c->job;
-    j->http_method = req->method;
-    j->http_minor = req->minor_version;
-    j->http_keep_alive = req->keep_alive;
-    j->http_json = req->accept_json;
-    if (j->http_json)
+    http_session *s = session_of(c);
+    s->method = req->method;
+    s->minor = req->minor_version;
+    s->keep_alive = req->keep_alive;
+    s->json = req->accept_json;
+    if (s->json)
         evbuffer_add(j->body, "{\"ids\":[", 8);
     conn_start_mint(c, fmt, form, prefix, count, http_encode, http_finish);
 }
@@ -307,6 +331,11 @@ static void route_guess(conn *c, const http_request *req, struct evbuffer *out, 
                         const char *q, size_t qlen) {
     char decoded[256], shown[MINTID_ESCAPED_MAX], prefix[MINTID_PREFIX_MAX + 1], json[MINTID_JSON_MAX];
     size_t len;
+    if (memchr(id_text, '/', id_len) != NULL) {
+        mintid_escape(req->target, (size_t)(id_text + id_len - req->target), shown, sizeof shown);
+        send_error(c, req, out, 404, "no such resource '%s'; see GET /v1/formats", shown);
+        return;
+    }
     if (!percent_decode(id_text, id_len, decoded, sizeof decoded, &len)) {
         send_error(c, req, out, 400, "malformed percent-encoding in the ID");
         return;
@@ -441,7 +470,9 @@ static void route_range(conn *c, const http_request *req, struct evbuffer *out, 
  * headers keep it from running anything but its own inline style and script,
  * from sending to any other origin, and from being framed.
  */
-static void route_page(conn *c, const http_request *req, struct evbuffer *out) {
+static void route_page(conn *c, const http_request *req, struct evbuffer *out, const char *rest, size_t rest_len,
+                       const char *q, size_t qlen) {
+    (void)rest, (void)rest_len, (void)q, (void)qlen;
     const char *connection = !req->keep_alive || c->closing ? "Connection: close\r\n"
                              : req->minor_version == 0      ? "Connection: keep-alive\r\n"
                                                             : "";
@@ -487,101 +518,159 @@ static bool authorized(conn *c, const http_request *req, struct evbuffer *out) {
     return false;
 }
 
-static void route(conn *c, const http_request *req, struct evbuffer *out) {
+/*
+ * The handlers of the route table. rest[0..rest_len) is the part of the
+ * path after a prefix route's prefix (empty for a whole path), and
+ * q[0..qlen) the query, without its '?'.
+ */
+typedef void route_fn(conn *c, const http_request *req, struct evbuffer *out, const char *rest, size_t rest_len,
+                      const char *q, size_t qlen);
+
+static void route_healthz(conn *c, const http_request *req, struct evbuffer *out, const char *rest, size_t rest_len,
+                          const char *q, size_t qlen) {
+    (void)rest, (void)rest_len, (void)q, (void)qlen;
     server *srv = c->srv;
+    service *svc = srv->svc;
+    lease_status ls;
+    service_lease_status(svc, &ls);
+    char unmintable[160];
+    const char *problem = NULL;
+    if (atomic_load(&svc->st->dir_lost))
+        problem = "the state directory is no longer the one this server locked";
+    else if (atomic_load(&svc->st->failing))
+        problem = "the state file cannot be written";
+    else if (svc->lease != NULL && ls.wait_s > 0)
+        problem = "node lease: waiting for the node id's last holder, which did not release it, to have stopped";
+    else if (svc->lease != NULL && !ls.valid)
+        problem = "node lease lost";
+    else
+        problem = service_unmintable(svc, unmintable, sizeof unmintable);
+    response r = {problem != NULL ? 503 : 200, "application/json", true};
+    evbuffer_add_printf(srv->scratch, "{\"status\":\"%s%s\",\"node_id\":%" PRId64 ",\"state_mark_ms\":%" PRId64,
+                        problem != NULL ? "failing: " : "ok", problem != NULL ? problem : "",
+                        svc->lease != NULL ? ls.node : svc->node, atomic_load(&svc->st->mark));
+    if (svc->lease != NULL)
+        evbuffer_add_printf(srv->scratch,
+                            ",\"lease\":{\"valid\":%s,\"id\":\"%" PRIx64 "\",\"expiry_seconds\":%.3f,"
+                            "\"keepalive_failures\":%" PRIu64 "}",
+                            ls.valid ? "true" : "false", ls.id, ls.expiry_s, ls.keepalive_failures);
+    evbuffer_add(srv->scratch, "}\n", 2);
+    send_response(c, req, out, &r);
+}
+
+static void route_metrics(conn *c, const http_request *req, struct evbuffer *out, const char *rest, size_t rest_len,
+                          const char *q, size_t qlen) {
+    (void)rest, (void)rest_len, (void)q, (void)qlen;
+    response r = {200, "text/plain; version=0.0.4; charset=utf-8", true};
+    stats_metrics(c->srv->svc, add_to_evbuffer, c->srv->scratch);
+    send_response(c, req, out, &r);
+}
+
+static void route_formats(conn *c, const http_request *req, struct evbuffer *out, const char *rest, size_t rest_len,
+                          const char *q, size_t qlen) {
+    (void)rest, (void)rest_len, (void)q, (void)qlen;
+    response r = {200, "application/json", false};
+    stats_formats_json(c->srv->svc, add_to_evbuffer, c->srv->scratch);
+    evbuffer_add(c->srv->scratch, "\n", 1);
+    send_response(c, req, out, &r);
+}
+
+static void not_found(conn *c, const http_request *req, struct evbuffer *out, size_t plen) {
+    char shown[MINTID_ESCAPED_MAX];
+    mintid_escape(req->target, plen, shown, sizeof shown);
+    send_error(c, req, out, 404, "no such resource '%s'; see GET /v1/formats", shown);
+}
+
+/* /v1/{format}: mint; /v1/{format}/{id}: inspect. */
+static void route_format_path(conn *c, const http_request *req, struct evbuffer *out, const char *name, size_t len,
+                              const char *q, size_t qlen) {
+    const char *slash = memchr(name, '/', len);
+    size_t nlen = slash != NULL ? (size_t)(slash - name) : len;
+    const mintid_format *fmt = route_format(c, req, out, name, nlen);
+    if (fmt == NULL)
+        return;
+    if (slash == NULL) {
+        route_mint(c, req, out, fmt, q, qlen);
+        return;
+    }
+    size_t id_len = (size_t)(name + len - (slash + 1));
+    if (id_len > 0 && memchr(slash + 1, '/', id_len) == NULL) {
+        route_inspect(c, req, out, fmt, slash + 1, id_len, q, qlen);
+        return;
+    }
+    not_found(c, req, out, (size_t)(name + len - req->target));
+}
+
+/* The methods a route answers, as bits of http_method. */
+#define METHOD(m) (1u << (m))
+#define GET_HEAD (METHOD(HTTP_GET) | METHOD(HTTP_HEAD))
+
+/*
+ * The routes, looked at in order. A path ending in '/' (but "/" itself) is a prefix: it
+ * matches a path that starts with it and has at least one byte more,
+ * which its handler reads. A public route is served without a secret
+ * (with auth-file set, every other one needs `Authorization: Bearer`).
+ */
+typedef struct route_entry {
+    unsigned methods;
+    const char *path;
+    bool public;
+    route_fn *run;
+} route_entry;
+
+/* clang-format off */
+static const route_entry routes[] = {
+    {GET_HEAD, "/healthz",    true,  route_healthz},
+    {GET_HEAD, "/metrics",    false, route_metrics},
+    {GET_HEAD, "/v1/formats", false, route_formats},
+    {GET_HEAD, "/v1/range/",  false, route_range},
+    {GET_HEAD, "/v1/inspect/", false, route_guess},
+    {GET_HEAD, "/v1/",        false, route_format_path},
+    {GET_HEAD, "/",           true,  route_page},
+};
+/* clang-format on */
+
+static const route_entry *find_route(const char *path, size_t plen, size_t *prefix_len) {
+    for (size_t i = 0; i < sizeof routes / sizeof routes[0]; i++) {
+        size_t n = strlen(routes[i].path);
+        bool prefix = n > 1 && routes[i].path[n - 1] == '/';
+        if ((prefix ? plen > n : plen == n) && memcmp(path, routes[i].path, n) == 0) {
+            *prefix_len = n;
+            return &routes[i];
+        }
+    }
+    return NULL;
+}
+
+static void route(conn *c, const http_request *req, struct evbuffer *out) {
     const char *t = req->target, *qm = memchr(t, '?', req->target_len);
     size_t plen = qm != NULL ? (size_t)(qm - t) : req->target_len;
     const char *q = qm != NULL ? qm + 1 : t + plen;
     size_t qlen = req->target_len - plen - (qm != NULL);
-    char shown[MINTID_ESCAPED_MAX];
 
-    if (req->method == HTTP_OTHER) {
+    size_t n = 0;
+    const route_entry *r = find_route(t, plen, &n);
+    /* Every route answers GET and HEAD, so any other method is refused
+     * whatever the path, before a secret is asked for. */
+    if (req->method == HTTP_OTHER || (r != NULL && !(r->methods & METHOD(req->method)))) {
         send_error(c, req, out, 405, "only GET and HEAD are served");
         return;
     }
-    bool healthz = plen == 8 && memcmp(t, "/healthz", 8) == 0;
-    if (plen == 1 && memcmp(t, "/", 1) == 0) {
-        route_page(c, req, out);
+    if ((r == NULL || !r->public) && c->srv->auth != NULL && !authorized(c, req, out))
+        return;
+    if (r == NULL) {
+        not_found(c, req, out, plen);
         return;
     }
-    if (!healthz && srv->auth != NULL && !authorized(c, req, out))
-        return;
-    if (healthz) {
-        service *svc = srv->svc;
-        lease_status ls;
-        service_lease_status(svc, &ls);
-        char unmintable[160];
-        const char *problem = NULL;
-        if (atomic_load(&svc->st->dir_lost))
-            problem = "the state directory is no longer the one this server locked";
-        else if (atomic_load(&svc->st->failing))
-            problem = "the state file cannot be written";
-        else if (svc->lease != NULL && ls.wait_s > 0)
-            problem = "node lease: waiting for the node id's last holder, which did not release it, to have stopped";
-        else if (svc->lease != NULL && !ls.valid)
-            problem = "node lease lost";
-        else
-            problem = service_unmintable(svc, unmintable, sizeof unmintable);
-        response r = {problem != NULL ? 503 : 200, "application/json", true};
-        evbuffer_add_printf(srv->scratch, "{\"status\":\"%s%s\",\"node_id\":%" PRId64 ",\"state_mark_ms\":%" PRId64,
-                            problem != NULL ? "failing: " : "ok", problem != NULL ? problem : "",
-                            svc->lease != NULL ? ls.node : svc->node, atomic_load(&svc->st->mark));
-        if (svc->lease != NULL)
-            evbuffer_add_printf(srv->scratch,
-                                ",\"lease\":{\"valid\":%s,\"id\":\"%" PRIx64 "\",\"expiry_seconds\":%.3f,"
-                                "\"keepalive_failures\":%" PRIu64 "}",
-                                ls.valid ? "true" : "false", ls.id, ls.expiry_s, ls.keepalive_failures);
-        evbuffer_add(srv->scratch, "}\n", 2);
-        send_response(c, req, out, &r);
-        return;
-    }
-    if (plen == 8 && memcmp(t, "/metrics", 8) == 0) {
-        response r = {200, "text/plain; version=0.0.4; charset=utf-8", true};
-        service_metrics(srv->svc, add_to_evbuffer, srv->scratch);
-        send_response(c, req, out, &r);
-        return;
-    }
-    if (plen == 11 && memcmp(t, "/v1/formats", 11) == 0) {
-        response r = {200, "application/json", false};
-        service_formats_json(srv->svc, add_to_evbuffer, srv->scratch);
-        evbuffer_add(srv->scratch, "\n", 1);
-        send_response(c, req, out, &r);
-        return;
-    }
-    if (plen > 10 && memcmp(t, "/v1/range/", 10) == 0) {
-        route_range(c, req, out, t + 10, plen - 10, q, qlen);
-        return;
-    }
-    if (plen > 12 && memcmp(t, "/v1/inspect/", 12) == 0 && memchr(t + 12, '/', plen - 12) == NULL) {
-        route_guess(c, req, out, t + 12, plen - 12, q, qlen);
-        return;
-    }
-    if (plen > 4 && memcmp(t, "/v1/", 4) == 0) {
-        const char *name = t + 4, *slash = memchr(name, '/', plen - 4);
-        size_t nlen = slash != NULL ? (size_t)(slash - name) : plen - 4;
-        const mintid_format *fmt = route_format(c, req, out, name, nlen);
-        if (fmt == NULL)
-            return;
-        if (slash == NULL) {
-            route_mint(c, req, out, fmt, q, qlen);
-            return;
-        }
-        size_t id_len = (size_t)(t + plen - (slash + 1));
-        if (id_len > 0 && memchr(slash + 1, '/', id_len) == NULL) {
-            route_inspect(c, req, out, fmt, slash + 1, id_len, q, qlen);
-            return;
-        }
-    }
-    mintid_escape(t, plen, shown, sizeof shown);
-    send_error(c, req, out, 404, "no such resource '%s'; see GET /v1/formats", shown);
+    r->run(c, req, out, t + n, plen - n, q, qlen);
 }
 
-size_t http_handle(conn *c, const char *buf, size_t len, struct evbuffer *out) {
+static size_t http_handle(conn *c, const char *buf, size_t len, struct evbuffer *out) {
     http_request req;
     size_t used;
     int status;
     const char *error;
-    http_result r = http_parse(buf, len, c->srv->cfg->max_request, &c->http_scan, &req, &used, &status, &error);
+    http_result r = http_parse(buf, len, c->srv->cfg->max_request, &session_of(c)->scan, &req, &used, &status, &error);
     if (r == HTTP_NEED_MORE)
         return 0;
     c->srv->svc->requests[PROTO_HTTP]++;
@@ -597,3 +686,16 @@ size_t http_handle(conn *c, const char *buf, size_t len, struct evbuffer *out) {
     route(c, &req, out);
     return used;
 }
+
+static void http_open(conn *c) { (void)c; }
+static void http_close(conn *c) { (void)c; }
+
+const proto_ops http_proto = {
+    .label = "HTTP",
+    .tls_label = "HTTPS",
+    .refusal = http_refusal,
+    .session_size = sizeof(http_session),
+    .open = http_open,
+    .close = http_close,
+    .handle = http_handle,
+};

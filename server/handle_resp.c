@@ -5,9 +5,18 @@
  * CLIENT, PING, ECHO, INFO, QUIT, RESET, COMMAND, CONFIG GET, SELECT 0,
  * MULTI/EXEC/DISCARD), from one command table. Replies are RESP2, or RESP3
  * after HELLO 3 where the two differ (maps, null).
+ *
+ * It is a protocol of the connection layer (resp_proto, at the end): what
+ * a connection has said about itself, its open transaction and the
+ * parser's place in an unfinished command are its session (resp_session),
+ * and the commands an EXEC queued run through the table's resume().
  */
+#include "handle_resp.h"
+
+#include "auth.h"
+#include "conn.h"
 #include "resp.h"
-#include "server.h"
+#include "stats.h"
 
 #include <arpa/inet.h>
 #include <inttypes.h>
@@ -19,7 +28,33 @@
 #include <strings.h>
 #include <sys/socket.h>
 
-const char resp_refusal[] = "-ERR max number of clients reached\r\n";
+/* Lengths of what a RESP client may name itself (CLIENT SETNAME, SETINFO). */
+#define RESP_NAME_MAX 64
+/* Commands one MULTI may queue before EXEC; past it the transaction fails. */
+#define RESP_MULTI_MAX 1000
+
+/*
+ * What a RESP connection has said about itself: the protocol version HELLO
+ * chose, its name, whether it has authenticated, an open transaction, and
+ * of a mint in progress, whether it answers with an array.
+ */
+typedef struct resp_session {
+    int proto;              /* 2 or 3 */
+    uint64_t id;            /* CLIENT ID: unique for the life of the server */
+    bool authed;            /* true from the start when no auth-file is set */
+    bool in_multi;          /* between MULTI and EXEC/DISCARD */
+    bool multi_bad;         /* a command failed to queue: EXEC answers EXECABORT */
+    bool array;             /* the mint in progress replies with an array (MINT format count) */
+    resp_scan scan;         /* how far the parser has read an incomplete command */
+    unsigned queued;        /* commands in `multi` */
+    unsigned exec_left;     /* queued commands EXEC still has to run */
+    struct evbuffer *multi; /* the queued commands, as RESP arrays; NULL until the first MULTI */
+    char name[RESP_NAME_MAX + 1], lib_name[RESP_NAME_MAX + 1], lib_ver[RESP_NAME_MAX + 1];
+} resp_session;
+
+static resp_session *session_of(const conn *c) { return c->session; }
+
+static const char resp_refusal[] = "-ERR max number of clients reached\r\n";
 
 static void reply_errorv(conn *c, struct evbuffer *out, const char *code, const char *fmt, va_list ap) {
     char msg[600];
@@ -51,7 +86,7 @@ static void reply_coded(conn *c, struct evbuffer *out, const char *code, const c
     va_end(ap);
 }
 
-static int proto_of(const conn *c) { return c->resp.proto == 3 ? 3 : 2; }
+static int proto_of(const conn *c) { return session_of(c)->proto == 3 ? 3 : 2; }
 
 static void reply_null(const conn *c, struct evbuffer *out) {
     if (proto_of(c) == 3)
@@ -143,7 +178,7 @@ static void resp_finish(conn *c, int status, const char *why) {
         reply_error(c, c->out, "%s: %s", j->fmt->name, why);
         return;
     }
-    if (j->resp_array)
+    if (session_of(c)->array)
         evbuffer_add_printf(c->out, "*%" PRIu64 "\r\n", j->count);
     evbuffer_add_buffer(c->out, j->body);
 }
@@ -195,7 +230,7 @@ static void cmd_mint(conn *c, const resp_command *cmd, struct evbuffer *out) {
         reply_error(c, out, "count must be 1..%" PRIu64, srv->cfg->max_count);
         return;
     }
-    c->job.resp_array = argc == 3;
+    session_of(c)->array = argc == 3;
     conn_start_mint(c, fmt, MINTID_FORM_TEXT, prefix, count, resp_encode, resp_finish);
 }
 
@@ -290,7 +325,7 @@ static void cmd_info(conn *c, const resp_command *cmd, struct evbuffer *out) {
         reply_error(c, out, "out of memory");
         return;
     }
-    service_info(c->srv->svc, add_to_evbuffer, all);
+    stats_info(c->srv->svc, add_to_evbuffer, all);
     size_t len = evbuffer_get_length(all);
     const char *text = (const char *)evbuffer_pullup(all, -1);
     /* Sections are "# Name\r\n" and their lines, up to an empty line. */
@@ -387,7 +422,7 @@ static bool set_name(conn *c, struct evbuffer *out, const resp_arg *a, const cha
  */
 static bool authenticate(conn *c, struct evbuffer *out, const resp_arg *user, const resp_arg *secret) {
     if (c->srv->auth == NULL && arg_is(user, "default")) {
-        c->resp.authed = true;
+        session_of(c)->authed = true;
         return true;
     }
     uint64_t retry_ms = 0;
@@ -402,7 +437,7 @@ static bool authenticate(conn *c, struct evbuffer *out, const resp_arg *user, co
     }
     switch (r) {
     case AUTH_OK:
-        c->resp.authed = true;
+        session_of(c)->authed = true;
         return true;
     case AUTH_WRONG:
         reply_coded(c, out, "WRONGPASS", "invalid username-password pair or user is disabled.");
@@ -414,7 +449,7 @@ static bool authenticate(conn *c, struct evbuffer *out, const resp_arg *user, co
     return false;
 }
 
-static bool is_authed(const conn *c) { return c->srv->auth == NULL || c->resp.authed; }
+static bool is_authed(const conn *c) { return c->srv->auth == NULL || session_of(c)->authed; }
 
 /* AUTH secret | AUTH username secret */
 static void cmd_auth(conn *c, const resp_command *cmd, struct evbuffer *out) {
@@ -469,9 +504,9 @@ static void cmd_hello(conn *c, const resp_command *cmd, struct evbuffer *out) {
         return;
     }
     if (name != NULL)
-        memcpy(c->resp.name, new_name, sizeof new_name);
+        memcpy(session_of(c)->name, new_name, sizeof new_name);
     if (ver != 0)
-        c->resp.proto = (int)ver;
+        session_of(c)->proto = (int)ver;
     reply_map(c, out, 7);
     reply_str(out, "server");
     reply_str(out, "mintidd");
@@ -480,7 +515,7 @@ static void cmd_hello(conn *c, const resp_command *cmd, struct evbuffer *out) {
     reply_str(out, "proto");
     reply_int(out, proto_of(c));
     reply_str(out, "id");
-    reply_int(out, (int64_t)c->resp.id);
+    reply_int(out, (int64_t)session_of(c)->id);
     reply_str(out, "mode");
     reply_str(out, "standalone");
     reply_str(out, "role");
@@ -512,8 +547,9 @@ static void client_line(const conn *c, struct evbuffer *b) {
     }
     evbuffer_add_printf(b,
                         "id=%" PRIu64 " addr=%s laddr=%s fd=%d name=%s db=0 multi=%d resp=%d lib-name=%s lib-ver=%s\n",
-                        c->resp.id, addr, laddr, (int)c->fd, c->resp.name, c->resp.in_multi ? (int)c->resp.queued : -1,
-                        proto_of(c), c->resp.lib_name, c->resp.lib_ver);
+                        session_of(c)->id, addr, laddr, (int)c->fd, session_of(c)->name,
+                        session_of(c)->in_multi ? (int)session_of(c)->queued : -1, proto_of(c), session_of(c)->lib_name,
+                        session_of(c)->lib_ver);
 }
 
 /* CLIENT ID | GETNAME | SETNAME name | SETINFO LIB-NAME|LIB-VER value | INFO | LIST | MAINT_NOTIFICATIONS ON|OFF ... */
@@ -522,21 +558,21 @@ static void cmd_client(conn *c, const resp_command *cmd, struct evbuffer *out) {
     int argc = cmd->argc;
     char shown[MINTID_ESCAPED_MAX];
     if (arg_is(sub, "ID") && argc == 2) {
-        reply_int(out, (int64_t)c->resp.id);
+        reply_int(out, (int64_t)session_of(c)->id);
     } else if (arg_is(sub, "GETNAME") && argc == 2) {
-        if (c->resp.name[0] == '\0')
+        if (session_of(c)->name[0] == '\0')
             reply_null(c, out);
         else
-            reply_str(out, c->resp.name);
+            reply_str(out, session_of(c)->name);
     } else if (arg_is(sub, "SETNAME") && argc == 3) {
-        if (set_name(c, out, &cmd->argv[2], "Client names", c->resp.name))
+        if (set_name(c, out, &cmd->argv[2], "Client names", session_of(c)->name))
             reply_ok(out);
     } else if (arg_is(sub, "SETINFO") && argc == 4) {
         const resp_arg *attr = &cmd->argv[2];
         if (arg_is(attr, "LIB-NAME") || arg_is(attr, "LIB-VER")) {
             bool lib_name = arg_is(attr, "LIB-NAME");
             if (set_name(c, out, &cmd->argv[3], lib_name ? "lib-name" : "lib-ver",
-                         lib_name ? c->resp.lib_name : c->resp.lib_ver))
+                         lib_name ? session_of(c)->lib_name : session_of(c)->lib_ver))
                 reply_ok(out);
         } else {
             reply_error(c, out, "Unrecognized option '%s'", arg_text(attr, shown, sizeof shown));
@@ -549,9 +585,11 @@ static void cmd_client(conn *c, const resp_command *cmd, struct evbuffer *out) {
         evbuffer_add(out, "\r\n", 2);
     } else if (arg_is(sub, "LIST") && argc == 2) {
         struct evbuffer *b = c->srv->scratch;
-        for (const conn *o = c->srv->conns; o != NULL; o = o->next)
-            if (o->proto == PROTO_RESP && !o->refused && !o->lingering)
+        const conn *o;
+        TAILQ_FOREACH (o, &c->srv->conns, link) {
+            if (o->ops == &resp_proto && !o->refused && !o->lingering)
                 client_line(o, b);
+        }
         evbuffer_add_printf(out, "$%zu\r\n", evbuffer_get_length(b));
         evbuffer_add_buffer(out, b);
         evbuffer_add(out, "\r\n", 2);
@@ -574,7 +612,7 @@ static void cmd_client(conn *c, const resp_command *cmd, struct evbuffer *out) {
 }
 
 static void multi_clear(conn *c) {
-    resp_session *s = &c->resp;
+    resp_session *s = session_of(c);
     if (s->multi != NULL)
         evbuffer_drain(s->multi, evbuffer_get_length(s->multi));
     s->in_multi = s->multi_bad = false;
@@ -585,9 +623,9 @@ static void multi_clear(conn *c) {
 static void cmd_reset(conn *c, const resp_command *cmd, struct evbuffer *out) {
     (void)cmd;
     multi_clear(c);
-    c->resp.proto = 2;
-    c->resp.authed = false;
-    c->resp.name[0] = '\0';
+    session_of(c)->proto = 2;
+    session_of(c)->authed = false;
+    session_of(c)->name[0] = '\0';
     evbuffer_add(out, "+RESET\r\n", 8);
 }
 
@@ -595,21 +633,21 @@ static void cmd_reset(conn *c, const resp_command *cmd, struct evbuffer *out) {
 
 static void cmd_multi(conn *c, const resp_command *cmd, struct evbuffer *out) {
     (void)cmd;
-    if (c->resp.in_multi) {
+    if (session_of(c)->in_multi) {
         reply_error(c, out, "MULTI calls can not be nested");
         return;
     }
-    if (c->resp.multi == NULL && (c->resp.multi = evbuffer_new()) == NULL) {
+    if (session_of(c)->multi == NULL && (session_of(c)->multi = evbuffer_new()) == NULL) {
         reply_error(c, out, "out of memory");
         return;
     }
-    c->resp.in_multi = true;
+    session_of(c)->in_multi = true;
     reply_ok(out);
 }
 
 static void cmd_discard(conn *c, const resp_command *cmd, struct evbuffer *out) {
     (void)cmd;
-    if (!c->resp.in_multi) {
+    if (!session_of(c)->in_multi) {
         reply_error(c, out, "DISCARD without MULTI");
         return;
     }
@@ -619,7 +657,7 @@ static void cmd_discard(conn *c, const resp_command *cmd, struct evbuffer *out) 
 
 static void cmd_exec(conn *c, const resp_command *cmd, struct evbuffer *out) {
     (void)cmd;
-    resp_session *s = &c->resp;
+    resp_session *s = session_of(c);
     if (!s->in_multi) {
         reply_error(c, out, "EXEC without MULTI");
         return;
@@ -639,7 +677,7 @@ static void cmd_exec(conn *c, const resp_command *cmd, struct evbuffer *out) {
 
 /* Queues cmd for EXEC, as a RESP array; false if it cannot be. */
 static bool multi_queue(conn *c, const resp_command *cmd) {
-    resp_session *s = &c->resp;
+    resp_session *s = session_of(c);
     if (s->queued >= RESP_MULTI_MAX)
         return false;
     evbuffer_add_printf(s->multi, "*%d\r\n", cmd->argc);
@@ -764,7 +802,7 @@ static void cmd_command(conn *c, const resp_command *cmd, struct evbuffer *out) 
 
 static void dispatch(conn *c, const resp_command *cmd, struct evbuffer *out) {
     const resp_arg *name = &cmd->argv[0];
-    resp_session *s = &c->resp;
+    resp_session *s = session_of(c);
     c->srv->svc->requests[PROTO_RESP]++;
     const resp_cmd *k = find_command(name);
     if (k == NULL) {
@@ -817,16 +855,16 @@ static void dispatch(conn *c, const resp_command *cmd, struct evbuffer *out) {
     k->run(c, cmd, out);
 }
 
-bool resp_exec_pending(const conn *c) { return c->resp.exec_left > 0; }
+static bool resp_exec_pending(const conn *c) { return session_of(c)->exec_left > 0; }
 
-void resp_exec_step(conn *c, struct evbuffer *out) {
-    resp_session *s = &c->resp;
+static void resp_exec_step(conn *c, struct evbuffer *out) {
+    resp_session *s = session_of(c);
     size_t len = evbuffer_get_length(s->multi), used = 0;
     const char *buf = (const char *)evbuffer_pullup(s->multi, -1), *error = NULL;
     resp_command cmd;
     s->exec_left--;
     /* Queued by multi_queue() from a command already parsed: it parses again. */
-    if (resp_parse(buf, len, SIZE_MAX / 2, &cmd, &used, &error) != RESP_OK || cmd.argc == 0) {
+    if (resp_parse(buf, len, SIZE_MAX / 2, NULL, &cmd, &used, &error) != RESP_OK || cmd.argc == 0) {
         reply_error(c, out, "queued command lost");
         multi_clear(c);
         return;
@@ -837,22 +875,22 @@ void resp_exec_step(conn *c, struct evbuffer *out) {
     evbuffer_drain(s->multi, used);
 }
 
-void resp_session_init(conn *c) {
-    c->resp.proto = 2;
-    c->resp.id = ++c->srv->next_client_id;
+static void resp_session_init(conn *c) {
+    session_of(c)->proto = 2;
+    session_of(c)->id = ++c->srv->next_client_id;
 }
 
-void resp_session_free(conn *c) {
-    if (c->resp.multi != NULL)
-        evbuffer_free(c->resp.multi);
-    c->resp.multi = NULL;
+static void resp_session_free(conn *c) {
+    if (session_of(c)->multi != NULL)
+        evbuffer_free(session_of(c)->multi);
+    session_of(c)->multi = NULL;
 }
 
-size_t resp_handle(conn *c, const char *buf, size_t len, struct evbuffer *out) {
+static size_t resp_handle(conn *c, const char *buf, size_t len, struct evbuffer *out) {
     resp_command cmd;
     size_t used;
     const char *error;
-    resp_result r = resp_parse(buf, len, c->srv->cfg->max_request, &cmd, &used, &error);
+    resp_result r = resp_parse(buf, len, c->srv->cfg->max_request, &session_of(c)->scan, &cmd, &used, &error);
     if (r == RESP_NEED_MORE)
         return 0;
     if (r == RESP_ERROR) {
@@ -867,3 +905,21 @@ size_t resp_handle(conn *c, const char *buf, size_t len, struct evbuffer *out) {
         dispatch(c, &cmd, out);
     return used;
 }
+
+static size_t resp_held(const conn *c) {
+    const resp_session *s = session_of(c);
+    return s->multi != NULL ? evbuffer_get_length(s->multi) : 0;
+}
+
+const proto_ops resp_proto = {
+    .label = "RESP",
+    .tls_label = "RESP over TLS",
+    .refusal = resp_refusal,
+    .session_size = sizeof(resp_session),
+    .open = resp_session_init,
+    .close = resp_session_free,
+    .handle = resp_handle,
+    .pending = resp_exec_pending,
+    .resume = resp_exec_step,
+    .held = resp_held,
+};

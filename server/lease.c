@@ -44,12 +44,6 @@
 #include <time.h>
 #include <unistd.h>
 
-uint64_t lease_clock_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_BOOTTIME, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 static int64_t wall_ms(void) {
     int64_t t = 0;
     mintid_clock_system(NULL, &t);
@@ -1027,25 +1021,6 @@ static void *run(void *arg) {
     return NULL;
 }
 
-/* Held and not past its possible expiry (though perhaps not yet usable). */
-static bool held(lease *l) { return atomic_load(&l->node) >= 0 && lease_clock_ns() < atomic_load(&l->valid_until_ns); }
-
-uint64_t lease_wait_ns(lease *l) {
-    uint64_t from = atomic_load(&l->valid_from_ns), now = lease_clock_ns();
-    return held(l) && now < from ? from - now : 0;
-}
-
-bool lease_valid(lease *l) { return held(l) && lease_clock_ns() >= atomic_load(&l->valid_from_ns); }
-
-/* etcd answers within milliseconds when it is up; a request unanswered for
- * half a second is etcd not answering (down, cut off or frozen). */
-#define LEASE_UNANSWERED_NS 500000000u
-
-bool lease_etcd_unreachable(lease *l) {
-    uint64_t since = atomic_load(&l->asking_since_ns);
-    return atomic_load(&l->unreachable) || (since != 0 && lease_clock_ns() - since > LEASE_UNANSWERED_NS);
-}
-
 const char *lease_cluster_id(const lease *l) { return l->cluster_id; }
 
 /* A fresh random id in hex, from OpenSSL's CSPRNG. */
@@ -1153,7 +1128,7 @@ void lease_stop(lease *l, int64_t last_issued_ms) {
     }
     uint64_t id = atomic_load(&l->id);
     int64_t node = atomic_load(&l->node);
-    if (id != 0 && node >= 0 && held(l)) {
+    if (id != 0 && node >= 0 && lease_held(l)) {
         /* Lower the mark to what was issued (never below the previous
          * holder's), and say the node id was let go cleanly, unless its
          * previous holder may still be minting (we were still waiting). */

@@ -128,6 +128,12 @@ void lease_stop(lease *l, int64_t last_issued_ms);
  */
 uint64_t lease_clock_ns(void);
 
+/*
+ * What the service reads of a lease (lease_view.c, which does no I/O, so
+ * what links the service needs neither libcurl nor jansson).
+ */
+/* True while a node id is held and its lease cannot yet have expired (though perhaps not yet usable). */
+bool lease_held(lease *l);
 /* True while a lease is held, cannot yet have expired, and its node id's previous holder must have stopped. */
 bool lease_valid(lease *l);
 /*

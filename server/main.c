@@ -4,13 +4,16 @@
  * clean shutdown on SIGTERM or SIGINT; under systemd (Type=notify), where
  * it stands: ready, reloading, stopping.
  */
+#include "auth.h"
 #include "claim.h"
 #include "config.h"
 #include "lease.h"
+#include "listen.h"
 #include "log.h"
 #include "server.h"
 #include "service.h"
 #include "state.h"
+#include "tls.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -60,8 +63,8 @@ static void on_reserve(evutil_socket_t fd, short what, void *arg) {
 static void on_drain(evutil_socket_t fd, short what, void *arg) {
     (void)fd, (void)what;
     app *a = arg;
-    if (a->srv.conns == NULL || time(NULL) >= a->drain_deadline) {
-        if (a->srv.conns != NULL)
+    if (TAILQ_EMPTY(&a->srv.conns) || time(NULL) >= a->drain_deadline) {
+        if (!TAILQ_EMPTY(&a->srv.conns))
             log_msg(LOG_WARN, "closing connections that did not read their replies within %d s", DRAIN_SECONDS);
         server_close_all(&a->srv);
         event_base_loopbreak(a->srv.base);

@@ -4,22 +4,31 @@
  * ("*2\r\n$4\r\nMINT\r\n$9\r\nnanoflake\r\n") and inline commands
  * ("MINT nanoflake\r\n"), the two forms Redis accepts from clients.
  *
- * The parser starts from the beginning of the buffer on every call; a
- * command is bounded by max_request, so the repeated work is bounded too,
- * and no state survives between calls to go stale.
+ * A command that has not arrived whole is resumed where the last call
+ * stopped (resp_scan): the elements read whole are kept as offsets into
+ * the buffer, and only the element in progress, whose header is at most
+ * 22 bytes, is read again. So a command's bytes are examined a bounded
+ * number of times however the stream is cut.
  */
 #include "resp.h"
 
+#include <stdbool.h>
 #include <string.h>
+
+/* The longest a number's text may be: a sign and 20 digits. */
+#define NUMBER_MAX 21
 
 /* Reads a CRLF-terminated decimal at p (after the type byte). */
 static resp_result read_number(const char *p, const char *end, long long max, long long *out, const char **next,
-                               const char **error, const char *what) {
-    const char *cr = memchr(p, '\r', (size_t)(end - p));
+                               const char **error, const char *what, size_t *examined) {
+    /* Only as far as a number may reach: past it, the CR is too late anyway. */
+    size_t lim = (size_t)(end - p) < NUMBER_MAX + 1 ? (size_t)(end - p) : NUMBER_MAX + 1;
+    const char *cr = memchr(p, '\r', lim);
+    *examined += cr != NULL ? (size_t)(cr - p) + 1 : lim;
     /* A sign and 20 digits at most, whether or not the CR has arrived, so
      * the answer never depends on where the stream was cut (nor does zero
      * padding carry a request past its limit). */
-    if ((cr == NULL ? end - p : cr - p) > 21) {
+    if ((cr == NULL ? end - p : cr - p) > NUMBER_MAX) {
         *error = what;
         return RESP_ERROR;
     }
@@ -58,10 +67,13 @@ static resp_result read_number(const char *p, const char *end, long long max, lo
     return RESP_OK;
 }
 
-static resp_result parse_inline(const char *buf, size_t len, size_t max_request, resp_command *cmd, size_t *used,
-                                const char **error) {
-    const char *nl = memchr(buf, '\n', len);
+static resp_result parse_inline(const char *buf, size_t len, size_t max_request, resp_scan *scan, resp_command *cmd,
+                                size_t *used, const char **error) {
+    /* What the last call looked at has no LF. */
+    const char *nl = memchr(buf + scan->pos, '\n', len - scan->pos);
+    scan->examined += nl != NULL ? (size_t)(nl - (buf + scan->pos)) + 1 : len - scan->pos;
     if (nl == NULL) {
+        scan->pos = len;
         if (len > max_request) {
             *error = "Protocol error: too big inline request";
             return RESP_ERROR;
@@ -75,6 +87,7 @@ static resp_result parse_inline(const char *buf, size_t len, size_t max_request,
     const char *end = nl;
     if (end > buf && end[-1] == '\r')
         end--;
+    scan->examined += (size_t)(end - buf);
     cmd->argc = 0;
     for (const char *p = buf; p < end;) {
         while (p < end && (*p == ' ' || *p == '\t'))
@@ -102,57 +115,92 @@ static resp_result parse_inline(const char *buf, size_t len, size_t max_request,
     return RESP_OK;
 }
 
-resp_result resp_parse(const char *buf, size_t len, size_t max_request, resp_command *cmd, size_t *used,
-                       const char **error) {
+static resp_result parse(const char *buf, size_t len, size_t max_request, resp_scan *scan, resp_command *cmd,
+                         size_t *used, const char **error) {
     if (len == 0)
         return RESP_NEED_MORE;
+    scan->examined++;
     if (buf[0] != '*')
-        return parse_inline(buf, len, max_request, cmd, used, error);
+        return parse_inline(buf, len, max_request, scan, cmd, used, error);
 
     const char *end = buf + len, *p;
-    long long n;
-    resp_result r = read_number(buf + 1, end, 1024 * 1024, &n, &p, error, "Protocol error: invalid multibulk length");
-    if (r != RESP_OK)
-        return r;
-    cmd->argc = 0;
-    if (n <= 0) { /* "*0" and "*-1" are empty requests, as Redis treats them */
-        *used = (size_t)(p - buf);
-        return RESP_OK;
+    resp_result r;
+    if (scan->nargs == 0) {
+        long long n;
+        r = read_number(buf + 1, end, 1024 * 1024, &n, &p, error, "Protocol error: invalid multibulk length",
+                        &scan->examined);
+        if (r != RESP_OK)
+            return r;
+        if (n <= 0) { /* "*0" and "*-1" are empty requests, as Redis treats them */
+            cmd->argc = 0;
+            *used = (size_t)(p - buf);
+            return RESP_OK;
+        }
+        if (n > RESP_MAX_ARGS) {
+            *error = "Protocol error: too many arguments";
+            return RESP_ERROR;
+        }
+        scan->nargs = (int)n;
+        scan->argc = 0;
+        scan->pos = (size_t)(p - buf);
     }
-    if (n > RESP_MAX_ARGS) {
-        *error = "Protocol error: too many arguments";
-        return RESP_ERROR;
-    }
-    for (long long i = 0; i < n; i++) {
+    p = buf + scan->pos;
+    while (scan->argc < scan->nargs) {
         if (p == end)
             return RESP_NEED_MORE;
+        scan->examined++;
         if (*p != '$') {
             *error = "Protocol error: expected '$'";
             return RESP_ERROR;
         }
         long long blen;
-        r = read_number(p + 1, end, 1LL << 40, &blen, &p, error, "Protocol error: invalid bulk length");
+        const char *data;
+        r = read_number(p + 1, end, 1LL << 40, &blen, &data, error, "Protocol error: invalid bulk length",
+                        &scan->examined);
         if (r != RESP_OK)
             return r;
         if (blen < 0) {
             *error = "Protocol error: invalid bulk length";
             return RESP_ERROR;
         }
-        if ((size_t)(p - buf) + (size_t)blen > max_request) {
+        if ((size_t)(data - buf) + (size_t)blen > max_request) {
             *error = "Protocol error: request too large";
             return RESP_ERROR;
         }
-        if ((size_t)(end - p) < (size_t)blen + 2)
+        if ((size_t)(end - data) < (size_t)blen + 2)
             return RESP_NEED_MORE;
-        if (p[blen] != '\r' || p[blen + 1] != '\n') {
+        scan->examined += 2;
+        if (data[blen] != '\r' || data[blen + 1] != '\n') {
             *error = "Protocol error: bulk string not followed by CRLF";
             return RESP_ERROR;
         }
-        cmd->argv[cmd->argc].ptr = p;
-        cmd->argv[cmd->argc].len = (size_t)blen;
-        cmd->argc++;
-        p += blen + 2;
+        scan->off[scan->argc] = (size_t)(data - buf);
+        scan->len[scan->argc] = (size_t)blen;
+        scan->argc++;
+        p = data + blen + 2;
+        scan->pos = (size_t)(p - buf);
     }
-    *used = (size_t)(p - buf);
+    cmd->argc = scan->nargs;
+    for (int i = 0; i < cmd->argc; i++) {
+        cmd->argv[i].ptr = buf + scan->off[i];
+        cmd->argv[i].len = scan->len[i];
+    }
+    *used = scan->pos;
     return RESP_OK;
+}
+
+resp_result resp_parse(const char *buf, size_t len, size_t max_request, resp_scan *scan, resp_command *cmd,
+                       size_t *used, const char **error) {
+    resp_scan fresh;
+    if (scan == NULL) {
+        memset(&fresh, 0, sizeof fresh);
+        scan = &fresh;
+    }
+    resp_result r = parse(buf, len, max_request, scan, cmd, used, error);
+    if (r != RESP_NEED_MORE) {
+        size_t examined = scan->examined;
+        memset(scan, 0, sizeof *scan);
+        scan->examined = examined;
+    }
+    return r;
 }

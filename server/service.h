@@ -2,7 +2,8 @@
 /*
  * service.h - the ID service behind every protocol: one generator per
  * format, the reservation of timestamps in the state file, and the counters
- * that /metrics and INFO show. It knows nothing of sockets.
+ * that /metrics and INFO show (stats.h renders them). It knows nothing of
+ * sockets.
  */
 #ifndef MINTIDD_SERVICE_H
 #define MINTIDD_SERVICE_H
@@ -117,13 +118,5 @@ void service_lease_status(service *svc, lease_status *out);
  * epoch), written into buf; NULL if every served format can.
  */
 const char *service_unmintable(service *svc, char *buf, size_t cap);
-
-/* Appends Prometheus text (emit is called with pieces of it). */
-typedef void (*emit_fn)(void *ctx, const char *s, size_t n);
-void service_metrics(service *svc, emit_fn emit, void *ctx);
-/* Appends Redis-style INFO text ("key:value\r\n" lines under "# Section"). */
-void service_info(service *svc, emit_fn emit, void *ctx);
-/* Appends the formats served, as a JSON array. */
-void service_formats_json(service *svc, emit_fn emit, void *ctx);
 
 #endif

@@ -9,7 +9,7 @@
  *
  * Kept out of conn.c so that the connection layer links without libssl.
  */
-#include "server.h"
+#include "tls.h"
 
 #include "log.h"
 
@@ -78,8 +78,8 @@ static void tls_log_failure(conn *c, const char *what, int err) {
         ERR_error_string_n(e, buf, sizeof buf);
     ERR_clear_error();
     static log_limit lim; /* clients can make handshakes fail at will */
-    log_limited(&lim, LOG_DEBUG, "%s client dropped: TLS %s failed (%d%s%s)", c->proto == PROTO_HTTP ? "HTTP" : "RESP",
-                what, err, buf[0] ? ": " : "", buf);
+    log_limited(&lim, LOG_DEBUG, "%s client dropped: TLS %s failed (%d%s%s)", c->ops->label, what, err,
+                buf[0] ? ": " : "", buf);
 }
 
 /* The socket is waited on for what OpenSSL asked for. */

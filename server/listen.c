@@ -1,0 +1,274 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * listen.c - the listeners (a plain and a TLS one per protocol) and
+ * accepting: the one place that knows which protocol a listener speaks,
+ * and hands each accepted socket to the connection layer with that
+ * protocol's operations (proto.h).
+ *
+ * At max-connections the connection that has waited longest without
+ * sending a whole request makes room; past that, a connection is told why
+ * and closed. When accept() fails (out of descriptors) the listeners pause
+ * rather than spin, and a spare descriptor is given up to accept and close
+ * the waiting connections, each told why where the protocol allows.
+ */
+#include "listen.h"
+
+#include "auth.h"
+#include "blocked.h"
+#include "conn.h"
+#include "handle_http.h"
+#include "handle_resp.h"
+#include "log.h"
+#include "shed.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+/* The protocol each listener speaks, by the service's index of it. */
+static const proto_ops *const ops_of[PROTO_COUNT] = {[PROTO_HTTP] = &http_proto, [PROTO_RESP] = &resp_proto};
+
+/* Refused connections still get their reason and a graceful close, but only
+ * this many at once; beyond that they are closed at once. */
+#define MAX_REFUSING 64
+/* While accept() fails (out of descriptors), the listeners pause this long
+ * between tries, rather than the loop spinning on a listener that is always
+ * readable. */
+#define ACCEPT_BACKOFF_MS 100
+/* Connections closed unserved per try while out of descriptors: the listen backlog. */
+#define ACCEPT_SHED_MAX 511
+
+/* Lines a client can trigger, each limited where it is logged (log_limited). */
+static log_limit refused_log, accept_log;
+
+/*
+ * A client's address as the limits on wrong secrets count it: an IPv4
+ * address (IPv4-mapped), or the /64 of an IPv6 one, since one host
+ * commonly holds a whole /64.
+ */
+static void peer_key(const struct sockaddr *addr, int socklen, unsigned char key[16]) {
+    memset(key, 0, 16);
+    if (addr->sa_family == AF_INET && (size_t)socklen >= sizeof(struct sockaddr_in)) {
+        const struct sockaddr_in *in = (const struct sockaddr_in *)addr;
+        key[10] = key[11] = 0xff;
+        memcpy(key + 12, &in->sin_addr, 4);
+    } else if (addr->sa_family == AF_INET6 && (size_t)socklen >= sizeof(struct sockaddr_in6)) {
+        const struct sockaddr_in6 *in6 = (const struct sockaddr_in6 *)addr;
+        memcpy(key, &in6->sin6_addr, IN6_IS_ADDR_V4MAPPED(&in6->sin6_addr) ? 16 : 8);
+    }
+}
+
+static proto listener_proto(const server *srv, const struct evconnlistener *lev) {
+    return lev == srv->listeners[PROTO_HTTP] || lev == srv->tls_listeners[PROTO_HTTP] ? PROTO_HTTP : PROTO_RESP;
+}
+
+static void on_accept(struct evconnlistener *lev, evutil_socket_t fd, struct sockaddr *addr, int socklen, void *arg) {
+    server *srv = arg;
+    proto p = listener_proto(srv, lev);
+    bool tls = lev == srv->tls_listeners[p];
+    service *svc = srv->svc;
+    if (srv->accept_failing) {
+        srv->accept_failing = false;
+        log_msg(LOG_INFO, "accepting connections again; %llu were closed unserved while descriptors ran out",
+                (unsigned long long)srv->accept_shed);
+    }
+    bool refuse = svc->connections[PROTO_HTTP] + svc->connections[PROTO_RESP] >= srv->cfg->max_connections;
+    if (refuse && !TAILQ_EMPTY(&srv->fresh)) {
+        /* Room is made by the connection that has waited longest without
+         * sending a whole request: clients that connect and trickle or
+         * send nothing cannot keep the others out. */
+        conn *old = TAILQ_FIRST(&srv->fresh);
+        svc->shed_at_cap++;
+        log_limited(&refused_log, LOG_WARN,
+                    "%s client dropped at max-connections (%llu) to make room: no request from it arrived whole",
+                    old->ops->label, (unsigned long long)srv->cfg->max_connections);
+        conn_free(old);
+        refuse = false;
+    }
+    if (refuse) {
+        svc->connections_refused[p]++;
+        log_limited(&refused_log, LOG_WARN, "%s connection refused: max-connections (%llu) reached", ops_of[p]->label,
+                    (unsigned long long)srv->cfg->max_connections);
+        /* A TLS client could read the reason only after a handshake it
+         * should not be given: it is closed at once. */
+        if (srv->refusing >= MAX_REFUSING || tls) {
+            evutil_closesocket(fd);
+            return;
+        }
+    }
+    unsigned char peer[16];
+    peer_key(addr, socklen, peer);
+    conn_accept(srv, fd, p, ops_of[p], tls, refuse, peer);
+}
+
+static void set_listening(server *srv, bool on) {
+    for (int p = 0; p < PROTO_COUNT; p++) {
+        struct evconnlistener *levs[] = {srv->listeners[p], srv->tls_listeners[p]};
+        for (size_t i = 0; i < 2; i++)
+            if (levs[i] != NULL)
+                (on ? evconnlistener_enable : evconnlistener_disable)(levs[i]);
+    }
+}
+
+/* Holds a descriptor in reserve, so that one is at hand to accept and close a connection when they run out. */
+static void take_spare(server *srv) {
+    if (srv->spare_open)
+        return;
+    srv->spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    srv->spare_open = srv->spare_fd >= 0;
+}
+
+static void on_accept_resume(evutil_socket_t fd, short what, void *arg) {
+    (void)fd, (void)what;
+    server *srv = arg;
+    if (srv->stopping)
+        return;
+    take_spare(srv); /* if another descriptor took its place after the last shedding */
+    set_listening(srv, true);
+}
+
+/*
+ * accept() failed, most likely for want of descriptors. The listening
+ * socket stays readable, so libevent would call again at once and the loop
+ * spin: the listeners pause for ACCEPT_BACKOFF_MS instead. Out of
+ * descriptors, the spare one is given up to accept the waiting connections
+ * and close them, each told why where the protocol allows (as servers do),
+ * rather than leave them hanging in the backlog. Logged once per streak of
+ * failures.
+ */
+static void on_accept_error(struct evconnlistener *lev, void *arg) {
+    server *srv = arg;
+    int err = EVUTIL_SOCKET_ERROR();
+    srv->svc->accept_errors++;
+    if (!srv->accept_failing) {
+        srv->accept_failing = true;
+        srv->accept_shed = 0;
+        log_limited(&accept_log, LOG_ERROR,
+                    "accept: %s; new connections are closed unserved until descriptors are free "
+                    "(not logged again until then)",
+                    evutil_socket_error_to_string(err));
+    }
+    if ((err == EMFILE || err == ENFILE) && srv->spare_open) {
+        proto p = listener_proto(srv, lev);
+        bool tls = lev == srv->tls_listeners[p];
+        const char *msg = ops_of[p]->refusal;
+        close(srv->spare_fd);
+        srv->spare_open = false;
+        for (int i = 0; i < ACCEPT_SHED_MAX; i++) {
+            int fd = accept4(evconnlistener_get_fd(lev), NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+            if (fd < 0)
+                break;
+            if (!tls) {
+                ssize_t w = send(fd, msg, strlen(msg), MSG_DONTWAIT | MSG_NOSIGNAL);
+                (void)w; /* a refusal the client may miss: it is closed either way */
+            }
+            close(fd);
+            srv->accept_shed++;
+            srv->svc->accept_shed++;
+            srv->svc->connections_refused[p]++;
+        }
+        take_spare(srv);
+    }
+    set_listening(srv, false);
+    struct timeval tv = {0, ACCEPT_BACKOFF_MS * 1000};
+    event_add(srv->accept_ev, &tv);
+}
+
+int server_listen(server *srv, proto p, const char *address, bool tls) {
+    const char *label = tls ? (p == PROTO_HTTP ? "HTTPS" : "RESP over TLS") : ops_of[p]->label;
+    char host[256];
+    const char *colon = strrchr(address, ':');
+    if (colon == NULL || colon == address || (size_t)(colon - address) >= sizeof host || colon[1] == '\0') {
+        log_msg(LOG_ERROR, "%s address '%s' is not HOST:PORT", label, address);
+        return -1;
+    }
+    memcpy(host, address, (size_t)(colon - address));
+    host[colon - address] = '\0';
+    /* [::1]:port */
+    char *h = host;
+    if (h[0] == '[' && h[strlen(h) - 1] == ']') {
+        h[strlen(h) - 1] = '\0';
+        h++;
+    }
+    struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM, .ai_flags = AI_PASSIVE}, *res;
+    int rc = getaddrinfo(h, colon + 1, &hints, &res);
+    if (rc != 0) {
+        log_msg(LOG_ERROR, "%s address '%s': %s", label, address, gai_strerror(rc));
+        return -1;
+    }
+    struct evconnlistener **lev = tls ? &srv->tls_listeners[p] : &srv->listeners[p];
+    *lev = evconnlistener_new_bind(srv->base, on_accept, srv,
+                                   LEV_OPT_CLOSE_ON_FREE | LEV_OPT_REUSEABLE | LEV_OPT_CLOSE_ON_EXEC, 511, res->ai_addr,
+                                   (int)res->ai_addrlen);
+    freeaddrinfo(res);
+    if (*lev == NULL) {
+        log_msg(LOG_ERROR, "%s: cannot listen on %s: %s", label, address, strerror(errno));
+        return -1;
+    }
+    evconnlistener_set_error_cb(*lev, on_accept_error);
+    if (!srv->started) {
+        TAILQ_INIT(&srv->fresh);
+        TAILQ_INIT(&srv->conns);
+        take_spare(srv);
+        srv->accept_ev = evtimer_new(srv->base, on_accept_resume, srv);
+        if (srv->accept_ev == NULL) {
+            log_msg(LOG_ERROR, "out of memory");
+            return -1;
+        }
+        if (shed_init(srv) != 0 || blocked_init(srv, &conn_wait_hooks) != 0)
+            return -1;
+        srv->started = true;
+    }
+    log_msg(LOG_INFO, "serving %s on %s", label, address);
+    return 0;
+}
+
+void server_stop(server *srv) {
+    srv->stopping = true;
+    for (int p = 0; p < PROTO_COUNT; p++) {
+        if (srv->listeners[p] != NULL) {
+            evconnlistener_free(srv->listeners[p]);
+            srv->listeners[p] = NULL;
+        }
+        if (srv->tls_listeners[p] != NULL) {
+            evconnlistener_free(srv->tls_listeners[p]);
+            srv->tls_listeners[p] = NULL;
+        }
+    }
+    /* Replies already made are sent; connections with nothing queued go now. */
+    if (!srv->started)
+        return;
+    conn *c, *next;
+    for (c = TAILQ_FIRST(&srv->conns); c != NULL; c = next) {
+        next = TAILQ_NEXT(c, link);
+        if (c->lingering)
+            continue;
+        c->closing = true;
+        event_del(c->rev);
+        if (evbuffer_get_length(c->out) == 0 && !c->job.active)
+            conn_free(c);
+    }
+}
+
+void server_close_all(server *srv) {
+    if (srv->started) {
+        while (!TAILQ_EMPTY(&srv->conns))
+            conn_free(TAILQ_FIRST(&srv->conns));
+    }
+    shed_free(srv);
+    if (srv->accept_ev != NULL) {
+        event_free(srv->accept_ev);
+        srv->accept_ev = NULL;
+    }
+    if (srv->spare_open) {
+        close(srv->spare_fd);
+        srv->spare_open = false;
+    }
+    auth_forget(srv);
+    blocked_free(srv);
+}

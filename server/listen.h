@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * listen.h - the listeners and accept: a listener per protocol, plain or
+ * TLS; max-connections (making room by closing the connection that has
+ * waited longest without a whole request); accept backing off, and
+ * shedding with a spare descriptor, when descriptors run out; and a
+ * server's stop and close.
+ */
+#ifndef MINTIDD_LISTEN_H
+#define MINTIDD_LISTEN_H
+
+#include "server.h"
+
+#include <stdbool.h>
+
+/* Binds HOST:PORT for `p`, plain or TLS. Returns 0, or -1 after logging why. */
+int server_listen(server *srv, proto p, const char *address, bool tls);
+/* Stops accepting, closes idle connections and lets the rest drain. */
+void server_stop(server *srv);
+/* Closes every connection, and frees what the listeners made. */
+void server_close_all(server *srv);
+
+#endif
