@@ -300,6 +300,32 @@ class Processes(unittest.TestCase):
                 self.assertEqual(ns, list(range(WRITER_ROWS)))
 
 
+class Batches(unittest.TestCase):
+    """A process mints from one source per format and settings: the
+    host-wide generator, and a batch of IDs handed out while the clock is
+    in their millisecond (a forked child's is tested by test_sqlite_fork)."""
+
+    def test_connections_of_a_process_continue_one_sequence(self):
+        a, b = connect(), connect()
+        got = []
+        for i in range(3000):
+            got.append(one(a if i % 3 else b, "SELECT gen_nanoflake_int()"))
+        self.assertEqual(got, sorted(set(got)))
+
+    def test_an_id_carries_the_millisecond_it_is_handed_out_in(self):
+        db = connect()
+        seen = []
+        for i in range(4000):
+            before = time.time_ns() // 1000000
+            n = one(db, "SELECT gen_nanoflake_int()")
+            seen.append((before, n, time.time_ns() // 1000000))
+            if i % 50 == 0:
+                time.sleep(0.0004)  # a batch then outlives its millisecond
+        ms = {n: one(db, "SELECT json_extract(mintid_inspect(?, 'nanoflake'), '$.unix_ms')", n) for _, n, _ in seen}
+        late = [(before, ms[n], after) for before, n, after in seen if not before <= ms[n] <= after]
+        self.assertEqual(late, [])
+
+
 WRITER_ROWS = 4000
 BATCH = 200
 
