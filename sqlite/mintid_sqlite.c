@@ -318,9 +318,9 @@ static int64_t clock_ms(void) {
  * which it is handed out, as one minted on the spot does: a batch saves
  * the host-wide lock per ID, never the clock. A batch that outlives its
  * unit is dropped (those IDs are never used by anyone); the next one is
- * twice as large while batches run out within their unit, up to
- * BATCH_MAX, and half as large when one is dropped, so a process that
- * mints little draws one ID at a time and spends none.
+ * twice as large when one is used up within its unit, up to BATCH_MAX,
+ * and half as large when one is dropped, so a process that mints less
+ * than one ID per unit draws one at a time and spends none.
  */
 static int source_next(source *src, mintid_id *out) {
     int64_t now = clock_ms();
@@ -332,8 +332,8 @@ static int source_next(source *src, mintid_id *out) {
             return MINTID_OK;
         }
         src->want = src->want > 1 ? src->want / 2 : 1; /* the unit passed: fewer next time */
-    } else if (src->len > 0) {
-        src->want = src->want < BATCH_MAX ? src->want * 2 : BATCH_MAX; /* used up within its unit */
+    } else if (src->len > 0 && now < src->until) {
+        src->want = src->want < BATCH_MAX ? src->want * 2 : BATCH_MAX; /* used up within its unit: more next time */
     }
     src->pos = src->len = 0;
     long n = mintid_gen_next_n(src->gen, src->ids, src->want);
