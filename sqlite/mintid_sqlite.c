@@ -99,11 +99,15 @@ static pthread_mutex_t sources_lock = PTHREAD_MUTEX_INITIALIZER;
 static source *sources;
 static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
 
+/* The list is whole at a fork: no thread of the parent is changing it. */
+static void sources_before_fork(void) { pthread_mutex_lock(&sources_lock); }
+static void sources_after_fork_parent(void) { pthread_mutex_unlock(&sources_lock); }
+
 /*
  * In a child after fork(): the batches are the parent's (it hands them
- * out too), so they are dropped; the locks may have been held by another
- * of the parent's threads, so they are made anew. The host-wide generators
- * go on in the child (libmintid's promise).
+ * out too), so they are dropped; a source's lock may have been held by
+ * another of the parent's threads, so the locks are made anew. The
+ * host-wide generators go on in the child (libmintid's promise).
  */
 static void sources_after_fork(void) {
     pthread_mutex_t fresh = PTHREAD_MUTEX_INITIALIZER;
@@ -114,7 +118,9 @@ static void sources_after_fork(void) {
     }
 }
 
-static void register_atfork(void) { pthread_atfork(NULL, NULL, sources_after_fork); }
+static void register_atfork(void) {
+    pthread_atfork(sources_before_fork, sources_after_fork_parent, sources_after_fork);
+}
 
 static void source_release(source *src) {
     if (src == NULL)
