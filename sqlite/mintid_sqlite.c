@@ -11,9 +11,11 @@
  * mintid_timestamp and mintid_config. Only the public header is used.
  *
  * Each connection has its own settings (the node id, each settable epoch)
- * and its own host-wide generators, made on first use; every process of
- * the host that mints a format with the same node and epoch continues one
- * sequence, so many processes writing one database never collide.
+ * and mints from the process's source for a format and those settings,
+ * taken on first use and shared with the process's other connections: a
+ * host-wide generator, of which every process of the host that mints the
+ * format with the same node and epoch continues one sequence, so many
+ * processes writing one database never collide (see struct source).
  */
 #include "mintid.h"
 
