@@ -17,6 +17,7 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import unittest
 
@@ -311,6 +312,28 @@ class Batches(unittest.TestCase):
         for i in range(3000):
             got.append(one(a if i % 3 else b, "SELECT gen_nanoflake_int()"))
         self.assertEqual(got, sorted(set(got)))
+
+    def test_threads_share_the_source(self):
+        # Python's sqlite3 lets go of the GIL while a statement runs.
+        per_thread, results = 20000, []
+        series = "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < ?) "
+
+        def mint():
+            db = connect()
+            ids = []
+            for _ in range(per_thread // 100):
+                ids += [row[0] for row in db.execute(series + "SELECT gen_nanoflake_int() FROM r", (100,))]
+            results.append(ids)
+
+        threads = [threading.Thread(target=mint) for _ in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        self.assertEqual(len(results), 4)
+        for ids in results:
+            self.assertEqual(ids, sorted(set(ids)))
+        self.assertEqual(len(set().union(*results)), 4 * per_thread)
 
     def test_an_id_carries_the_millisecond_it_is_handed_out_in(self):
         db = connect()
