@@ -49,11 +49,14 @@ static void exec(sqlite3 *on, const char *sql) {
         die(sql);
 }
 
-static double now(void) {
+static double seconds(clockid_t clock) {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(clock, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
+static double now(void) { return seconds(CLOCK_MONOTONIC); }
+/* This thread's CPU time: what a case costs, whatever else the machine runs meanwhile. */
+static double cpu_now(void) { return seconds(CLOCK_THREAD_CPUTIME_ID); }
 
 static int cmp_double(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
@@ -157,10 +160,10 @@ static void end_round(bench_case *c, int which) {
         exec(c->db, "COMMIT");
 }
 
-/* Seconds to run rows [from, to) of a case. */
-static double run_slice(bench_case *c, int which, long from, long to) {
+/* Seconds to run rows [from, to) of a case; *cpu gets the CPU seconds. */
+static double run_slice(bench_case *c, int which, long from, long to, double *cpu) {
     db = c->db;
-    double t0 = now();
+    double c0 = cpu_now(), t0 = now();
     if (which < GEN_SELECT) {
         for (long i = from; i < to; i++) {
             if (sqlite3_step(c->st) != SQLITE_DONE)
@@ -174,7 +177,27 @@ static double run_slice(bench_case *c, int which, long from, long to) {
             die(run_sql[which]);
         sqlite3_reset(c->st);
     }
-    return now() - t0;
+    double t = now() - t0;
+    *cpu = cpu_now() - c0;
+    return t;
+}
+
+/*
+ * One ratio of case a's rate to case b's: of their medians, the median of
+ * the rounds' ratios and their range (the spread of a noisy machine).
+ */
+static void ratio_line(const char *what, double rate[NCASES][MAX_ROUNDS], int a, int b, long rounds,
+                       const char *target) {
+    double r[MAX_ROUNDS] = {0}, lo, hi;
+    for (long i = 0; i < rounds; i++)
+        r[i] = rate[a][i] / rate[b][i];
+    lo = hi = r[0];
+    for (long i = 1; i < rounds; i++) {
+        lo = r[i] < lo ? r[i] : lo;
+        hi = r[i] > hi ? r[i] : hi;
+    }
+    printf("%s: %.2f (median of rounds %.2f, range %.2f-%.2f; target >= %s)\n", what,
+           median(rate[a], (int)rounds) / median(rate[b], (int)rounds), median(r, (int)rounds), lo, hi, target);
 }
 
 int main(int argc, char **argv) {
@@ -212,10 +235,10 @@ int main(int argc, char **argv) {
            "interleaved across the cases (rows per second)\n",
            sqlite3_libversion(), memory ? "databases in memory" : "database files in WAL mode, synchronous NORMAL",
            rows, rounds + 1, CHUNKS);
-    double rate[NCASES][MAX_ROUNDS];
+    double rate[NCASES][MAX_ROUNDS], cpu_rate[NCASES][MAX_ROUNDS];
     /* Round 0 warms up (the host-wide state, the allocator's pages) and is not counted. */
     for (long r = 0; r <= rounds; r++) {
-        double secs[NCASES] = {0};
+        double secs[NCASES] = {0}, cpu_secs[NCASES] = {0};
         for (int c = 0; c < NCASES; c++)
             begin_round(&cases[c], c);
         for (long k = 0; k < CHUNKS; k++) {
@@ -223,7 +246,9 @@ int main(int argc, char **argv) {
             /* The order turns each slice, so that no case always follows another. */
             for (int j = 0; j < NCASES; j++) {
                 int c = (int)((j + k) % NCASES);
-                secs[c] += run_slice(&cases[c], c, from, to);
+                double cpu;
+                secs[c] += run_slice(&cases[c], c, from, to, &cpu);
+                cpu_secs[c] += cpu;
             }
         }
         for (int c = 0; c < NCASES; c++)
@@ -233,35 +258,24 @@ int main(int argc, char **argv) {
         printf("round %ld:", r);
         for (int c = 0; c < NCASES; c++) {
             rate[c][r - 1] = (double)rows / secs[c];
+            cpu_rate[c][r - 1] = (double)rows / cpu_secs[c];
             printf(" %.0f", rate[c][r - 1]);
         }
         printf("\n");
     }
-    double m[NCASES];
+    double m[NCASES], mc[NCASES];
     for (int c = 0; c < NCASES; c++) {
         m[c] = median(rate[c], (int)rounds);
-        printf("%-52s %10.0f rows/s\n", shown[c], m[c]);
+        mc[c] = median(cpu_rate[c], (int)rounds);
+        printf("%-52s %10.0f rows/s %7.0f ns of CPU per row\n", shown[c], m[c], 1e9 / mc[c]);
     }
-    /* Ratios per round too: the spread of a noisy machine. */
-    double ins[MAX_ROUNDS], sel[MAX_ROUNDS];
-    for (long r = 0; r < rounds; r++) {
-        ins[r] = rate[GEN_INSERT][r] / rate[KEY_INSERT][r];
-        sel[r] = rate[GEN_SELECT][r] / rate[RANDOM_SELECT][r];
-    }
-    double ins_lo = ins[0], ins_hi = ins[0], sel_lo = sel[0], sel_hi = sel[0];
-    for (long r = 1; r < rounds; r++) {
-        ins_lo = ins[r] < ins_lo ? ins[r] : ins_lo;
-        ins_hi = ins[r] > ins_hi ? ins[r] : ins_hi;
-        sel_lo = sel[r] < sel_lo ? sel[r] : sel_lo;
-        sel_hi = sel[r] > sel_hi ? sel[r] : sel_hi;
-    }
-    printf("INSERT gen_nanoflake_int() / last_insert_rowid() + 1: %.2f (median of rounds %.2f, range %.2f-%.2f; "
-           "target >= 0.95)\n",
-           m[GEN_INSERT] / m[KEY_INSERT], median(ins, (int)rounds), ins_lo, ins_hi);
-    printf("INSERT last_insert_rowid() + 1 / rowid left to SQLite: %.2f\n", m[KEY_INSERT] / m[ROWID_INSERT]);
-    printf("SELECT count(gen_uuidv7()) / count(lower(hex(randomblob(16)))): %.2f (median of rounds %.2f, range "
-           "%.2f-%.2f; target >= 1.5)\n",
-           m[GEN_SELECT] / m[RANDOM_SELECT], median(sel, (int)rounds), sel_lo, sel_hi);
+    ratio_line("INSERT gen_nanoflake_int() / last_insert_rowid() + 1", rate, GEN_INSERT, KEY_INSERT, rounds, "0.95");
+    ratio_line("  the same in CPU time", cpu_rate, GEN_INSERT, KEY_INSERT, rounds, "0.95");
+    printf("INSERT last_insert_rowid() + 1 / rowid left to SQLite: %.2f (CPU time %.2f)\n",
+           m[KEY_INSERT] / m[ROWID_INSERT], mc[KEY_INSERT] / mc[ROWID_INSERT]);
+    ratio_line("SELECT count(gen_uuidv7()) / count(lower(hex(randomblob(16))))", rate, GEN_SELECT, RANDOM_SELECT,
+               rounds, "1.5");
+    ratio_line("  the same in CPU time", cpu_rate, GEN_SELECT, RANDOM_SELECT, rounds, "1.5");
     for (int c = 0; c < NCASES; c++) {
         sqlite3_finalize(cases[c].st);
         sqlite3_close(cases[c].db);

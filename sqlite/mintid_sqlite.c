@@ -11,9 +11,11 @@
  * mintid_timestamp and mintid_config. Only the public header is used.
  *
  * Each connection has its own settings (the node id, each settable epoch)
- * and its own host-wide generators, made on first use; every process of
- * the host that mints a format with the same node and epoch continues one
- * sequence, so many processes writing one database never collide.
+ * and mints from the process's source for a format and those settings,
+ * taken on first use and shared with the process's other connections: a
+ * host-wide generator, of which every process of the host that mints the
+ * format with the same node and epoch continues one sequence, so many
+ * processes writing one database never collide (see struct source).
  */
 #include "mintid.h"
 
@@ -22,10 +24,12 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 SQLITE_EXTENSION_INIT1
 
@@ -54,6 +58,7 @@ SQLITE_EXTENSION_INIT1
 #define CONFIG_FLAGS (SQLITE_UTF8 | SQLITE_DIRECTONLY)
 
 typedef struct conn conn;
+typedef struct source source;
 
 /* What a per-format function is given as its user data. */
 typedef struct slot {
@@ -61,21 +66,95 @@ typedef struct slot {
     const mintid_format *fmt;
 } slot;
 
-/* A connection's settings and generators; freed with its last function. */
+/* A connection's settings and the sources it mints from; freed with its last function. */
 struct conn {
     int refs;
     int64_t node;                       /* node id of the formats whose node field is not optional */
     int64_t epoch[MINTID_FORMAT_COUNT]; /* MINTID_EPOCH_DEFAULT: the format's own */
-    mintid_gen *gen[MINTID_FORMAT_COUNT];
+    source *src[MINTID_FORMAT_COUNT];
     slot slots[MINTID_FORMAT_COUNT];
 };
+
+/*
+ * The IDs one call of the host-wide generator hands this process at most
+ * (see source_next): more would spend the host's sequence (nanoflake's
+ * 4096 per ms) that this process might not use.
+ */
+#define BATCH_MAX 64
+
+/*
+ * The process's source of one format's IDs for one node id and epoch: the
+ * host-wide generator, shared by every connection of the process that
+ * mints with those settings, and a batch of IDs it minted in one call,
+ * handed out while the clock is still in their time unit (source_next).
+ * Every ID of the process with those settings goes through one source, so
+ * they are strictly increasing in the order they are handed out.
+ */
+struct source {
+    source *next; /* the process's list, under sources_lock */
+    int refs;     /* connections using it, under sources_lock */
+    const mintid_format *fmt;
+    int64_t node, epoch_ms; /* the key, with fmt */
+    mintid_gen *gen;
+    pthread_mutex_t lock; /* everything below */
+    unsigned pos, len;    /* ids[pos..len) are still to hand out */
+    unsigned want;        /* the size of the next batch */
+    int64_t from, until;  /* the batch's time unit, Unix ms: [from, until) */
+    mintid_id ids[BATCH_MAX];
+};
+
+static pthread_mutex_t sources_lock = PTHREAD_MUTEX_INITIALIZER;
+static source *sources;
+static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
+
+/* The list is whole at a fork: no thread of the parent is changing it. */
+static void sources_before_fork(void) { pthread_mutex_lock(&sources_lock); }
+static void sources_after_fork_parent(void) { pthread_mutex_unlock(&sources_lock); }
+
+/*
+ * In a child after fork(): the batches are the parent's (it hands them
+ * out too), so they are dropped; a source's lock may have been held by
+ * another of the parent's threads, so the locks are made anew. The
+ * host-wide generators go on in the child (libmintid's promise).
+ */
+static void sources_after_fork(void) {
+    pthread_mutex_t fresh = PTHREAD_MUTEX_INITIALIZER;
+    sources_lock = fresh;
+    for (source *src = sources; src != NULL; src = src->next) {
+        src->lock = fresh;
+        src->pos = src->len = 0;
+    }
+}
+
+static void register_atfork(void) {
+    pthread_atfork(sources_before_fork, sources_after_fork_parent, sources_after_fork);
+}
+
+static void source_release(source *src) {
+    if (src == NULL)
+        return;
+    pthread_mutex_lock(&sources_lock);
+    bool last = --src->refs == 0;
+    if (last)
+        for (source **p = &sources; *p != NULL; p = &(*p)->next)
+            if (*p == src) {
+                *p = src->next;
+                break;
+            }
+    pthread_mutex_unlock(&sources_lock);
+    if (last) {
+        mintid_gen_free(src->gen);
+        pthread_mutex_destroy(&src->lock);
+        free(src);
+    }
+}
 
 static void conn_release(void *p) {
     conn *c = ((slot *)p)->c;
     if (--c->refs > 0)
         return;
     for (int i = 0; i < MINTID_FORMAT_COUNT; i++)
-        mintid_gen_free(c->gen[i]);
+        source_release(c->src[i]);
     sqlite3_free(c);
 }
 
@@ -84,8 +163,8 @@ static conn *ctx_conn(sqlite3_context *ctx) { return ((slot *)sqlite3_user_data(
 
 static void drop_generators(conn *c) {
     for (int i = 0; i < MINTID_FORMAT_COUNT; i++) {
-        mintid_gen_free(c->gen[i]);
-        c->gen[i] = NULL;
+        source_release(c->src[i]);
+        c->src[i] = NULL;
     }
 }
 
@@ -183,17 +262,46 @@ static bool node_applies(const mintid_format *fmt) { return fmt->node_bits > 0 &
 
 /* ---- generators ---------------------------------------------------------------------- */
 
-/* The connection's host-wide generator of the slot's format, made on first use. */
-static mintid_gen *slot_gen(sqlite3_context *ctx, slot *s) {
+/*
+ * A new host-wide generator for fmt with cfg's node and epoch, or NULL
+ * with the SQL error set.
+ */
+static mintid_gen *new_generator(sqlite3_context *ctx, const mintid_format *fmt, const mintid_config *cfg) {
+    const char *dir = getenv("MINTID_HOST_DIR");
+    if (dir != NULL && dir[0] == '\0')
+        dir = NULL;
+    mintid_gen *gen = NULL;
+    int rc = mintid_gen_new_host(fmt, cfg, dir, &gen);
+    if (rc == MINTID_EHOST || rc == MINTID_EHOSTSTATE) {
+        const char *why = rc == MINTID_EHOST ? strerror(errno) : NULL;
+        error_msg(ctx, "%s: in %s: %s%s%s (MINTID_HOST_DIR names the directory)", fmt->name,
+                  dir != NULL ? dir : MINTID_HOST_DIR_DEFAULT, mintid_strerror(rc), why != NULL ? ": " : "",
+                  why != NULL ? why : "");
+    } else if (rc == MINTID_ETIME) {
+        error_msg(ctx, "%s: the epoch %" PRId64 " is in the future", fmt->name, cfg->epoch_ms);
+    } else if (rc != MINTID_OK) {
+        error_msg(ctx, "%s: %s", fmt->name, mintid_strerror(rc));
+    }
+    return rc == MINTID_OK ? gen : NULL;
+}
+
+/*
+ * The connection's source of the slot's format: the process's one for the
+ * connection's settings, made on first use. NULL with the SQL error set.
+ */
+static source *slot_source(sqlite3_context *ctx, slot *s) {
     conn *c = s->c;
     const mintid_format *fmt = s->fmt;
-    if (c->gen[fmt->id] != NULL)
-        return c->gen[fmt->id];
+    if (c->src[fmt->id] != NULL)
+        return c->src[fmt->id];
     mintid_config cfg;
     mintid_config_init(&cfg, fmt);
     /* As the command: a used-up millisecond waits for the next one, so one
      * statement may mint any number of IDs. */
     cfg.overflow = MINTID_OVERFLOW_WAIT;
+    /* A batch reads the clock once: each ID is checked against the clock
+     * when it is handed out (source_next). */
+    cfg.ids_per_reading = BATCH_MAX;
     if (node_applies(fmt)) {
         int64_t max = (INT64_C(1) << fmt->node_bits) - 1;
         if (c->node > max) {
@@ -204,30 +312,89 @@ static mintid_gen *slot_gen(sqlite3_context *ctx, slot *s) {
         cfg.node = c->node;
     }
     cfg.epoch_ms = conn_epoch(c, fmt);
-    const char *dir = getenv("MINTID_HOST_DIR");
-    if (dir != NULL && dir[0] == '\0')
-        dir = NULL;
-    int rc = mintid_gen_new_host(fmt, &cfg, dir, &c->gen[fmt->id]);
-    if (rc == MINTID_EHOST || rc == MINTID_EHOSTSTATE) {
-        const char *why = rc == MINTID_EHOST ? strerror(errno) : NULL;
-        error_msg(ctx, "%s: in %s: %s%s%s (MINTID_HOST_DIR names the directory)", fmt->name,
-                  dir != NULL ? dir : MINTID_HOST_DIR_DEFAULT, mintid_strerror(rc), why != NULL ? ": " : "",
-                  why != NULL ? why : "");
-    } else if (rc == MINTID_ETIME) {
-        error_msg(ctx, "%s: the epoch %" PRId64 " is in the future", fmt->name, cfg.epoch_ms);
-    } else if (rc != MINTID_OK) {
-        error_msg(ctx, "%s: %s", fmt->name, mintid_strerror(rc));
+    pthread_once(&atfork_once, register_atfork);
+    pthread_mutex_lock(&sources_lock);
+    source *src = sources;
+    while (src != NULL && !(src->fmt == fmt && src->node == cfg.node && src->epoch_ms == cfg.epoch_ms))
+        src = src->next;
+    if (src == NULL) {
+        mintid_gen *gen = new_generator(ctx, fmt, &cfg);
+        if (gen != NULL && (src = calloc(1, sizeof *src)) == NULL) {
+            mintid_gen_free(gen);
+            sqlite3_result_error_nomem(ctx);
+        }
+        if (src != NULL) {
+            pthread_mutex_init(&src->lock, NULL);
+            src->fmt = fmt;
+            src->node = cfg.node;
+            src->epoch_ms = cfg.epoch_ms;
+            src->gen = gen;
+            src->want = 1;
+            src->next = sources;
+            sources = src;
+        }
     }
-    if (rc != MINTID_OK)
-        c->gen[fmt->id] = NULL;
-    return c->gen[fmt->id];
+    if (src != NULL)
+        src->refs++;
+    pthread_mutex_unlock(&sources_lock);
+    c->src[fmt->id] = src;
+    return src;
+}
+
+/* The Unix ms of the system clock, as the library reads it. */
+static int64_t clock_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/*
+ * The next ID of a source: the batch's next one while the clock is still
+ * in that ID's time unit, else the first of a new batch, minted now. So
+ * every ID carries the time unit (the millisecond, for most formats) in
+ * which it is handed out, as one minted on the spot does: a batch saves
+ * the host-wide lock per ID, never the clock. A batch that outlives its
+ * unit is dropped (those IDs are never used by anyone); the next one is
+ * twice as large when one is used up within its unit, up to BATCH_MAX,
+ * and half as large when one is dropped, so a process that mints less
+ * than one ID per unit draws one at a time and spends none.
+ */
+static int source_next(source *src, mintid_id *out) {
+    int64_t now = clock_ms();
+    pthread_mutex_lock(&src->lock);
+    if (src->pos < src->len) {
+        if (now >= src->from && now < src->until) {
+            *out = src->ids[src->pos++];
+            pthread_mutex_unlock(&src->lock);
+            return MINTID_OK;
+        }
+        src->want = src->want > 1 ? src->want / 2 : 1; /* the unit passed: fewer next time */
+    } else if (src->len > 0 && now < src->until) {
+        src->want = src->want < BATCH_MAX ? src->want * 2 : BATCH_MAX; /* used up within its unit: more next time */
+    }
+    src->pos = src->len = 0;
+    long n = mintid_gen_next_n(src->gen, src->ids, src->want);
+    if (n > 0) {
+        /* The batch keeps the IDs of its first ID's unit (a call may wait
+         * for the next unit midway). */
+        const mintid_format *fmt = src->fmt;
+        src->from = mintid_id_unix_ms(fmt, &src->ids[0], src->epoch_ms);
+        src->until = src->from + (int64_t)fmt->ts_unit_ms;
+        while (n > 1 && mintid_id_unix_ms(fmt, &src->ids[n - 1], src->epoch_ms) != src->from)
+            n--;
+        *out = src->ids[0];
+        src->pos = 1;
+        src->len = (unsigned)n;
+    }
+    pthread_mutex_unlock(&src->lock);
+    return n > 0 ? MINTID_OK : (int)n;
 }
 
 static bool mint(sqlite3_context *ctx, slot *s, mintid_id *id) {
-    mintid_gen *gen = slot_gen(ctx, s);
-    if (gen == NULL)
+    source *src = slot_source(ctx, s);
+    if (src == NULL)
         return false;
-    int rc = mintid_gen_next(gen, id);
+    int rc = source_next(src, id);
     if (rc != MINTID_OK) {
         /* As the command: a host-wide state ahead of the clock (left by a run
          * under a clock set ahead) holds every generator back until the clock

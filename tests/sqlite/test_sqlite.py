@@ -18,6 +18,7 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import unittest
 
@@ -356,6 +357,54 @@ class Processes(unittest.TestCase):
             for w in range(8):
                 ns = [r[0] for r in db.execute("SELECT n FROM t WHERE writer = ? ORDER BY id", (w,))]
                 self.assertEqual(ns, list(range(WRITER_ROWS)))
+
+
+class Batches(unittest.TestCase):
+    """A process mints from one source per format and settings: the
+    host-wide generator, and a batch of IDs handed out while the clock is
+    in their millisecond (a forked child's is tested by test_sqlite_fork)."""
+
+    def test_connections_of_a_process_continue_one_sequence(self):
+        a, b = connect(), connect()
+        got = []
+        for i in range(3000):
+            got.append(one(a if i % 3 else b, "SELECT gen_nanoflake_int()"))
+        self.assertEqual(got, sorted(set(got)))
+
+    def test_threads_share_the_source(self):
+        # Python's sqlite3 lets go of the GIL while a statement runs.
+        per_thread, results = 20000, []
+        series = "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < ?) "
+
+        def mint():
+            db = connect()
+            ids = []
+            for _ in range(per_thread // 100):
+                ids += [row[0] for row in db.execute(series + "SELECT gen_nanoflake_int() FROM r", (100,))]
+            results.append(ids)
+
+        threads = [threading.Thread(target=mint) for _ in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        self.assertEqual(len(results), 4)
+        for ids in results:
+            self.assertEqual(ids, sorted(set(ids)))
+        self.assertEqual(len(set().union(*results)), 4 * per_thread)
+
+    def test_an_id_carries_the_millisecond_it_is_handed_out_in(self):
+        db = connect()
+        seen = []
+        for i in range(4000):
+            before = time.time_ns() // 1000000
+            n = one(db, "SELECT gen_nanoflake_int()")
+            seen.append((before, n, time.time_ns() // 1000000))
+            if i % 50 == 0:
+                time.sleep(0.0004)  # a batch then outlives its millisecond
+        ms = {n: one(db, "SELECT json_extract(mintid_inspect(?, 'nanoflake'), '$.unix_ms')", n) for _, n, _ in seen}
+        late = [(before, ms[n], after) for before, n, after in seen if not before <= ms[n] <= after]
+        self.assertEqual(late, [])
 
 
 WRITER_ROWS = 4000
