@@ -82,9 +82,10 @@
     return e;
   }
 
+  // As mintid writes a time: toISOString gives a year past 9999 six digits (+010889), mintid five (+10889).
   function utc(ms) {
     const d = new Date(ms);
-    return isNaN(d) ? `Unix ms ${ms}` : d.toISOString();
+    return isNaN(d) ? `Unix ms ${ms}` : d.toISOString().replace(/^([+-])0(\d{5})/, "$1$2");
   }
 
   function localTime(ms) {

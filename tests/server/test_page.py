@@ -374,6 +374,10 @@ class Page(unittest.TestCase):
         listed = b.eval("[...document.querySelectorAll('#format-list svg')].map(s => [s.dataset.format,"
                         " [...s.querySelectorAll('rect.field')].reduce((n, r) => n + +r.dataset.bits, 0)])")
         self.assertEqual(listed, [[f["name"], f["bits"]] for f in self.formats])
+        # Each lifespan's times as `mintid formats` writes them (past 9999 too: +10889-...).
+        spans = b.eval("[...document.querySelectorAll('#format-list .help')].map(e => e.textContent)")
+        cli = re.findall(r"epoch: (\S+) .*runs out (\S+)", mintid("formats").stdout)
+        self.assertEqual([re.search(r"from (\S+) until (\S+) ", t).groups() for t in spans], cli)
         for f in self.formats:
             name = f["name"]
             with self.subTest(format=name):
