@@ -26,7 +26,7 @@
     }
   }
 
-  // GET path, as JSON: {code, body}. A 401 throws AuthNeeded.
+  // GET path, as JSON: {code, body}. A 401 or 429 throws AuthNeeded.
   async function api(path) {
     const headers = { Accept: "application/json" };
     const s = secret();
@@ -39,7 +39,8 @@
     } catch (e) {
       body = { error: text.trim() || `the server answered ${r.status}` };
     }
-    if (r.status === 401) throw new AuthNeeded(body.error || "this server needs a secret");
+    // 429: too many wrong secrets; the prompt stays, with the server's "try again in ..." reason.
+    if (r.status === 401 || r.status === 429) throw new AuthNeeded(body.error || "this server needs a secret");
     return { code: r.status, body };
   }
 

@@ -213,7 +213,8 @@ class Browser:
 
 
 def problems(events, allow_401=False):
-    """Console errors and warnings, exceptions and log entries of level error or warning, as text."""
+    """Console errors and warnings, exceptions and log entries of level error or warning, as text
+    (with allow_401, not the network's note of a 401 or 429)."""
     out = []
     for e in events:
         m, p = e.get("method"), e.get("params", {})
@@ -223,7 +224,7 @@ def problems(events, allow_401=False):
             out.append(f"console.{p['type']}: {[a.get('value') for a in p['args']]}")
         elif m == "Log.entryAdded" and p["entry"]["level"] in ("error", "warning"):
             entry = p["entry"]
-            if allow_401 and entry.get("source") == "network" and "401" in entry["text"]:
+            if allow_401 and entry.get("source") == "network" and re.search(r"\b(401|429)\b", entry["text"]):
                 continue
             out.append(f"log ({entry.get('source')}): {entry['text']}")
     return out
@@ -448,6 +449,23 @@ class Page(unittest.TestCase):
         b.type("wrong")
         b.enter()
         b.wait_for("document.getElementById('auth-error').textContent.includes('refused')", "the refusal")
+        # Too many wrong secrets (429): the prompt stays, with the server's reason.
+        b.send("Fetch.enable", {"patterns": [{"urlPattern": "*/v1/formats"}]})
+        b.click("#secret")
+        b.type("wrong again")
+        b.enter()
+        deadline, kept = time.monotonic() + WAIT_S, []
+        while (e := b.events.get(timeout=max(0.01, deadline - time.monotonic()))).get("method") != "Fetch.requestPaused":
+            kept.append(e)
+        for k in kept:
+            b.events.put(k)
+        too_many = json.dumps({"error": "too many wrong secrets on this connection; try again in 250 ms"}).encode()
+        b.send("Fetch.fulfillRequest", {"requestId": e["params"]["requestId"], "responseCode": 429,
+                                        "responseHeaders": [{"name": "Content-Type", "value": "application/json"}],
+                                        "body": base64.b64encode(too_many).decode()})
+        b.send("Fetch.disable")
+        b.wait_for("!document.getElementById('auth').hidden &&"
+                   " document.getElementById('auth-error').textContent.includes('try again in 250 ms')", "the 429")
         b.click("#secret")
         b.type(SECRET)
         b.enter()
