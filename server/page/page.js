@@ -30,7 +30,8 @@
   async function api(path) {
     const headers = { Accept: "application/json" };
     const s = secret();
-    if (s) headers.Authorization = "Bearer " + s;
+    // A secret is bytes (a line of the auth file) and a header value one byte per character: its UTF-8, so.
+    if (s) headers.Authorization = "Bearer " + String.fromCharCode(...new TextEncoder().encode(s));
     const r = await fetch(path, { headers, cache: "no-store", credentials: "omit", redirect: "error" });
     const text = await r.text();
     let body;

@@ -41,6 +41,7 @@ from harness import Server  # noqa: E402
 
 MINTIDD = MINTID = CHROMIUM = OUT = None
 SECRET = "page-s3cret"
+UTF8_SECRET = "pässwörd-€"  # a secret is bytes: the page must send this one's UTF-8
 WAIT_S = 15  # the longest any one step may take; a step that takes longer is a failure
 
 
@@ -252,8 +253,8 @@ class Page(unittest.TestCase):
     def start(cls):
         cls.srv = Server(MINTIDD, args=["--node", "100"]).start()
         secrets = os.path.join(cls.tmp.name, "secrets")
-        with open(secrets, "w") as f:
-            f.write(SECRET + "\n")
+        with open(secrets, "w", encoding="utf-8") as f:
+            f.write(SECRET + "\n" + UTF8_SECRET + "\n")
         os.chmod(secrets, 0o600)
         cls.auth = Server(MINTIDD, args=["--node", "100", "--auth-file", secrets]).start()
         cls.base = f"http://127.0.0.1:{cls.srv.http_port}"
@@ -467,15 +468,17 @@ class Page(unittest.TestCase):
         b.wait_for("!document.getElementById('auth').hidden &&"
                    " document.getElementById('auth-error').textContent.includes('try again in 250 ms')", "the 429")
         b.click("#secret")
-        b.type(SECRET)
+        b.type(UTF8_SECRET)
         b.enter()
         b.wait_for("document.body.dataset.ready", "the formats, with the secret")
         self.assertTrue(b.eval("document.getElementById('auth').hidden"))
-        self.assertEqual(b.eval("sessionStorage.getItem('mintid-secret')"), SECRET)
+        self.assertEqual(b.eval("sessionStorage.getItem('mintid-secret')"), UTF8_SECRET)
         text = mintid("gen", "scru160", "--local").stdout.strip()
         self.look_up(text)
         self.check_shown("scru160", text)
-        self.assertNotIn(SECRET, b.eval("location.href"))
+        href = urllib.parse.unquote(b.eval("location.href"))
+        self.assertNotIn(UTF8_SECRET, href)
+        self.assertNotIn(SECRET, href)
         self.check_clean(allow_401=True)
 
     def test_5_phone(self):
