@@ -456,7 +456,10 @@ class Page(unittest.TestCase):
         b.type("wrong again")
         b.enter()
         deadline, kept = time.monotonic() + WAIT_S, []
-        while (e := b.events.get(timeout=max(0.01, deadline - time.monotonic()))).get("method") != "Fetch.requestPaused":
+        while True:  # queue.Empty after WAIT_S: the page asked nothing
+            e = b.events.get(timeout=max(0.01, deadline - time.monotonic()))
+            if e.get("method") == "Fetch.requestPaused":
+                break
             kept.append(e)
         for k in kept:
             b.events.put(k)
