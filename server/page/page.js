@@ -266,7 +266,11 @@
         `${c.format}, minted ${c.time}`);
       b.addEventListener("click", () => {
         $("format").value = c.format;
-        run(() => lookup(text, c.format));
+        // The button goes with the list: the focus moves on to what it chose, not back to the top.
+        run(async () => {
+          await lookup(text, c.format);
+          if (!$("detail").hidden) $("result-title").focus();
+        });
       });
       const li = el("li");
       li.append(b);

@@ -402,6 +402,8 @@ class Page(unittest.TestCase):
                     self.assertIn(name, candidates)
                     b.click(f"#candidate-list button[data-format='{name}']")
                     b.wait_for(f"document.getElementById('result').dataset.format === '{name}'", f"{name} chosen")
+                    # The button is gone with the list: the focus goes on to the result, not back to the top.
+                    b.wait_for("document.activeElement.id === 'result-title'", "the focus on the result")
                     self.assertEqual(b.eval("location.search"),
                                      "?" + urllib.parse.urlencode({"id": text, "format": name}))
                 self.check_shown(name, text)
