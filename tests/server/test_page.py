@@ -9,7 +9,8 @@ mintidd on spare loopback ports and, for an ID of every format (minted with
 time, every field, and the SVG bar (its fields' widths sum to the format's
 bits, each value is the ID's bits). Then the /?id= link, the mint button,
 a phone's width, the Content-Security-Policy and the other headers, and,
-against a server with auth-file, the prompt for the secret. The page must
+against a server with auth-file, the prompt for the secret (a wrong one,
+a 429, a secret beyond ASCII). The page must
 log no CSP violation and no console error. A screenshot of each format's
 result is written to --out (FORMAT.png).
 
