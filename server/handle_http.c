@@ -117,12 +117,15 @@ static void send_error(conn *c, const http_request *req, struct evbuffer *out, i
     send_response(c, req, out, &r);
 }
 
-/* Decodes %XX escapes of a path segment into buf; false if malformed. */
-static bool percent_decode(const char *s, size_t len, char *buf, size_t cap, size_t *out_len) {
+/*
+ * Decodes %XX escapes of a path segment into buf (cap bytes, 256 at most);
+ * NULL, or why not: malformed, or longer than any format's ID can be.
+ */
+static const char *percent_decode(const char *s, size_t len, char *buf, size_t cap, size_t *out_len) {
     size_t o = 0;
     for (size_t i = 0; i < len; i++) {
         if (o + 1 >= cap)
-            return false;
+            return "longer than 255 bytes";
         if (s[i] != '%') {
             buf[o++] = s[i];
             continue;
@@ -135,7 +138,7 @@ static bool percent_decode(const char *s, size_t len, char *buf, size_t cap, siz
                          : h >= 'A' && h <= 'F' ? (unsigned)(h - 'A' + 10)
                                                 : 16;
             if (d == 16)
-                return false;
+                return "malformed percent-encoding";
             v = v * 16 + d;
         }
         buf[o++] = (char)v;
@@ -143,7 +146,7 @@ static bool percent_decode(const char *s, size_t len, char *buf, size_t cap, siz
     }
     buf[o] = '\0';
     *out_len = o;
-    return true;
+    return NULL;
 }
 
 typedef struct param {
@@ -209,8 +212,8 @@ static bool param_prefix(conn *c, const http_request *req, struct evbuffer *out,
     const char *why;
     if (!p->seen)
         return true;
-    if (!percent_decode(p->value, p->len, decoded, sizeof decoded, &len)) {
-        send_error(c, req, out, 400, "malformed percent-encoding in prefix");
+    if ((why = percent_decode(p->value, p->len, decoded, sizeof decoded, &len)) != NULL) {
+        send_error(c, req, out, 400, "prefix: %s", why);
         return false;
     }
     if (!service_parse_prefix(fmt, form, decoded, len, prefix, &why)) {
@@ -291,8 +294,9 @@ static void route_inspect(conn *c, const http_request *req, struct evbuffer *out
                           const char *id_text, size_t id_len, const char *q, size_t qlen) {
     char decoded[256];
     size_t len;
-    if (!percent_decode(id_text, id_len, decoded, sizeof decoded, &len)) {
-        send_error(c, req, out, 400, "malformed percent-encoding in the ID");
+    const char *why = percent_decode(id_text, id_len, decoded, sizeof decoded, &len);
+    if (why != NULL) {
+        send_error(c, req, out, 400, "the ID: %s", why);
         return;
     }
     param params[] = {{"from", NULL, 0, false}};
@@ -336,8 +340,9 @@ static void route_guess(conn *c, const http_request *req, struct evbuffer *out, 
         send_error(c, req, out, 404, "no such resource '%s'; see GET /v1/formats", shown);
         return;
     }
-    if (!percent_decode(id_text, id_len, decoded, sizeof decoded, &len)) {
-        send_error(c, req, out, 400, "malformed percent-encoding in the ID");
+    const char *why = percent_decode(id_text, id_len, decoded, sizeof decoded, &len);
+    if (why != NULL) {
+        send_error(c, req, out, 400, "the ID: %s", why);
         return;
     }
     if (!parse_query(c, req, out, q, qlen, NULL, 0))

@@ -402,8 +402,8 @@ static bool mint(sqlite3_context *ctx, slot *s, mintid_id *id) {
         mintid_gen_stats st;
         int64_t now = 0;
         char when[MINTID_TIME_MAX];
-        const char *path = mintid_gen_host_path(gen);
-        mintid_gen_get_stats(gen, &st);
+        const char *path = mintid_gen_host_path(src->gen);
+        mintid_gen_get_stats(src->gen, &st);
         if ((rc == MINTID_ETIMEDOUT || rc == MINTID_ECLOCKBACK) && path != NULL &&
             mintid_clock_system(NULL, &now) == MINTID_OK && st.last_unix_ms > now &&
             mintid_format_time(st.last_unix_ms, when, sizeof when) >= 0)

@@ -26,11 +26,12 @@
     }
   }
 
-  // GET path, as JSON: {code, body}. A 401 throws AuthNeeded.
+  // GET path, as JSON: {code, body}. A 401 or 429 throws AuthNeeded.
   async function api(path) {
     const headers = { Accept: "application/json" };
     const s = secret();
-    if (s) headers.Authorization = "Bearer " + s;
+    // A secret is bytes (a line of the auth file) and a header value one byte per character: its UTF-8, so.
+    if (s) headers.Authorization = "Bearer " + String.fromCharCode(...new TextEncoder().encode(s));
     const r = await fetch(path, { headers, cache: "no-store", credentials: "omit", redirect: "error" });
     const text = await r.text();
     let body;
@@ -39,7 +40,8 @@
     } catch (e) {
       body = { error: text.trim() || `the server answered ${r.status}` };
     }
-    if (r.status === 401) throw new AuthNeeded(body.error || "this server needs a secret");
+    // 429: too many wrong secrets; the prompt stays, with the server's "try again in ..." reason.
+    if (r.status === 401 || r.status === 429) throw new AuthNeeded(body.error || "this server needs a secret");
     return { code: r.status, body };
   }
 
@@ -82,9 +84,10 @@
     return e;
   }
 
+  // As mintid writes a time: toISOString gives a year past 9999 six digits (+010889), mintid five (+10889).
   function utc(ms) {
     const d = new Date(ms);
-    return isNaN(d) ? `Unix ms ${ms}` : d.toISOString();
+    return isNaN(d) ? `Unix ms ${ms}` : d.toISOString().replace(/^([+-])0(\d{5})/, "$1$2");
   }
 
   function localTime(ms) {
@@ -263,7 +266,11 @@
         `${c.format}, minted ${c.time}`);
       b.addEventListener("click", () => {
         $("format").value = c.format;
-        run(() => lookup(text, c.format));
+        // The button goes with the list: the focus moves on to what it chose, not back to the top.
+        run(async () => {
+          await lookup(text, c.format);
+          if (!$("detail").hidden) $("result-title").focus();
+        });
       });
       const li = el("li");
       li.append(b);

@@ -9,7 +9,8 @@ mintidd on spare loopback ports and, for an ID of every format (minted with
 time, every field, and the SVG bar (its fields' widths sum to the format's
 bits, each value is the ID's bits). Then the /?id= link, the mint button,
 a phone's width, the Content-Security-Policy and the other headers, and,
-against a server with auth-file, the prompt for the secret. The page must
+against a server with auth-file, the prompt for the secret (a wrong one,
+a 429, a secret beyond ASCII). The page must
 log no CSP violation and no console error. A screenshot of each format's
 result is written to --out (FORMAT.png).
 
@@ -41,6 +42,7 @@ from harness import Server  # noqa: E402
 
 MINTIDD = MINTID = CHROMIUM = OUT = None
 SECRET = "page-s3cret"
+UTF8_SECRET = "pässwörd-€"  # a secret is bytes: the page must send this one's UTF-8
 WAIT_S = 15  # the longest any one step may take; a step that takes longer is a failure
 
 
@@ -213,7 +215,8 @@ class Browser:
 
 
 def problems(events, allow_401=False):
-    """Console errors and warnings, exceptions and log entries of level error or warning, as text."""
+    """Console errors and warnings, exceptions and log entries of level error or warning, as text
+    (with allow_401, not the network's note of a 401 or 429)."""
     out = []
     for e in events:
         m, p = e.get("method"), e.get("params", {})
@@ -223,7 +226,7 @@ def problems(events, allow_401=False):
             out.append(f"console.{p['type']}: {[a.get('value') for a in p['args']]}")
         elif m == "Log.entryAdded" and p["entry"]["level"] in ("error", "warning"):
             entry = p["entry"]
-            if allow_401 and entry.get("source") == "network" and "401" in entry["text"]:
+            if allow_401 and entry.get("source") == "network" and re.search(r"\b(401|429)\b", entry["text"]):
                 continue
             out.append(f"log ({entry.get('source')}): {entry['text']}")
     return out
@@ -251,8 +254,8 @@ class Page(unittest.TestCase):
     def start(cls):
         cls.srv = Server(MINTIDD, args=["--node", "100"]).start()
         secrets = os.path.join(cls.tmp.name, "secrets")
-        with open(secrets, "w") as f:
-            f.write(SECRET + "\n")
+        with open(secrets, "w", encoding="utf-8") as f:
+            f.write(SECRET + "\n" + UTF8_SECRET + "\n")
         os.chmod(secrets, 0o600)
         cls.auth = Server(MINTIDD, args=["--node", "100", "--auth-file", secrets]).start()
         cls.base = f"http://127.0.0.1:{cls.srv.http_port}"
@@ -374,6 +377,10 @@ class Page(unittest.TestCase):
         listed = b.eval("[...document.querySelectorAll('#format-list svg')].map(s => [s.dataset.format,"
                         " [...s.querySelectorAll('rect.field')].reduce((n, r) => n + +r.dataset.bits, 0)])")
         self.assertEqual(listed, [[f["name"], f["bits"]] for f in self.formats])
+        # Each lifespan's times as `mintid formats` writes them (past 9999 too: +10889-...).
+        spans = b.eval("[...document.querySelectorAll('#format-list .help')].map(e => e.textContent)")
+        cli = re.findall(r"epoch: (\S+) .*runs out (\S+)", mintid("formats").stdout)
+        self.assertEqual([re.search(r"from (\S+) until (\S+) ", t).groups() for t in spans], cli)
         for f in self.formats:
             name = f["name"]
             with self.subTest(format=name):
@@ -396,6 +403,8 @@ class Page(unittest.TestCase):
                     self.assertIn(name, candidates)
                     b.click(f"#candidate-list button[data-format='{name}']")
                     b.wait_for(f"document.getElementById('result').dataset.format === '{name}'", f"{name} chosen")
+                    # The button is gone with the list: the focus goes on to the result, not back to the top.
+                    b.wait_for("document.activeElement.id === 'result-title'", "the focus on the result")
                     self.assertEqual(b.eval("location.search"),
                                      "?" + urllib.parse.urlencode({"id": text, "format": name}))
                 self.check_shown(name, text)
@@ -444,16 +453,38 @@ class Page(unittest.TestCase):
         b.type("wrong")
         b.enter()
         b.wait_for("document.getElementById('auth-error').textContent.includes('refused')", "the refusal")
+        # Too many wrong secrets (429): the prompt stays, with the server's reason.
+        b.send("Fetch.enable", {"patterns": [{"urlPattern": "*/v1/formats"}]})
         b.click("#secret")
-        b.type(SECRET)
+        b.type("wrong again")
+        b.enter()
+        deadline, kept = time.monotonic() + WAIT_S, []
+        while True:  # queue.Empty after WAIT_S: the page asked nothing
+            e = b.events.get(timeout=max(0.01, deadline - time.monotonic()))
+            if e.get("method") == "Fetch.requestPaused":
+                break
+            kept.append(e)
+        for k in kept:
+            b.events.put(k)
+        too_many = json.dumps({"error": "too many wrong secrets on this connection; try again in 250 ms"}).encode()
+        b.send("Fetch.fulfillRequest", {"requestId": e["params"]["requestId"], "responseCode": 429,
+                                        "responseHeaders": [{"name": "Content-Type", "value": "application/json"}],
+                                        "body": base64.b64encode(too_many).decode()})
+        b.send("Fetch.disable")
+        b.wait_for("!document.getElementById('auth').hidden &&"
+                   " document.getElementById('auth-error').textContent.includes('try again in 250 ms')", "the 429")
+        b.click("#secret")
+        b.type(UTF8_SECRET)
         b.enter()
         b.wait_for("document.body.dataset.ready", "the formats, with the secret")
         self.assertTrue(b.eval("document.getElementById('auth').hidden"))
-        self.assertEqual(b.eval("sessionStorage.getItem('mintid-secret')"), SECRET)
+        self.assertEqual(b.eval("sessionStorage.getItem('mintid-secret')"), UTF8_SECRET)
         text = mintid("gen", "scru160", "--local").stdout.strip()
         self.look_up(text)
         self.check_shown("scru160", text)
-        self.assertNotIn(SECRET, b.eval("location.href"))
+        href = urllib.parse.unquote(b.eval("location.href"))
+        self.assertNotIn(UTF8_SECRET, href)
+        self.assertNotIn(SECRET, href)
         self.check_clean(allow_401=True)
 
     def test_5_phone(self):

@@ -127,6 +127,25 @@ class Http(SharedServer):
         status, _, body = get(self.port, "/v1/nanoflake/%31c49kkphl4ow")
         self.assertEqual(json.loads(body)["int"], "175928847298985984")
 
+    def test_inspect_guessed(self):
+        # One format: as GET /v1/{format}/{id} answers; HEAD: the head alone.
+        ident = get(self.port, "/v1/scru160")[2].strip()
+        status, h, body = get(self.port, f"/v1/inspect/{ident}")
+        self.assertEqual((status, json.loads(body)), (200, inspect_cli("scru160", ident)))
+        status, h2, body = get(self.port, f"/v1/inspect/{ident}", method="HEAD")
+        self.assertEqual((status, body, h2["content-length"]), (200, "", h["content-length"]))
+        # Several: 300, each candidate as its format reads it.
+        status, _, body = get(self.port, "/v1/inspect/175928847298985984", {"Accept": "application/json"})
+        self.assertEqual(status, 300)
+        for c in json.loads(body)["candidates"]:
+            self.assertEqual(c, inspect_cli(c["format"], "175928847298985984"))
+        # Too long for any format is said so, not taken for bad percent-encoding.
+        for path in ("/v1/inspect/" + "a" * 300, "/v1/nanoflake/" + "a" * 300):
+            status, _, body = get(self.port, path)
+            self.assertEqual(status, 400, path)
+            self.assertIn("longer than 255 bytes", body, path)
+        self.assertEqual(get(self.port, "/v1/inspect/" + "%61" * 100)[0], 400)
+
     def test_formats_health_metrics(self):
         status, _, body = get(self.port, "/v1/formats")
         doc = json.loads(body)
