@@ -334,9 +334,9 @@ void config_usage(FILE *out) {
           "(`setting = value`; a # at the start of a line or after a blank starts a\n"
           "comment, so a value holding \" #\" goes on the command line or in the\n"
           "environment) and as an environment variable; the command line wins over\n"
-          "the environment, which wins over the file. `mintidd --settings-reference\n"
-          "conf|man|names` writes the settings below as a commented config file, as\n"
-          "roff for mintidd.conf(5), or as a list of names.\n\nsettings:\n",
+          "the environment, which wins over the file.\n"
+          "`mintidd --settings-reference conf|man|names` writes the settings below as\n"
+          "a commented config file, as roff for mintidd.conf(5), or as a list of names.\n\nsettings:\n",
           out);
     for (size_t i = 0; i < NSETTINGS; i++) {
         char env[64];
