@@ -28,7 +28,7 @@ PACKAGES := build-essential cmake pkg-config clang libssl-dev libclang-rt-14-dev
             python3-yaml python3-jsonschema prometheus groff-base man-db bash-completion \
             libsqlite3-dev sqlite3 python3-dev python3-setuptools python3-wheel python3-pip python3-venv \
             libsystemd-dev systemd debhelper dpkg-dev fakeroot lintian postgresql-server-dev-all \
-            chromium
+            dh-python python3-all-dev chromium
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -131,10 +131,10 @@ check-pg: pg
 	$(SUDO) python3 -W ignore tests/pg/test_pg.py
 
 # The Debian packages (debian/: libmintid0.3, libmintid-dev, mintid, mintidd,
-# postgresql-15-mintid), built with dpkg-buildpackage from a copy of the
-# files git tracks, as they are in the work tree, in $(BUILD)/deb/src; the
-# .deb files and the .changes land in $(BUILD)/deb/, and lintian reports on
-# them. The version of debian/changelog must be include/mintid.h's.
+# postgresql-15-mintid, libsqlite3-mod-mintid, python3-mintid), built with
+# dpkg-buildpackage from a copy of the files git tracks, as they are in the
+# work tree, in $(BUILD)/deb/src; the .deb files and the .changes land in
+# $(BUILD)/deb/, and lintian reports on them. The version of debian/changelog must be include/mintid.h's.
 deb: deps
 	@v=$$(sed -n 's/^#define MINTID_VERSION_[A-Z]* \([0-9]*\)$$/\1/p' include/mintid.h | paste -sd.); \
 	d=$$(dpkg-parsechangelog -l debian/changelog -S Version); \

@@ -3,7 +3,8 @@
 """test_deb.py - the Debian packages of `make deb`, as an operator meets them.
 
 Run as root (make check-deb): it installs libmintid0.3, libmintid-dev, mintid,
-mintidd and postgresql-15-mintid from DEB_DIR on this machine, then
+mintidd, postgresql-15-mintid, libsqlite3-mod-mintid and python3-mintid from
+DEB_DIR on this machine, then
 
   - lintian: no error and no warning (overrides carry their reason);
   - the unit: `systemd-analyze verify` says nothing, `systemd-analyze
@@ -20,6 +21,11 @@ mintidd and postgresql-15-mintid from DEB_DIR on this machine, then
     itself is started, with the ports in a runtime drop-in.)
   - the extension is created in a throwaway cluster (as postgres, spare
     port, stopped by its pid) from the packaged files;
+  - as a plain user (nobody), from /, with nothing of the source tree in
+    reach: the sqlite3 shell loads the SQLite extension by name (`.load
+    mintid`) and mints, and so does Python's sqlite3 module
+    (load_extension('mintid')); the system python3 imports mintid from
+    the package and mints (`mintid.gen('uuidv7')`);
 
 and purges every package, then checks that nothing is left behind: no
 package, no file the packages shipped, no new path under /etc, /usr, /lib,
@@ -49,7 +55,8 @@ import sys
 import tempfile
 import time
 
-PACKAGES = ["libmintid0.3", "libmintid-dev", "mintid", "mintidd", "postgresql-15-mintid"]
+PACKAGES = ["libmintid0.3", "libmintid-dev", "mintid", "mintidd", "postgresql-15-mintid", "libsqlite3-mod-mintid",
+            "python3-mintid"]
 UNIT = "/lib/systemd/system/mintidd.service"
 CONFFILE = "/etc/mintid/mintidd.conf"
 PG_BIN = "/usr/lib/postgresql/15/bin"
@@ -289,7 +296,7 @@ def server_as_the_unit_would(unit, http, resp):
 
 def extension_in_a_throwaway_cluster():
     so = "/usr/lib/postgresql/15/lib/mintid.so"
-    owner = run(["dpkg", "-S", so], check_rc=False).stdout.split(":")[0]
+    owner = owner_of(so)
     check(owner == "postgresql-15-mintid", f"{so} is the package's ({owner})")
     root = tempfile.mkdtemp(prefix="mintid-pg-")
     pw = pwd.getpwnam("postgres")
@@ -336,6 +343,64 @@ def extension_in_a_throwaway_cluster():
                 postmaster.kill()
                 postmaster.wait()
         shutil.rmtree(root, ignore_errors=True)
+
+
+def as_nobody():
+    """A plain user's process: the preexec_fn of a child."""
+    pw = pwd.getpwnam("nobody")
+
+    def enter():
+        os.setgroups([])
+        os.setgid(pw.pw_gid)
+        os.setuid(pw.pw_uid)
+
+    return enter
+
+
+# A plain user's environment: no PYTHONPATH, no ~/.sqliterc, nothing of the
+# source tree (the working directory is /).
+USER_ENV = {"PATH": "/usr/bin:/bin", "HOME": "/nonexistent", "LANG": "C.UTF-8"}
+
+
+def owner_of(path):
+    return run(["dpkg", "-S", path], check_rc=False).stdout.split(":")[0]
+
+
+def sqlite_extension():
+    """The SQLite extension where the dynamic loader finds it by name."""
+    multiarch = run(["dpkg-architecture", "-qDEB_HOST_MULTIARCH"]).stdout.strip()
+    so = f"/usr/lib/{multiarch}/mintid.so"
+    owner = owner_of(so)
+    check(owner == "libsqlite3-mod-mintid", f"{so} is libsqlite3-mod-mintid's ({owner})")
+    p = run(["sqlite3", "-init", "/dev/null", "-bail", ":memory:", ".load mintid",
+             "SELECT gen_uuidv7();", "SELECT typeof(gen_nanoflake_int());"],
+            check_rc=False, cwd="/", env=USER_ENV, preexec_fn=as_nobody())
+    out = p.stdout.split()
+    check(p.returncode == 0 and len(out) == 2 and UUIDV7.match(out[0]) is not None and out[1] == "integer",
+          f"sqlite3 shell: .load mintid, SELECT gen_uuidv7() and gen_nanoflake_int() ({out} {p.stderr.strip()})")
+    script = ("import sqlite3\n"
+              "db = sqlite3.connect(':memory:')\n"
+              "db.enable_load_extension(True)\n"
+              "db.load_extension('mintid')\n"
+              "db.enable_load_extension(False)\n"
+              "print(db.execute('SELECT gen_uuidv7()').fetchone()[0])\n")
+    p = run(["python3", "-c", script], check_rc=False, cwd="/", env=USER_ENV, preexec_fn=as_nobody())
+    check(p.returncode == 0 and UUIDV7.match(p.stdout.strip()) is not None,
+          f"Python's sqlite3: load_extension('mintid'), SELECT gen_uuidv7() ({p.stdout.strip()!r} "
+          f"{p.stderr.strip()})")
+
+
+def python_module():
+    """import mintid with the system python3, from the package."""
+    script = "import mintid; print(mintid.__file__); print(mintid.gen('uuidv7'))"
+    p = run(["python3", "-c", script], check_rc=False, cwd="/", env=USER_ENV, preexec_fn=as_nobody())
+    out = p.stdout.split()
+    where = out[0] if out else ""
+    owner = owner_of(where) if where else ""
+    check(p.returncode == 0 and owner == "python3-mintid",
+          f"python3: import mintid finds python3-mintid's module ({where} {owner} {p.stderr.strip()})")
+    check(len(out) == 2 and UUIDV7.match(out[1]) is not None,
+          f"python3: mintid.gen('uuidv7') gives a UUIDv7 ({out[1:]})")
 
 
 def restore(backup, paths):
@@ -436,6 +501,8 @@ def main():
                 server_as_the_unit_would(unit_settings(UNIT), http, resp)
 
             extension_in_a_throwaway_cluster()
+            sqlite_extension()
+            python_module()
         finally:
             purged = purge()
             log("purged " + " ".join(purged))
