@@ -423,6 +423,50 @@ class TestConcurrency(unittest.TestCase):
         self.assertEqual(len(set(child_ids) | set(parent_ids)), len(child_ids) + len(parent_ids))
         self.assertIsInstance(local.next(), str)  # the parent goes on with its own
 
+    @unittest.skipUnless(hasattr(os, "fork"), "needs fork")
+    def test_fork_while_threads_mint(self):
+        # Threads draw random bytes for uuidv7 while the main thread forks:
+        # a lock a thread held at the fork (libcrypto's) stays held in the
+        # child, where no thread will ever let it go. The child must mint
+        # all the same, not hang holding the host-wide state's lock.
+        stop = threading.Event()
+        errors = []
+
+        def work():
+            try:
+                while not stop.is_set():
+                    mintid.gen("uuidv7", 64)
+            except Exception as e:  # noqa: BLE001 - reported below
+                errors.append(e)
+
+        threads = [threading.Thread(target=work) for _ in range(3)]
+        for t in threads:
+            t.start()
+        hung = None
+        try:
+            for k in range(10):
+                pid = os.fork()
+                if pid == 0:
+                    os._exit(0 if len(set(mintid.gen("uuidv7", 2000))) == 2000 else 1)
+                # A hang guard only: a child that mints does so in milliseconds.
+                for _ in range(3000):
+                    done, status = os.waitpid(pid, os.WNOHANG)
+                    if done:
+                        self.assertEqual(status, 0)
+                        break
+                    time.sleep(0.01)
+                else:
+                    os.kill(pid, 9)
+                    os.waitpid(pid, 0)
+                    hung = k
+                    break
+        finally:
+            stop.set()
+            for t in threads:
+                t.join()
+        self.assertIsNone(hung, "a child forked while threads minted hung")
+        self.assertEqual(errors, [])
+
 
 class TestFuzz(unittest.TestCase):
     """Random and mutated input into the decoders: an answer, or an error of
