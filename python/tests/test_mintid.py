@@ -106,6 +106,20 @@ class TestGen(unittest.TestCase):
         for exc, call in cases:
             with self.assertRaises(exc):
                 call()
+        # format= by name, as the stub says; a keyword or form with a NUL in it is not the name before the NUL.
+        self.assertEqual(len(mintid.gen(format="ulid")), 26)
+        self.assertEqual(len(mintid.gen(format="ulid", n=2)), 2)
+        for exc, call in [
+            (TypeError, lambda: mintid.gen("ulid", format="ulid")),
+            (TypeError, lambda: mintid.gen(n=2)),
+            (TypeError, lambda: mintid.gen("ulid", **{"n\0x": 2})),
+            (ValueError, lambda: mintid.gen("ulid", form="hex\0")),
+            (ValueError, lambda: mintid.convert(mintid.gen("ulid"), "hex\0")),
+            (ValueError, lambda: mintid.convert(mintid.gen("ulid"), "hex", "ulid", from_form="text\0x")),
+            (ValueError, lambda: mintid.Generator("ulid", overflow="fail\0")),
+        ]:
+            with self.assertRaises(exc):
+                call()
         with self.assertRaises(mintid.UnknownFormat) as cm:
             mintid.gen("uuid7")
         self.assertIsInstance(cm.exception, ValueError)
@@ -220,6 +234,9 @@ class TestInspect(unittest.TestCase):
             (-1, "uuidv7", None),
             (2**128, "uuidv7", None),
             (0, "uuidv7", None),  # not version 7
+            (10**5000, None, None),  # past int()'s digits for str(), and no ID
+            (10**5000, "nanoflake", None),
+            (-10**5000, "ulid", None),
             ("0" * 13, None, None),  # ulid-flake or ulid-flake-scalable
         ]
         for value, fmt, message in cases:
@@ -240,6 +257,12 @@ class TestInspect(unittest.TestCase):
             mintid.inspect("1c49kkphl4ow", "uuidv7", epoch=0)
         with self.assertRaises(ValueError):
             mintid.inspect("1c49kkphl4ow", epoch="yesterday")
+        # Unix ms as the command reads them: at most 15 digits (year 33658).
+        for epoch in (2**63 - 1, 10**15):
+            with self.assertRaisesRegex(ValueError, "is not a time"):
+                mintid.inspect("1c49kkphl4ow", "nanoflake", epoch=epoch)
+            with self.assertRaisesRegex(ValueError, "is not a time"):
+                mintid.range("snowflake", datetime.datetime(2026, 1, 1, tzinfo=UTC), epoch=epoch)
 
     def test_epoch_without_format(self):
         # A name one format knows (snowflake's "discord", 2015-01-01), for an ID guessed as another.
