@@ -6,9 +6,11 @@ Run with the module on the path: PYTHONPATH=build/python python3 -m unittest
 discover -s python/tests (ctest -R test_python does).
 """
 import datetime
+import importlib.util
 import os
 import random
 import shutil
+import subprocess
 import sys
 import tempfile
 import threading
@@ -536,6 +538,29 @@ class TestFuzz(unittest.TestCase):
             except (mintid.Error, TypeError, ValueError):
                 pass
         self.assertGreater(answered, 100)
+
+
+class TestStub(unittest.TestCase):
+    @unittest.skipUnless(importlib.util.find_spec("mypy"), "needs mypy (python3-mypy)")
+    def test_stub_matches_the_module(self):
+        # stubtest: every name of the stub is in the module, and as the stub says.
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+        run = subprocess.run([sys.executable, "-m", "mypy.stubtest", "mintid"], env=env, capture_output=True,
+                             text=True, cwd=HOST_DIR)
+        self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
+        # What stubtest cannot see in a C function's signature: the types
+        # docs/python.md promises, and next_many's n positional only.
+        use = os.path.join(HOST_DIR, "use.py")
+        with open(use, "w", encoding="utf-8") as f:
+            f.write("import mintid\nreveal_type(mintid.gen('ulid'))\nreveal_type(mintid.gen('ulid', 10))\n"
+                    "reveal_type(mintid.gen('ulid', form='int'))\nmintid.Generator('ulid').next_many(n=1)\n")
+        run = subprocess.run([sys.executable, "-m", "mypy", "--no-incremental", "--cache-dir", os.devnull, use],
+                             env=env, capture_output=True, text=True, cwd=HOST_DIR)
+        self.assertIn('line 2: note: Revealed type is "builtins.str"', run.stdout.replace("use.py:", "line "))
+        self.assertIn('line 3: note: Revealed type is "builtins.list[builtins.str]"',
+                      run.stdout.replace("use.py:", "line "))
+        self.assertIn('line 4: note: Revealed type is "builtins.int"', run.stdout.replace("use.py:", "line "))
+        self.assertIn('line 5: error: Unexpected keyword argument "n"', run.stdout.replace("use.py:", "line "))
 
 
 class TestDocs(unittest.TestCase):
