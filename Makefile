@@ -26,7 +26,7 @@ PACKAGES := build-essential cmake pkg-config clang libssl-dev libclang-rt-14-dev
             libevent-dev libcurl4-openssl-dev libjansson-dev curl redis-tools redis-server etcd-server wrk \
             nodejs postgresql-15 postgresql-server-dev-15 python3-redis libhiredis-dev \
             python3-yaml python3-jsonschema prometheus groff-base man-db bash-completion \
-            libsqlite3-dev sqlite3 python3-dev python3-setuptools python3-wheel python3-pip python3-venv \
+            libsqlite3-dev sqlite3 python3-dev python3-setuptools python3-wheel python3-pip python3-venv python3-mypy \
             libsystemd-dev systemd debhelper dpkg-dev fakeroot lintian postgresql-server-dev-all \
             dh-python python3-all-dev chromium
 

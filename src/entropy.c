@@ -44,8 +44,14 @@ int mintid__getrandom(void *buf, size_t len) {
  */
 __attribute__((constructor)) static void keep_libcrypto(void) { OPENSSL_init_crypto(OPENSSL_INIT_NO_ATEXIT, NULL); }
 
+/*
+ * In a child of fork() (the fork generation moved on), from getrandom():
+ * a lock of libcrypto that another thread of the parent held at the fork
+ * stays held in the child, where no thread will let it go, and RAND_bytes()
+ * would wait for it forever (holding a host-wide state's lock meanwhile).
+ */
 int mintid__random_bytes(void *buf, size_t len) {
-    if (OPENSSL_init_crypto(0, NULL) != 1)
+    if (mintid__fork_generation() != 1 || OPENSSL_init_crypto(0, NULL) != 1)
         return mintid__getrandom(buf, len);
     uint8_t *p = buf;
     while (len > 0) {

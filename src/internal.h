@@ -524,7 +524,9 @@ int mintid__getrandom(void *buf, size_t len);
 /*
  * Fills buf from libcrypto's CTR-DRBG (seeded from the kernel, reseeded by
  * libcrypto after fork), for the generators' pools: in blocks of 4 KiB it
- * costs a third of getrandom() per byte (bench/README.md).
+ * costs a third of getrandom() per byte (bench/README.md). In a forked
+ * child, straight from getrandom(): libcrypto's locks may be held there by
+ * a thread the child does not have.
  */
 int mintid__random_bytes(void *buf, size_t len);
 /*

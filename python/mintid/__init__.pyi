@@ -1,16 +1,17 @@
 # SPDX-License-Identifier: MIT
 """Types of the mintid module (its functions are in the C extension mintid._mintid)."""
 import datetime
-from typing import Any, Iterator, List, Literal, Optional, Tuple, Union, overload
+from typing import Any, Iterator, List, Literal, Optional, Tuple, Union, final, overload
 
 __version__: str
 
+# (Names with a leading underscore are the stub's own, not the module's.)
 #: A point in time for epoch=: Unix ms, an aware datetime, or a text (RFC 3339,
 #: Unix ms, or one of the format's named epochs such as "discord").
-Epoch = Union[int, datetime.datetime, str]
+_Epoch = Union[int, datetime.datetime, str]
 #: An ID as inspect() and convert() read it: a text, its bytes or its value.
-AnyID = Union[str, bytes, bytearray, int]
-TextForm = Literal["text", "hex", "padded", "core", "uuid"]
+_AnyID = Union[str, bytes, bytearray, int]
+_TextForm = Literal["text", "hex", "padded", "core", "uuid"]
 
 class Error(Exception):
     """A status of libmintid; .status is its (negative) code."""
@@ -27,29 +28,30 @@ class HostError(Error): ...
 
 @overload
 def gen(
-    format: str, n: None = ..., *, node: Optional[int] = ..., epoch: Optional[Epoch] = ..., form: TextForm = ...
+    format: str, n: None = ..., *, node: Optional[int] = ..., epoch: Optional[_Epoch] = ..., form: _TextForm = ...
 ) -> str: ...
 @overload
 def gen(
-    format: str, n: None = ..., *, node: Optional[int] = ..., epoch: Optional[Epoch] = ..., form: Literal["int"]
+    format: str, n: None = ..., *, node: Optional[int] = ..., epoch: Optional[_Epoch] = ..., form: Literal["int"]
 ) -> int: ...
 @overload
 def gen(
-    format: str, n: None = ..., *, node: Optional[int] = ..., epoch: Optional[Epoch] = ..., form: Literal["bytes"]
+    format: str, n: None = ..., *, node: Optional[int] = ..., epoch: Optional[_Epoch] = ..., form: Literal["bytes"]
 ) -> bytes: ...
 @overload
 def gen(
-    format: str, n: int, *, node: Optional[int] = ..., epoch: Optional[Epoch] = ..., form: TextForm = ...
+    format: str, n: int, *, node: Optional[int] = ..., epoch: Optional[_Epoch] = ..., form: _TextForm = ...
 ) -> List[str]: ...
 @overload
 def gen(
-    format: str, n: int, *, node: Optional[int] = ..., epoch: Optional[Epoch] = ..., form: Literal["int"]
+    format: str, n: int, *, node: Optional[int] = ..., epoch: Optional[_Epoch] = ..., form: Literal["int"]
 ) -> List[int]: ...
 @overload
 def gen(
-    format: str, n: int, *, node: Optional[int] = ..., epoch: Optional[Epoch] = ..., form: Literal["bytes"]
+    format: str, n: int, *, node: Optional[int] = ..., epoch: Optional[_Epoch] = ..., form: Literal["bytes"]
 ) -> List[bytes]: ...
 
+@final
 class Generator:
     """Strictly increasing IDs of one format; thread-safe. shared=True: the
     host-wide sequence (a forked child goes on with it); shared=False: the
@@ -59,7 +61,7 @@ class Generator:
         self,
         format: str,
         node: Optional[int] = ...,
-        epoch: Optional[Epoch] = ...,
+        epoch: Optional[_Epoch] = ...,
         shared: bool = ...,
         *,
         form: Literal["text", "hex", "padded", "core", "uuid", "int", "bytes"] = ...,
@@ -77,20 +79,20 @@ class Generator:
     def path(self) -> Optional[str]: ...
     # str, int or bytes, as form= said.
     def next(self) -> Any: ...
-    def next_many(self, n: int) -> List[Any]: ...
+    def next_many(self, n: int, /) -> List[Any]: ...
     def __iter__(self) -> Iterator[Any]: ...
     def __next__(self) -> Any: ...
 
 def inspect(
-    id: AnyID, format: Optional[str] = ..., *, epoch: Optional[Epoch] = ..., from_form: Optional[str] = ...
+    id: _AnyID, format: Optional[str] = ..., *, epoch: Optional[_Epoch] = ..., from_form: Optional[str] = ...
 ) -> dict[str, Any]: ...
 @overload
-def convert(id: AnyID, to: TextForm, format: Optional[str] = ..., *, from_form: Optional[str] = ...) -> str: ...
+def convert(id: _AnyID, to: _TextForm, format: Optional[str] = ..., *, from_form: Optional[str] = ...) -> str: ...
 @overload
-def convert(id: AnyID, to: Literal["int"], format: Optional[str] = ..., *, from_form: Optional[str] = ...) -> int: ...
+def convert(id: _AnyID, to: Literal["int"], format: Optional[str] = ..., *, from_form: Optional[str] = ...) -> int: ...
 @overload
 def convert(
-    id: AnyID, to: Literal["bytes"], format: Optional[str] = ..., *, from_form: Optional[str] = ...
+    id: _AnyID, to: Literal["bytes"], format: Optional[str] = ..., *, from_form: Optional[str] = ...
 ) -> bytes: ...
 @overload
 def range(
@@ -98,8 +100,8 @@ def range(
     start: datetime.datetime,
     end: Optional[datetime.datetime] = ...,
     *,
-    epoch: Optional[Epoch] = ...,
-    form: TextForm = ...,
+    epoch: Optional[_Epoch] = ...,
+    form: _TextForm = ...,
 ) -> Tuple[str, str]: ...
 @overload
 def range(
@@ -107,7 +109,7 @@ def range(
     start: datetime.datetime,
     end: Optional[datetime.datetime] = ...,
     *,
-    epoch: Optional[Epoch] = ...,
+    epoch: Optional[_Epoch] = ...,
     form: Literal["int"],
 ) -> Tuple[int, int]: ...
 @overload
@@ -116,7 +118,7 @@ def range(
     start: datetime.datetime,
     end: Optional[datetime.datetime] = ...,
     *,
-    epoch: Optional[Epoch] = ...,
+    epoch: Optional[_Epoch] = ...,
     form: Literal["bytes"],
 ) -> Tuple[bytes, bytes]: ...
 def formats() -> dict[str, dict[str, Any]]: ...

@@ -124,6 +124,17 @@ static PyObject *raise_invalid(const mintid_format *fmt, int form, const char *t
 
 static const char *type_name(PyObject *o) { return Py_TYPE(o)->tp_name; }
 
+/* A str's UTF-8, or NULL (no exception set) when it has a NUL or a lone surrogate: no name has either. */
+static const char *name_utf8(PyObject *o) {
+    Py_ssize_t len;
+    const char *s = PyUnicode_AsUTF8AndSize(o, &len);
+    if (s == NULL || (size_t)len != strlen(s)) {
+        PyErr_Clear();
+        return NULL;
+    }
+    return s;
+}
+
 /* The format named by `name` (a str), or NULL with UnknownFormat or TypeError set. */
 static const mintid_format *format_arg(PyObject *name, const char *what) {
     if (!PyUnicode_Check(name)) {
@@ -175,14 +186,12 @@ static int form_arg(const mintid_format *fmt, PyObject *o, const char *what) {
         PyErr_Format(PyExc_TypeError, "%s must be a form name (str), not %s", what, type_name(o));
         return -1;
     }
-    const char *s = PyUnicode_AsUTF8(o);
-    if (s == NULL)
-        return -1;
-    if (strcmp(s, "int") == 0)
+    const char *s = name_utf8(o);
+    if (s != NULL && strcmp(s, "int") == 0)
         return FORM_VALUE;
-    if (strcmp(s, "bytes") == 0)
+    if (s != NULL && strcmp(s, "bytes") == 0)
         return FORM_BYTES;
-    int form = mintid_form_find(s);
+    int form = s != NULL ? mintid_form_find(s) : -1;
     if (form < 0 || !(fmt->forms & MINTID_FORM_BIT(form))) {
         char forms[128];
         forms_of(fmt, forms, sizeof forms);
@@ -241,19 +250,18 @@ static int epoch_arg(const mintid_format *fmt, PyObject *o, int64_t *out) {
         long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
         if (v == -1 && PyErr_Occurred())
             return -1;
-        if (overflow || v < 0) {
-            PyErr_Format(PyExc_ValueError, "epoch %R: give Unix milliseconds from 0", o);
+        /* Read as the command reads its decimal text: at most 15 digits (year 33658). */
+        char text[24];
+        snprintf(text, sizeof text, "%lld", v);
+        if (overflow || v < 0 || mintid_parse_time(text, out) != MINTID_OK) {
+            PyErr_Format(PyExc_ValueError, "epoch %R is not a time: give Unix milliseconds (0 to 15 digits)", o);
             return -1;
         }
-        *out = v;
         return 0;
     }
     if (PyUnicode_Check(o)) {
-        Py_ssize_t len;
-        const char *s = PyUnicode_AsUTF8AndSize(o, &len);
-        if (s == NULL)
-            return -1;
-        if ((size_t)len != strlen(s) || mintid_parse_epoch(fmt, s, out) != MINTID_OK) {
+        const char *s = name_utf8(o);
+        if (s == NULL || mintid_parse_epoch(fmt, s, out) != MINTID_OK) {
             PyErr_Format(PyExc_ValueError,
                          "epoch %R is not a time: give Unix milliseconds, RFC 3339 UTC (2015-01-01T00:00:00Z)%s%s", o,
                          fmt->epoch_names != NULL ? " or one of " : "", fmt->epoch_names != NULL ? "its names" : "");
@@ -326,19 +334,16 @@ static int keywords(const char *func, PyObject *const *args, Py_ssize_t nargs, P
         return 0;
     for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(kwnames); k++) {
         PyObject *key = PyTuple_GET_ITEM(kwnames, k);
-        const char *name = PyUnicode_AsUTF8(key);
-        if (name == NULL)
-            return -1;
         size_t i;
         for (i = 0; i < nslots; i++)
-            if (strcmp(name, names[i]) == 0)
+            if (PyUnicode_CompareWithASCIIString(key, names[i]) == 0)
                 break;
         if (i == nslots) {
-            PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument '%s'", func, name);
+            PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument %R", func, key);
             return -1;
         }
         if (slots[i] != NULL) {
-            PyErr_Format(PyExc_TypeError, "%s() got multiple values for argument '%s'", func, name);
+            PyErr_Format(PyExc_TypeError, "%s() got multiple values for argument '%s'", func, names[i]);
             return -1;
         }
         slots[i] = args[nargs + k];
@@ -389,10 +394,8 @@ static int from_form_arg(const mintid_format *fmt, PyObject *o) {
         PyErr_Format(PyExc_TypeError, "from_form must be a form name (str), not %s", type_name(o));
         return -2;
     }
-    const char *s = PyUnicode_AsUTF8(o);
-    if (s == NULL)
-        return -2;
-    int form = mintid_form_find(s);
+    const char *s = name_utf8(o);
+    int form = s != NULL ? mintid_form_find(s) : -1;
     if (form < 0 || !(fmt->forms & MINTID_FORM_BIT(form))) {
         char forms[128];
         size_t len = 0;
@@ -458,7 +461,29 @@ static int read_id(PyObject *o, const mintid_format *fmt, int from, int64_t epoc
         len = 2 * n;
         form = MINTID_FORM_HEX;
     } else if (is_int(o)) {
-        /* The value: the decimal form of a 64-bit format, else the hex form. */
+        /* The value: the decimal form of a 64-bit format (or any format's
+         * when guessing), else the hex form. One wider than any ID is none,
+         * said without its digits (a str() of it may be refused). */
+        PyObject *zero = PyLong_FromLong(0), *nbits_o = PyObject_CallMethod(o, "bit_length", NULL);
+        int below = zero != NULL ? PyObject_RichCompareBool(o, zero, Py_LT) : -1;
+        long nbits = nbits_o != NULL ? PyLong_AsLong(nbits_o) : -1;
+        Py_XDECREF(zero);
+        Py_XDECREF(nbits_o);
+        if (below < 0 || (nbits == -1 && PyErr_Occurred()))
+            return -1;
+        unsigned bits = fmt != NULL ? fmt->bits : 8u * MINTID_ID_MAX_BYTES;
+        if (nbits > (long)bits || (below && fmt != NULL && fmt->bits != 64)) {
+            PyObject *msg =
+                nbits > 64
+                    ? PyUnicode_FromFormat("%s%san int of %ld bits is not an ID: its values are 0 to 2^%u-1",
+                                           fmt != NULL ? fmt->name : "", fmt != NULL ? ": " : "", nbits, bits)
+                    : PyUnicode_FromFormat("%s: %R is not an ID: its values are 0 to 2^%u-1", fmt->name, o, bits);
+            if (msg != NULL) {
+                raise_with(InvalidID, MINTID_EOVERFLOW, PyUnicode_AsUTF8(msg));
+                Py_DECREF(msg);
+            }
+            return -1;
+        }
         if (fmt == NULL || fmt->bits == 64) {
             if ((owned = PyObject_Str(o)) == NULL || (s = PyUnicode_AsUTF8AndSize(owned, &len)) == NULL) {
                 Py_XDECREF(owned);
@@ -467,22 +492,6 @@ static int read_id(PyObject *o, const mintid_format *fmt, int from, int64_t epoc
             if (fmt != NULL)
                 form = MINTID_FORM_INT;
         } else {
-            PyObject *zero = PyLong_FromLong(0), *nbits_o = PyObject_CallMethod(o, "bit_length", NULL);
-            int below = zero != NULL ? PyObject_RichCompareBool(o, zero, Py_LT) : -1;
-            long nbits = nbits_o != NULL ? PyLong_AsLong(nbits_o) : -1;
-            Py_XDECREF(zero);
-            Py_XDECREF(nbits_o);
-            if (below < 0 || (nbits == -1 && PyErr_Occurred()))
-                return -1;
-            if (below || nbits > fmt->bits) {
-                PyObject *msg = PyUnicode_FromFormat("%s: %R is not an ID: its values are 0 to 2^%u-1", fmt->name, o,
-                                                     (unsigned)fmt->bits);
-                if (msg != NULL) {
-                    raise_with(InvalidID, MINTID_EOVERFLOW, PyUnicode_AsUTF8(msg));
-                    Py_DECREF(msg);
-                }
-                return -1;
-            }
             char spec[8];
             snprintf(spec, sizeof spec, "0%ux", fmt->bits / 4u);
             PyObject *spec_o = PyUnicode_FromString(spec);
@@ -675,11 +684,10 @@ static PyObject *Gen_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
         return NULL;
     bool fail = false;
     if (overflow_o != NULL) {
-        const char *s = PyUnicode_Check(overflow_o) ? PyUnicode_AsUTF8(overflow_o) : NULL;
+        const char *s = PyUnicode_Check(overflow_o) ? name_utf8(overflow_o) : NULL;
         if (s != NULL && (strcmp(s, "wait") == 0 || strcmp(s, "fail") == 0)) {
             fail = strcmp(s, "fail") == 0;
         } else {
-            PyErr_Clear();
             PyErr_Format(PyUnicode_Check(overflow_o) ? PyExc_ValueError : PyExc_TypeError,
                          "overflow must be 'wait' or 'fail', not %R", overflow_o);
             return NULL;
@@ -818,34 +826,34 @@ static GenObject *cached_gen(const mintid_format *fmt, int64_t node, int64_t epo
     return g;
 }
 
-static const char *const gen_kw[] = {"n", "node", "epoch", "form"};
+static const char *const gen_kw[] = {"format", "n", "node", "epoch", "form"};
 
 /* gen(format, n=None, *, node=None, epoch=None, form='text') */
 static PyObject *mod_gen(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     (void)m;
-    PyObject *kw[4] = {NULL, NULL, NULL, NULL}; /* n, node, epoch, form */
-    if (nargs < 1 || nargs > 2) {
+    PyObject *kw[5] = {NULL, NULL, NULL, NULL, NULL}; /* format, n, node, epoch, form */
+    if (nargs > 2) {
         PyErr_Format(PyExc_TypeError, "gen() takes a format and an optional n (%zd positional arguments given)", nargs);
         return NULL;
     }
-    if (nargs == 2)
-        kw[0] = args[1];
-    if (keywords("gen", args, nargs, kwnames, gen_kw, kw, 4) < 0)
+    for (Py_ssize_t i = 0; i < nargs; i++)
+        kw[i] = args[i];
+    if (keywords("gen", args, nargs, kwnames, gen_kw, kw, 5) < 0)
         return NULL;
-    if (nargs == 2 && kwnames != NULL && kw[0] != args[1]) {
-        PyErr_SetString(PyExc_TypeError, "gen() got multiple values for argument 'n'");
+    if (kw[0] == NULL) {
+        PyErr_SetString(PyExc_TypeError, "gen() missing required argument 'format'");
         return NULL;
     }
-    const mintid_format *fmt = format_arg(args[0], "format");
+    const mintid_format *fmt = format_arg(kw[0], "format");
     if (fmt == NULL)
         return NULL;
     Py_ssize_t n = -1;
-    if (kw[0] != NULL && kw[0] != Py_None && (n = count_arg(kw[0])) < 0)
+    if (kw[1] != NULL && kw[1] != Py_None && (n = count_arg(kw[1])) < 0)
         return NULL;
     int64_t node = -1, epoch = MINTID_EPOCH_DEFAULT;
-    if (node_arg(fmt, kw[1], &node) < 0 || epoch_arg(fmt, kw[2], &epoch) < 0)
+    if (node_arg(fmt, kw[2], &node) < 0 || epoch_arg(fmt, kw[3], &epoch) < 0)
         return NULL;
-    int form = form_arg(fmt, kw[3], "form");
+    int form = form_arg(fmt, kw[4], "form");
     if (form < 0)
         return NULL;
     GenObject *g = cached_gen(fmt, node, epoch);

@@ -6,9 +6,11 @@ Run with the module on the path: PYTHONPATH=build/python python3 -m unittest
 discover -s python/tests (ctest -R test_python does).
 """
 import datetime
+import importlib.util
 import os
 import random
 import shutil
+import subprocess
 import sys
 import tempfile
 import threading
@@ -104,6 +106,20 @@ class TestGen(unittest.TestCase):
             (ValueError, lambda: mintid.gen("ulid", form="decimal")),
         ]
         for exc, call in cases:
+            with self.assertRaises(exc):
+                call()
+        # format= by name, as the stub says; a keyword or form with a NUL in it is not the name before the NUL.
+        self.assertEqual(len(mintid.gen(format="ulid")), 26)
+        self.assertEqual(len(mintid.gen(format="ulid", n=2)), 2)
+        for exc, call in [
+            (TypeError, lambda: mintid.gen("ulid", format="ulid")),
+            (TypeError, lambda: mintid.gen(n=2)),
+            (TypeError, lambda: mintid.gen("ulid", **{"n\0x": 2})),
+            (ValueError, lambda: mintid.gen("ulid", form="hex\0")),
+            (ValueError, lambda: mintid.convert(mintid.gen("ulid"), "hex\0")),
+            (ValueError, lambda: mintid.convert(mintid.gen("ulid"), "hex", "ulid", from_form="text\0x")),
+            (ValueError, lambda: mintid.Generator("ulid", overflow="fail\0")),
+        ]:
             with self.assertRaises(exc):
                 call()
         with self.assertRaises(mintid.UnknownFormat) as cm:
@@ -220,6 +236,9 @@ class TestInspect(unittest.TestCase):
             (-1, "uuidv7", None),
             (2**128, "uuidv7", None),
             (0, "uuidv7", None),  # not version 7
+            (10**5000, None, None),  # past int()'s digits for str(), and no ID
+            (10**5000, "nanoflake", None),
+            (-10**5000, "ulid", None),
             ("0" * 13, None, None),  # ulid-flake or ulid-flake-scalable
         ]
         for value, fmt, message in cases:
@@ -240,6 +259,12 @@ class TestInspect(unittest.TestCase):
             mintid.inspect("1c49kkphl4ow", "uuidv7", epoch=0)
         with self.assertRaises(ValueError):
             mintid.inspect("1c49kkphl4ow", epoch="yesterday")
+        # Unix ms as the command reads them: at most 15 digits (year 33658).
+        for epoch in (2**63 - 1, 10**15):
+            with self.assertRaisesRegex(ValueError, "is not a time"):
+                mintid.inspect("1c49kkphl4ow", "nanoflake", epoch=epoch)
+            with self.assertRaisesRegex(ValueError, "is not a time"):
+                mintid.range("snowflake", datetime.datetime(2026, 1, 1, tzinfo=UTC), epoch=epoch)
 
     def test_epoch_without_format(self):
         # A name one format knows (snowflake's "discord", 2015-01-01), for an ID guessed as another.
@@ -423,6 +448,51 @@ class TestConcurrency(unittest.TestCase):
         self.assertEqual(len(set(child_ids) | set(parent_ids)), len(child_ids) + len(parent_ids))
         self.assertIsInstance(local.next(), str)  # the parent goes on with its own
 
+    @unittest.skipUnless(hasattr(os, "fork"), "needs fork")
+    def test_fork_while_threads_mint(self):
+        # Threads draw random bytes for uuidv7 while the main thread forks:
+        # a lock a thread held at the fork (libcrypto's) stays held in the
+        # child, where no thread will ever let it go. The child must mint
+        # all the same, not hang holding the host-wide state's lock.
+        stop = threading.Event()
+        errors = []
+
+        def work():
+            try:
+                while not stop.is_set():
+                    mintid.gen("uuidv7", 64)
+            except Exception as e:  # noqa: BLE001 - reported below
+                errors.append(e)
+
+        threads = [threading.Thread(target=work) for _ in range(3)]
+        for t in threads:
+            t.start()
+        hung = None
+        try:
+            for k in range(10):
+                pid = os.fork()
+                if pid == 0:
+                    os._exit(0 if len(set(mintid.gen("uuidv7", 2000))) == 2000 else 1)
+                # A hang guard only: a child that mints does so in milliseconds.
+                for _ in range(3000):
+                    done, status = os.waitpid(pid, os.WNOHANG)
+                    if done:
+                        self.assertEqual(status, 0)
+                        break
+                    time.sleep(0.01)
+                else:
+                    os.kill(pid, 9)
+                    os.waitpid(pid, 0)
+                    hung = k
+                    break
+        finally:
+            stop.set()
+            for t in threads:
+                t.join()
+        self.assertIsNone(hung, "a child forked while threads minted hung")
+        # A thread may wait out its limit where a slow machine (valgrind) holds the state long.
+        self.assertEqual([e for e in errors if not isinstance(e, mintid.Timeout)], [])
+
 
 class TestFuzz(unittest.TestCase):
     """Random and mutated input into the decoders: an answer, or an error of
@@ -469,6 +539,29 @@ class TestFuzz(unittest.TestCase):
             except (mintid.Error, TypeError, ValueError):
                 pass
         self.assertGreater(answered, 100)
+
+
+class TestStub(unittest.TestCase):
+    @unittest.skipUnless(importlib.util.find_spec("mypy"), "needs mypy (python3-mypy)")
+    def test_stub_matches_the_module(self):
+        # stubtest: every name of the stub is in the module, and as the stub says.
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+        run = subprocess.run([sys.executable, "-m", "mypy.stubtest", "mintid"], env=env, capture_output=True,
+                             text=True, cwd=HOST_DIR)
+        self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
+        # What stubtest cannot see in a C function's signature: the types
+        # docs/python.md promises, and next_many's n positional only.
+        use = os.path.join(HOST_DIR, "use.py")
+        with open(use, "w", encoding="utf-8") as f:
+            f.write("import mintid\nreveal_type(mintid.gen('ulid'))\nreveal_type(mintid.gen('ulid', 10))\n"
+                    "reveal_type(mintid.gen('ulid', form='int'))\nmintid.Generator('ulid').next_many(n=1)\n")
+        run = subprocess.run([sys.executable, "-m", "mypy", "--no-incremental", "--cache-dir", os.devnull, use],
+                             env=env, capture_output=True, text=True, cwd=HOST_DIR)
+        self.assertIn('line 2: note: Revealed type is "builtins.str"', run.stdout.replace("use.py:", "line "))
+        self.assertIn('line 3: note: Revealed type is "builtins.list[builtins.str]"',
+                      run.stdout.replace("use.py:", "line "))
+        self.assertIn('line 4: note: Revealed type is "builtins.int"', run.stdout.replace("use.py:", "line "))
+        self.assertIn('line 5: error: Unexpected keyword argument "n"', run.stdout.replace("use.py:", "line "))
 
 
 class TestDocs(unittest.TestCase):
