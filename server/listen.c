@@ -201,13 +201,27 @@ int server_listen(server *srv, proto p, const char *address, bool tls) {
         log_msg(LOG_ERROR, "%s address '%s': %s", label, address, gai_strerror(rc));
         return -1;
     }
+    /* Bound now, listening only once server_accept() is called: an address
+     * in use is found before the state is touched, and no connection is
+     * taken in (not even into the kernel's backlog) before the server is
+     * ready to serve it. */
     struct evconnlistener **lev = tls ? &srv->tls_listeners[p] : &srv->listeners[p];
-    *lev = evconnlistener_new_bind(srv->base, on_accept, srv,
-                                   LEV_OPT_CLOSE_ON_FREE | LEV_OPT_REUSEABLE | LEV_OPT_CLOSE_ON_EXEC, 511, res->ai_addr,
-                                   (int)res->ai_addrlen);
+    int one = 1, fd = socket(res->ai_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (fd < 0 || setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) != 0 ||
+        bind(fd, res->ai_addr, res->ai_addrlen) != 0) {
+        int err = errno;
+        if (fd >= 0)
+            close(fd);
+        freeaddrinfo(res);
+        log_msg(LOG_ERROR, "%s: cannot listen on %s: %s", label, address, strerror(err));
+        return -1;
+    }
     freeaddrinfo(res);
+    /* A backlog of 0: libevent leaves listen() to server_accept(). */
+    *lev = evconnlistener_new(srv->base, on_accept, srv, LEV_OPT_CLOSE_ON_FREE | LEV_OPT_DISABLED, 0, fd);
     if (*lev == NULL) {
-        log_msg(LOG_ERROR, "%s: cannot listen on %s: %s", label, address, strerror(errno));
+        close(fd);
+        log_msg(LOG_ERROR, "%s: cannot listen on %s: out of memory", label, address);
         return -1;
     }
     evconnlistener_set_error_cb(*lev, on_accept_error);
@@ -225,6 +239,19 @@ int server_listen(server *srv, proto p, const char *address, bool tls) {
         srv->started = true;
     }
     log_msg(LOG_INFO, "serving %s on %s", label, address);
+    return 0;
+}
+
+int server_accept(server *srv) {
+    for (int p = 0; p < PROTO_COUNT; p++) {
+        struct evconnlistener *levs[] = {srv->listeners[p], srv->tls_listeners[p]};
+        for (size_t i = 0; i < 2; i++)
+            if (levs[i] != NULL && listen(evconnlistener_get_fd(levs[i]), 511) != 0) {
+                log_msg(LOG_ERROR, "cannot listen: %s", strerror(errno));
+                return -1;
+            }
+    }
+    set_listening(srv, true);
     return 0;
 }
 

@@ -13,8 +13,13 @@
 
 #include <stdbool.h>
 
-/* Binds HOST:PORT for `p`, plain or TLS. Returns 0, or -1 after logging why. */
+/*
+ * Binds HOST:PORT for `p`, plain or TLS, without listening yet. Returns 0,
+ * or -1 after logging why.
+ */
 int server_listen(server *srv, proto p, const char *address, bool tls);
+/* Listens on every address bound and starts accepting. Returns 0, or -1 after logging why. */
+int server_accept(server *srv);
 /* Stops accepting, closes idle connections and lets the rest drain. */
 void server_stop(server *srv);
 /* Closes every connection, and frees what the listeners made. */

@@ -425,9 +425,9 @@ static int run(int argc, char **argv) {
             goto out;
         explicit_bzero(&lc, sizeof lc);
     }
-    /* The listeners before the first reservation, so that an address in
-     * use does not leave one behind either; nothing is accepted until the
-     * loop runs. */
+    /* The addresses bound before the first reservation, so that an address
+     * in use does not leave one behind either; they listen once the state
+     * is on disk (server_accept, below). */
     if ((cfg.http[0] != '\0' && server_listen(srv, PROTO_HTTP, cfg.http, false) != 0) ||
         (cfg.resp[0] != '\0' && server_listen(srv, PROTO_RESP, cfg.resp, false) != 0) ||
         (cfg.http_tls[0] != '\0' && server_listen(srv, PROTO_HTTP, cfg.http_tls, true) != 0) ||
@@ -442,6 +442,8 @@ static int run(int argc, char **argv) {
         service_init(&svc, &cfg, &st, l) != 0)
         goto out;
     srv->svc = &svc;
+    if (server_accept(srv) != 0)
+        goto out;
 
     a.reserve_timer = event_new(srv->base, -1, EV_PERSIST, on_reserve, &a);
     a.drain_timer = event_new(srv->base, -1, EV_PERSIST, on_drain, &a);
