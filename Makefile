@@ -7,7 +7,7 @@
 #                plain build, AddressSanitizer + UndefinedBehaviorSanitizer
 #                with the fuzzers, and ThreadSanitizer for the thread tests
 #
-# Other targets: deps, build, sqlite, python, pg, check-pg, deb, check-deb, demo, bench, soak, install (PREFIX=...), format, clean.
+# Other targets: deps, build, sqlite, python, pg, check-pg, check-sanitized-faults, deb, check-deb, demo, bench, soak, install (PREFIX=...), format, clean.
 
 JOBS    ?= 2
 # Tests at a time: most of the server and fault tests wait on timers, leases
@@ -32,7 +32,7 @@ PACKAGES := build-essential cmake pkg-config clang libssl-dev libclang-rt-14-dev
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build sqlite python run demo check check-plain check-asan check-tsan check-pg pg deb check-deb bench soak install format clean
+.PHONY: all deps build sqlite python run demo check check-plain build-asan check-asan check-sanitized-faults check-tsan check-pg pg deb check-deb bench soak install format clean
 
 all: build
 
@@ -102,11 +102,18 @@ check: check-plain check-asan check-tsan check-pg
 check-plain: build
 	cd $(BUILD) && ctest --output-on-failure -j$(TEST_JOBS)
 
-check-asan: deps
+build-asan: deps
 	cmake -S . -B $(ASAN) -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Debug -DMINTID_WERROR=ON \
 	  -DMINTID_SANITIZE=address,undefined -DMINTID_FUZZ=ON -DMINTID_BENCH=OFF
 	cmake --build $(ASAN) -j$(JOBS)
-	cd $(ASAN) && ctest --output-on-failure -j$(TEST_JOBS)
+
+check-asan: build-asan
+	cd $(ASAN) && ctest --output-on-failure -j$(TEST_JOBS) -LE sanitized_long
+
+# The fault scenarios check-asan leaves out (tests/fault/CMakeLists.txt),
+# under AddressSanitizer + UndefinedBehaviorSanitizer; part of `make soak`.
+check-sanitized-faults: build-asan
+	cd $(ASAN) && ctest --output-on-failure -j$(TEST_JOBS) -L sanitized_long
 
 # The tests labelled "threads": the library's thread test and the server
 # tests, so that mintidd's event loop, lease thread and state writer run
@@ -165,7 +172,7 @@ bench: build
 
 # The fault scenarios at length (tests/fault/README.md): more kill -9 rounds
 # and longer load under every fault than in `make check`.
-soak: build
+soak: build check-sanitized-faults
 	@status=0; \
 	echo "== tests/test_cli.sh, 200 parallel runs of every format"; \
 	MINTID_PARALLEL_RUNS=200 bash tests/test_cli.sh $(BUILD)/mintid || status=1; \
