@@ -206,6 +206,21 @@ int server_listen(server *srv, proto p, const char *address, bool tls) {
      * taken in (not even into the kernel's backlog) before the server is
      * ready to serve it. */
     struct evconnlistener **lev = tls ? &srv->tls_listeners[p] : &srv->listeners[p];
+    /* Two settings naming one address would both bind (neither listens
+     * yet) and the second fail only at listen(): refuse it here. */
+    for (int q = 0; q < PROTO_COUNT; q++) {
+        struct evconnlistener *levs[] = {srv->listeners[q], srv->tls_listeners[q]};
+        for (size_t i = 0; i < 2; i++) {
+            struct sockaddr_storage bound;
+            socklen_t blen = sizeof bound;
+            if (levs[i] != NULL && getsockname(evconnlistener_get_fd(levs[i]), (struct sockaddr *)&bound, &blen) == 0 &&
+                blen == res->ai_addrlen && memcmp(&bound, res->ai_addr, blen) == 0) {
+                freeaddrinfo(res);
+                log_msg(LOG_ERROR, "%s: cannot listen on %s: another listener of this server has it", label, address);
+                return -1;
+            }
+        }
+    }
     int one = 1, fd = socket(res->ai_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
     if (fd < 0 || setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) != 0 ||
         bind(fd, res->ai_addr, res->ai_addrlen) != 0) {

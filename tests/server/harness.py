@@ -38,11 +38,21 @@ def have_faketime():
     return os.path.exists(FAKETIME_LIB)
 
 
+_ports_given = set()
+
+
 def spare_port():
-    """A port the kernel just handed out and released: free for a moment."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    """A port the kernel just handed out and released: free for a moment,
+    and never one this process was given before (the kernel may hand the
+    same port out twice in a row, and a server's HTTP and RESP ports would
+    then be one)."""
+    while True:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        if port not in _ports_given:
+            _ports_given.add(port)
+            return port
 
 
 # Each server gets an id-space of its own unless a test gives one: servers

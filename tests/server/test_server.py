@@ -21,7 +21,7 @@ import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import Server, have_faketime, http_raw  # noqa: E402
+from harness import Server, have_faketime, http_raw, spare_port  # noqa: E402
 from resp_client import Resp, RespError  # noqa: E402
 
 MINTIDD = MINTID = None
@@ -576,6 +576,17 @@ class Lifecycle(unittest.TestCase):
             if bad[0] == "--id-space":
                 self.assertEqual(status, 2, log)
                 self.assertFalse(os.path.exists(srv.state_dir), f"{bad}: the state directory was made")
+
+    def test_one_address_for_two_listeners_is_refused_before_a_mark(self):
+        """Addresses are bound before the first reservation but listen only
+        after it: two settings naming one address are refused at the bind,
+        with no mark written for the corrected start to wait for."""
+        port = spare_port()
+        srv = Server(MINTIDD, args=["--http", f"127.0.0.1:{port}", "--resp", f"127.0.0.1:{port}"])
+        status, log = srv.start(expect_ready=False).wait()
+        self.assertEqual(status, 1, log)
+        self.assertIn("another listener of this server has it", log)
+        self.assertNotIn("state", os.listdir(srv.state_dir) if os.path.isdir(srv.state_dir) else [], log)
 
     def test_refused_start_leaves_the_state_alone(self):
         """A start refused for a setting or a file it cannot load touches no
