@@ -224,6 +224,27 @@ static bool param_prefix(conn *c, const http_request *req, struct evbuffer *out,
     return true;
 }
 
+static void not_found(conn *c, const http_request *req, struct evbuffer *out, size_t plen) {
+    char shown[MINTID_ESCAPED_MAX];
+    mintid_escape(req->target, plen, shown, sizeof shown);
+    send_error(c, req, out, 404, "no such resource '%s'; see GET /v1/formats", shown);
+}
+
+/* Answers 200 with the inspection (JSON) of an ID of fmt, as the server's epoch reads it. */
+static void send_inspection(conn *c, const http_request *req, struct evbuffer *out, const mintid_format *fmt,
+                            const mintid_id *id, const char *prefix) {
+    char json[MINTID_JSON_MAX];
+    int n = mintid_id_to_json_prefixed(fmt, id, prefix, config_epoch(c->srv->cfg, fmt), json, sizeof json);
+    if (n < 0) {
+        send_error(c, req, out, 500, "%s: %s", fmt->name, mintid_strerror(n));
+        return;
+    }
+    evbuffer_add(c->srv->scratch, json, (size_t)n);
+    evbuffer_add(c->srv->scratch, "\n", 1);
+    response r = {200, "application/json", false};
+    send_response(c, req, out, &r);
+}
+
 /* One line per ID, or JSON strings in an array. */
 static void http_encode(conn *c, const mintid_id *ids, size_t n) {
     mint_job *j = &c->job;
@@ -314,16 +335,7 @@ static void route_inspect(conn *c, const http_request *req, struct evbuffer *out
         send_error(c, req, out, 400, "%s", msg);
         return;
     }
-    char json[MINTID_JSON_MAX];
-    int n = mintid_id_to_json_prefixed(fmt, &id, prefix, config_epoch(c->srv->cfg, fmt), json, sizeof json);
-    if (n < 0) {
-        send_error(c, req, out, 500, "%s: %s", fmt->name, mintid_strerror(n));
-        return;
-    }
-    evbuffer_add(c->srv->scratch, json, (size_t)n);
-    evbuffer_add(c->srv->scratch, "\n", 1);
-    response r = {200, "application/json", false};
-    send_response(c, req, out, &r);
+    send_inspection(c, req, out, fmt, &id, prefix);
 }
 
 /*
@@ -336,8 +348,7 @@ static void route_guess(conn *c, const http_request *req, struct evbuffer *out, 
     char decoded[256], shown[MINTID_ESCAPED_MAX], prefix[MINTID_PREFIX_MAX + 1], json[MINTID_JSON_MAX];
     size_t len;
     if (memchr(id_text, '/', id_len) != NULL) {
-        mintid_escape(req->target, (size_t)(id_text + id_len - req->target), shown, sizeof shown);
-        send_error(c, req, out, 404, "no such resource '%s'; see GET /v1/formats", shown);
+        not_found(c, req, out, (size_t)(id_text + id_len - req->target));
         return;
     }
     const char *why = percent_decode(id_text, id_len, decoded, sizeof decoded, &len);
@@ -365,15 +376,7 @@ static void route_guess(conn *c, const http_request *req, struct evbuffer *out, 
         return;
     }
     if (rc == MINTID_OK) {
-        int n = mintid_id_to_json_prefixed(fmt, &id, prefix, config_epoch(c->srv->cfg, fmt), json, sizeof json);
-        if (n < 0) {
-            send_error(c, req, out, 500, "%s: %s", fmt->name, mintid_strerror(n));
-            return;
-        }
-        evbuffer_add(c->srv->scratch, json, (size_t)n);
-        evbuffer_add(c->srv->scratch, "\n", 1);
-        response r = {200, "application/json", false};
-        send_response(c, req, out, &r);
+        send_inspection(c, req, out, fmt, &id, prefix);
         return;
     }
     char msg[MINTID_ESCAPED_MAX + MINTID_FORMAT_NAMES_MAX + 64];
@@ -578,12 +581,6 @@ static void route_formats(conn *c, const http_request *req, struct evbuffer *out
     stats_formats_json(c->srv->svc, add_to_evbuffer, c->srv->scratch);
     evbuffer_add(c->srv->scratch, "\n", 1);
     send_response(c, req, out, &r);
-}
-
-static void not_found(conn *c, const http_request *req, struct evbuffer *out, size_t plen) {
-    char shown[MINTID_ESCAPED_MAX];
-    mintid_escape(req->target, plen, shown, sizeof shown);
-    send_error(c, req, out, 404, "no such resource '%s'; see GET /v1/formats", shown);
 }
 
 /* /v1/{format}: mint; /v1/{format}/{id}: inspect. */
