@@ -480,6 +480,21 @@ static bool check_value(sqlite3_context *ctx, const mintid_format *fmt, const mi
     return true;
 }
 
+/*
+ * Ends msg[0..n) (an "is ambiguous: it could be" message) with the
+ * candidate formats of cands and how to choose one.
+ */
+static void ambiguous_tail(char *msg, size_t cap, int n, unsigned cands) {
+    const char *sep = " ";
+    for (int i = 0; i < MINTID_FORMAT_COUNT && n > 0 && (size_t)n < cap; i++)
+        if (cands & (1u << i)) {
+            n += snprintf(msg + n, cap - (size_t)n, "%s%s", sep, mintid_format_get((mintid_format_id)i)->name);
+            sep = " or ";
+        }
+    if (n > 0 && (size_t)n < cap)
+        snprintf(msg + n, cap - (size_t)n, "; name the format as the second argument");
+}
+
 /* A text ID: of fmt (its every form), or of the format its shape says. */
 static bool read_text(sqlite3_context *ctx, const conn *c, const char *s, size_t len, const mintid_format *fmt,
                       read_result *r) {
@@ -504,15 +519,7 @@ static bool read_text(sqlite3_context *ctx, const conn *c, const char *s, size_t
             return true;
         if (rc == MINTID_EAMBIGUOUS) {
             int n = snprintf(msg, sizeof msg, "'%s' is ambiguous: it could be", escaped(s, len, safe, sizeof safe));
-            const char *sep = " ";
-            for (int i = 0; i < MINTID_FORMAT_COUNT && n > 0 && (size_t)n < sizeof msg; i++)
-                if (cands & (1u << i)) {
-                    n += snprintf(msg + n, sizeof msg - (size_t)n, "%s%s", sep,
-                                  mintid_format_get((mintid_format_id)i)->name);
-                    sep = " or ";
-                }
-            if (n > 0 && (size_t)n < sizeof msg)
-                snprintf(msg + n, sizeof msg - (size_t)n, "; name the format as the second argument");
+            ambiguous_tail(msg, sizeof msg, n, cands);
             sqlite3_result_error(ctx, msg, -1);
         } else {
             error_msg(ctx,
@@ -592,15 +599,7 @@ static bool read_blob(sqlite3_context *ctx, const uint8_t *b, size_t len, const 
         n = snprintf(msg, sizeof msg, "a blob of %zu bytes is not a valid ID of any format of that length", len);
     } else {
         n = snprintf(msg, sizeof msg, "a blob of %zu bytes is ambiguous: it could be", len);
-        const char *sep = " ";
-        for (int i = 0; i < MINTID_FORMAT_COUNT && n > 0 && (size_t)n < sizeof msg; i++)
-            if (cands & (1u << i)) {
-                n += snprintf(msg + n, sizeof msg - (size_t)n, "%s%s", sep,
-                              mintid_format_get((mintid_format_id)i)->name);
-                sep = " or ";
-            }
-        if (n > 0 && (size_t)n < sizeof msg)
-            snprintf(msg + n, sizeof msg - (size_t)n, "; name the format as the second argument");
+        ambiguous_tail(msg, sizeof msg, n, cands);
     }
     sqlite3_result_error(ctx, msg, -1);
     return false;
