@@ -172,6 +172,7 @@ auth_result auth_attempt(conn *c, const char *secret, size_t len, uint64_t *retr
     }
     if (match) {
         c->auth_failures = 0;
+        memcpy(c->secret_digest, d, AUTH_DIGEST_LEN);
         return AUTH_OK;
     }
     svc->auth_failures[c->proto]++;

@@ -95,6 +95,10 @@ static const setting base_settings[] = {
      "secrets are refused unchecked"},
     {"auth-failures-total", UINT(auth_failures_total, 1, 1000000), "100",
      "wrong secrets a second all clients together may give; past it every secret is refused unchecked"},
+    {"key-ttl", UINT(key_ttl, 0, 3153600000ULL), "86400",
+     "seconds an idempotency key keeps its IDs (a retry within it gets the same ones); 0: forever"},
+    {"key-max", UINT(key_max, 1, 1000000000000ULL), "10000000",
+     "idempotency keys the store may hold; past it a new key is refused (507) and plain minting goes on"},
     {"log-level", STR(log_level), "info", "error, warn, info or debug"},
 };
 

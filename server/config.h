@@ -55,6 +55,8 @@ typedef struct config {
 
     uint64_t auth_failures_per_address; /* wrong secrets a second from one client address */
     uint64_t auth_failures_total;       /* wrong secrets a second from all clients */
+    uint64_t key_ttl;                   /* seconds an idempotency key lives; 0: forever */
+    uint64_t key_max;                   /* idempotency keys the store may hold */
 } config;
 
 void config_defaults(config *cfg);

@@ -22,6 +22,7 @@
 #include "conn.h"
 
 #include "blocked.h"
+#include "keys.h"
 #include "log.h"
 
 #include <errno.h>
@@ -68,6 +69,8 @@ void conn_free(conn *c) {
         TAILQ_REMOVE(&srv->fresh, c, fresh_link);
     if (c->job.parked)
         blocked_remove(c);
+    if (c->job.key != NULL)
+        keys_forget(c);
     srv->svc->queued_bytes -= conn_queued(c);
     srv->svc->input_bytes -= c->in_cap;
     event_free(c->rev);
@@ -195,7 +198,7 @@ static void job_end(conn *c, int status, const char *why) {
         evbuffer_drain(c->job.body, evbuffer_get_length(c->job.body));
     c->job.finish(c, status, why);
     evbuffer_drain(c->job.body, evbuffer_get_length(c->job.body));
-    c->job.active = false;
+    c->job.active = c->job.held; /* a keyed job waits on for the key store (keys.c) */
 }
 
 job_state conn_job_step(conn *c, size_t *budget, uint64_t *retry_ns) {
@@ -225,6 +228,8 @@ job_state conn_job_step(conn *c, size_t *budget, uint64_t *retry_ns) {
             return JOB_PARKED;
         }
         j->encode(c, srv->ids, (size_t)n);
+        if (j->key != NULL)
+            keys_keep(c, srv->ids, (size_t)n);
         if (j->error != 0) {
             job_end(c, j->error, mintid_strerror(j->error));
             return JOB_DONE;
@@ -264,8 +269,8 @@ static int process(conn *c) {
     int requests = SERVER_SLICE_REQUESTS;
     for (;;) {
         if (c->job.active) {
-            /* Its turn comes from the queue. */
-            if (c->job.parked)
+            /* Its turn comes from the queue, or the key store's answer. */
+            if (c->job.parked || c->job.held)
                 break;
             /* Others of its format wait already: it waits behind them, and
              * the queue is looked at again soon, in case what held it up

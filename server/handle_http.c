@@ -5,19 +5,22 @@
  * responses.
  *
  *   GET /v1/{format}[?count=N][&as=FORM]   mint (text/plain, or JSON with Accept: application/json)
+ *   POST /v1/{format}[?...]                the same; with Idempotency-Key, once per key (keys.c)
+ *   GET /v1/keys/{format}/{key}            what a key was given
  *   GET /v1/{format}/{id}[?from=FORM]      inspect (JSON)
  *   GET /v1/inspect/{id}                   inspect, the format guessed (JSON; 300 lists the candidates)
  *   GET /v1/range/{format}?from=T[&to=T]   the IDs that bound a time window
  *   GET /v1/formats, /healthz, /metrics
  *   GET /                                  the page that shows an ID (server/page/)
  *
- * Every route answers GET and HEAD; any other method is 405.
+ * Every route answers GET and HEAD, /v1/{format} POST too; any other method is 405.
  */
 #include "handle_http.h"
 
 #include "auth.h"
 #include "conn.h"
 #include "http.h"
+#include "keys.h"
 #include "log.h"
 #include "page.h"
 #include "stats.h"
@@ -58,14 +61,19 @@ typedef struct response {
 
 static void add_to_evbuffer(void *ctx, const char *s, size_t n) { evbuffer_add(ctx, s, n); }
 
-/* Sends head and body (srv->scratch unless the response is a mint's). */
-static void send_body(conn *c, const http_request *req, struct evbuffer *out, const response *r,
-                      struct evbuffer *body) {
+/*
+ * Sends head and body (srv->scratch unless the response is a mint's), with
+ * header lines of its own (own: "Name: value\r\n"...; NULL: those of its
+ * status).
+ */
+static void send_body_with(conn *c, const http_request *req, struct evbuffer *out, const response *r,
+                           struct evbuffer *body, const char *own) {
     size_t len = evbuffer_get_length(body);
     const char *connection = !req->keep_alive || c->closing ? "Connection: close\r\n"
                              : req->minor_version == 0      ? "Connection: keep-alive\r\n"
                                                             : "";
-    const char *extra = r->status == 405   ? "Allow: GET, HEAD\r\n"
+    const char *extra = own != NULL        ? own
+                        : r->status == 405 ? "Allow: GET, HEAD\r\n"
                         : r->status == 401 ? "WWW-Authenticate: Bearer realm=\"mintidd\"\r\n"
                                            : "";
     evbuffer_add_printf(out, "HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\n%s%s%s\r\n", r->status,
@@ -77,6 +85,11 @@ static void send_body(conn *c, const http_request *req, struct evbuffer *out, co
         evbuffer_add_buffer(out, body);
     if (r->status >= 400)
         c->srv->svc->errors[PROTO_HTTP]++;
+}
+
+static void send_body(conn *c, const http_request *req, struct evbuffer *out, const response *r,
+                      struct evbuffer *body) {
+    send_body_with(c, req, out, r, body, NULL);
 }
 
 static void send_response(conn *c, const http_request *req, struct evbuffer *out, const response *r) {
@@ -96,14 +109,10 @@ static void json_text(struct evbuffer *b, const char *s) {
     }
 }
 
-static void send_error(conn *c, const http_request *req, struct evbuffer *out, int status, const char *fmt, ...)
-    __attribute__((format(printf, 5, 6)));
-static void send_error(conn *c, const http_request *req, struct evbuffer *out, int status, const char *fmt, ...) {
+static void send_errorv(conn *c, const http_request *req, struct evbuffer *out, int status, const char *extra,
+                        const char *fmt, va_list ap) {
     char msg[700];
-    va_list ap;
-    va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
     struct evbuffer *body = c->srv->scratch;
     response r = {status, "text/plain; charset=utf-8", false};
     if (req->accept_json) {
@@ -114,7 +123,35 @@ static void send_error(conn *c, const http_request *req, struct evbuffer *out, i
     } else {
         evbuffer_add_printf(body, "%s\n", msg);
     }
-    send_response(c, req, out, &r);
+    send_body_with(c, req, out, &r, c->srv->scratch, extra);
+}
+
+static void send_error(conn *c, const http_request *req, struct evbuffer *out, int status, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+static void send_error(conn *c, const http_request *req, struct evbuffer *out, int status, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    send_errorv(c, req, out, status, NULL, fmt, ap);
+    va_end(ap);
+}
+
+/* An error response with header lines of its own (extra). */
+static void send_error_with(conn *c, const http_request *req, struct evbuffer *out, int status, const char *extra,
+                            const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+static void send_error_with(conn *c, const http_request *req, struct evbuffer *out, int status, const char *extra,
+                            const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    send_errorv(c, req, out, status, extra, fmt, ap);
+    va_end(ap);
+}
+
+/* 405, with the methods the path takes in Allow (post: POST as well as GET and HEAD). */
+static void send_405(conn *c, const http_request *req, struct evbuffer *out, bool post) {
+    if (post)
+        send_error_with(c, req, out, 405, "Allow: GET, HEAD, POST\r\n", "only GET, HEAD and POST are served here");
+    else
+        send_error_with(c, req, out, 405, "Allow: GET, HEAD\r\n", "only GET and HEAD are served");
 }
 
 /*
@@ -268,11 +305,97 @@ static void http_encode(conn *c, const mintid_id *ids, size_t n) {
     }
 }
 
+/* The request a mint or a key's lookup was asked with, as its session kept it for the reply. */
+static http_request saved_request(const conn *c) {
+    const http_session *s = session_of(c);
+    return (http_request){
+        .method = s->method, .minor_version = s->minor, .keep_alive = s->keep_alive, .accept_json = s->json};
+}
+
+static void save_request(conn *c, const http_request *req) {
+    http_session *s = session_of(c);
+    s->method = req->method;
+    s->minor = req->minor_version;
+    s->keep_alive = req->keep_alive;
+    s->json = req->accept_json;
+}
+
+/*
+ * A key's IDs as a mint answers them, in srv->scratch: one per line, or
+ * JSON's {"ids":[...] without its closing brace, for the caller to add
+ * more before it.
+ */
+static bool key_body(conn *c, const key_request *r, bool json) {
+    struct evbuffer *b = c->srv->scratch;
+    char text[MINTID_TEXT_MAX];
+    if (json)
+        evbuffer_add(b, "{\"ids\":[", 8);
+    for (uint64_t i = 0; i < r->got_count; i++) {
+        int len =
+            mintid_encode_prefixed(r->fmt, (mintid_form)r->got_form, &r->got_ids[i], r->got_prefix, text, sizeof text);
+        if (len < 0) {
+            evbuffer_drain(b, evbuffer_get_length(b));
+            return false;
+        }
+        if (json)
+            evbuffer_add_printf(b, "%s\"%.*s\"", i > 0 ? "," : "", len, text);
+        else
+            evbuffer_add_printf(b, "%.*s\n", len, text);
+    }
+    if (json)
+        evbuffer_add(b, "]", 1);
+    return true;
+}
+
+/* The key store's answer to a keyed POST /v1/{format}. */
+static void http_key_done(conn *c, const key_request *r) {
+    http_request req = saved_request(c);
+    char shown[MINTID_ESCAPED_MAX];
+    mintid_escape(r->key, r->key_len, shown, sizeof shown);
+    switch (r->outcome) {
+    case KEY_CREATED:
+    case KEY_REPLAYED:
+        if (!key_body(c, r, req.accept_json)) {
+            send_error(c, &req, c->out, 500, "%s: the key's IDs cannot be encoded", r->fmt->name);
+            return;
+        }
+        if (req.accept_json)
+            evbuffer_add(c->srv->scratch, "}\n", 2);
+        response ok = {r->outcome == KEY_CREATED ? 201 : 200,
+                       req.accept_json ? "application/json" : "text/plain; charset=utf-8", true};
+        send_body_with(c, &req, c->out, &ok, c->srv->scratch,
+                       r->outcome == KEY_REPLAYED ? "Idempotent-Replayed: true\r\n" : "");
+        return;
+    case KEY_MISMATCH:
+        send_error(c, &req, c->out, 422,
+                   "%s: idempotency key '%s' was used for another request (count %" PRIu64 ", as %s, prefix '%s'); "
+                   "a new request needs a new key",
+                   r->fmt->name, shown, r->got_count, mintid_form_name((mintid_form)r->got_form), r->got_prefix);
+        return;
+    case KEY_FULL:
+        send_error(c, &req, c->out, 507,
+                   "the key store holds key-max keys: no new idempotency key is taken (minting without one goes on)");
+        return;
+    case KEY_FOUND:
+    case KEY_ABSENT:
+    case KEY_FAILED:
+        break;
+    }
+    send_error(c, &req, c->out, 503, "%s: %s", r->fmt->name, r->why[0] != '\0' ? r->why : "the key store failed");
+}
+
 static void http_finish(conn *c, int status, const char *why) {
     mint_job *j = &c->job;
     const http_session *s = session_of(c);
-    http_request req = {
-        .method = s->method, .minor_version = s->minor, .keep_alive = s->keep_alive, .accept_json = s->json};
+    http_request req = saved_request(c);
+    if (j->key != NULL) {
+        /* Keyed: the reply is the key store's, once the IDs are on disk. */
+        if (status == MINTID_OK) {
+            keys_commit(c);
+            return;
+        }
+        keys_abandon(c);
+    }
     if (status != MINTID_OK) {
         send_error(c, &req, c->out, status == MINTID_EFORMAT ? 404 : 503, "%s: %s", j->fmt->name, why);
         return;
@@ -300,15 +423,92 @@ static void route_mint(conn *c, const http_request *req, struct evbuffer *out, c
     char prefix[MINTID_PREFIX_MAX + 1] = "";
     if (!param_prefix(c, req, out, fmt, form, &params[2], prefix))
         return;
+    if (req->idempotency_key != NULL) {
+        char key[KEY_MAX + 1];
+        size_t klen = 0;
+        const char *why;
+        if (req->method != HTTP_POST) {
+            send_error(c, req, out, 400, "Idempotency-Key is taken on POST /v1/{format} only");
+            return;
+        }
+        if (!key_parse_header(req->idempotency_key, req->idempotency_key_len, key, &klen, &why)) {
+            send_error(c, req, out, 400, "%s", why);
+            return;
+        }
+        keys_start ks = keys_begin(c, fmt, key, klen, form, prefix, count, http_key_done);
+        if (ks == KEYS_BUSY) {
+            char shown[MINTID_ESCAPED_MAX];
+            mintid_escape(key, klen, shown, sizeof shown);
+            send_error(c, req, out, 409, "%s: idempotency key '%s' is in progress: try again when it has been answered",
+                       fmt->name, shown);
+            return;
+        }
+        if (ks == KEYS_NOMEM) {
+            send_error(c, req, out, 503, "out of memory");
+            return;
+        }
+    }
     mint_job *j = &c->job;
-    http_session *s = session_of(c);
-    s->method = req->method;
-    s->minor = req->minor_version;
-    s->keep_alive = req->keep_alive;
-    s->json = req->accept_json;
-    if (s->json)
+    save_request(c, req);
+    if (req->accept_json)
         evbuffer_add(j->body, "{\"ids\":[", 8);
     conn_start_mint(c, fmt, form, prefix, count, http_encode, http_finish);
+}
+
+/* The key store's answer to GET /v1/keys/{format}/{key}. */
+static void http_keyget_done(conn *c, const key_request *r) {
+    http_request req = saved_request(c);
+    char shown[MINTID_ESCAPED_MAX];
+    mintid_escape(r->key, r->key_len, shown, sizeof shown);
+    if (r->outcome == KEY_ABSENT) {
+        send_error(c, &req, c->out, 404, "%s: no idempotency key '%s' (or it has expired)", r->fmt->name, shown);
+        return;
+    }
+    if (r->outcome != KEY_FOUND) {
+        send_error(c, &req, c->out, 503, "%s: %s", r->fmt->name, r->why[0] != '\0' ? r->why : "the key store failed");
+        return;
+    }
+    if (!key_body(c, r, req.accept_json)) {
+        send_error(c, &req, c->out, 500, "%s: the key's IDs cannot be encoded", r->fmt->name);
+        return;
+    }
+    struct evbuffer *b = c->srv->scratch;
+    if (req.accept_json) {
+        evbuffer_add_printf(b, ",\"format\":\"%s\",\"key\":\"", r->fmt->name);
+        json_text(b, r->key);
+        evbuffer_add_printf(b, "\",\"count\":%" PRIu64 ",\"as\":\"%s\",\"prefix\":\"", r->got_count,
+                            mintid_form_name((mintid_form)r->got_form));
+        json_text(b, r->got_prefix);
+        evbuffer_add_printf(b, "\",\"created_ms\":%" PRId64 "}\n", r->created_ms);
+    }
+    response ok = {200, req.accept_json ? "application/json" : "text/plain; charset=utf-8", true};
+    send_response(c, &req, c->out, &ok);
+}
+
+static const mintid_format *route_format(conn *c, const http_request *req, struct evbuffer *out, const char *name,
+                                         size_t len);
+
+/* GET /v1/keys/{format}/{key}: the IDs key (percent-encoded) was given, in the client's scope. */
+static void route_keys(conn *c, const http_request *req, struct evbuffer *out, const char *rest, size_t rest_len,
+                       const char *q, size_t qlen) {
+    const char *slash = memchr(rest, '/', rest_len);
+    size_t klen = slash != NULL ? (size_t)(rest + rest_len - (slash + 1)) : 0;
+    if (slash == NULL || klen == 0 || memchr(slash + 1, '/', klen) != NULL) {
+        not_found(c, req, out, (size_t)(rest + rest_len - req->target));
+        return;
+    }
+    const mintid_format *fmt = route_format(c, req, out, rest, (size_t)(slash - rest));
+    if (fmt == NULL || !parse_query(c, req, out, q, qlen, NULL, 0))
+        return;
+    char key[256];
+    size_t len;
+    const char *why = percent_decode(slash + 1, klen, key, sizeof key, &len);
+    if (why != NULL || !key_valid(key, len, &why)) {
+        send_error(c, req, out, 400, "the key: %s", why);
+        return;
+    }
+    save_request(c, req);
+    keys_lookup(c, fmt, key, len, http_keyget_done);
 }
 
 static void route_inspect(conn *c, const http_request *req, struct evbuffer *out, const mintid_format *fmt,
@@ -595,6 +795,10 @@ static void route_format_path(conn *c, const http_request *req, struct evbuffer 
         route_mint(c, req, out, fmt, q, qlen);
         return;
     }
+    if (req->method == HTTP_POST) {
+        send_405(c, req, out, false);
+        return;
+    }
     size_t id_len = (size_t)(name + len - (slash + 1));
     if (id_len > 0 && memchr(slash + 1, '/', id_len) == NULL) {
         route_inspect(c, req, out, fmt, slash + 1, id_len, q, qlen);
@@ -606,6 +810,7 @@ static void route_format_path(conn *c, const http_request *req, struct evbuffer 
 /* The methods a route answers, as bits of http_method. */
 #define METHOD(m) (1u << (m))
 #define GET_HEAD (METHOD(HTTP_GET) | METHOD(HTTP_HEAD))
+#define POST METHOD(HTTP_POST)
 
 /*
  * The routes, looked at in order. A path ending in '/' (but "/" itself) is a prefix: it
@@ -627,18 +832,32 @@ static const route_entry routes[] = {
     {GET_HEAD, "/v1/formats", false, route_formats},
     {GET_HEAD, "/v1/range/",  false, route_range},
     {GET_HEAD, "/v1/inspect/", false, route_guess},
+    {GET_HEAD, "/v1/keys/",   false, route_keys},
     {GET_HEAD, "/v1/",        false, route_format_path},
+    {POST,     "/v1/",        false, route_format_path},
     {GET_HEAD, "/",           true,  route_page},
 };
 /* clang-format on */
 
-static const route_entry *find_route(const char *path, size_t plen, size_t *prefix_len) {
+/*
+ * The first route whose path matches and that answers method; NULL if
+ * none, with *methods the methods of the rows whose path matches (0: no
+ * such path).
+ */
+static const route_entry *find_route(const char *path, size_t plen, http_method method, size_t *prefix_len,
+                                     unsigned *methods) {
+    *methods = 0;
     for (size_t i = 0; i < sizeof routes / sizeof routes[0]; i++) {
         size_t n = strlen(routes[i].path);
         bool prefix = n > 1 && routes[i].path[n - 1] == '/';
         if ((prefix ? plen > n : plen == n) && memcmp(path, routes[i].path, n) == 0) {
+            /* A longer prefix that matches hides the shorter ones for every method. */
+            if (*methods != 0 && strlen(routes[i].path) != *prefix_len)
+                break;
             *prefix_len = n;
-            return &routes[i];
+            *methods |= routes[i].methods;
+            if (routes[i].methods & METHOD(method))
+                return &routes[i];
         }
     }
     return NULL;
@@ -651,11 +870,12 @@ static void route(conn *c, const http_request *req, struct evbuffer *out) {
     size_t qlen = req->target_len - plen - (qm != NULL);
 
     size_t n = 0;
-    const route_entry *r = find_route(t, plen, &n);
+    unsigned methods = 0;
+    const route_entry *r = find_route(t, plen, req->method, &n, &methods);
     /* Every route answers GET and HEAD, so any other method is refused
      * whatever the path, before a secret is asked for. */
-    if (req->method == HTTP_OTHER || (r != NULL && !(r->methods & METHOD(req->method)))) {
-        send_error(c, req, out, 405, "only GET and HEAD are served");
+    if (req->method == HTTP_OTHER || (r == NULL && (methods != 0 || req->method == HTTP_POST))) {
+        send_405(c, req, out, (methods & POST) != 0);
         return;
     }
     if ((r == NULL || !r->public) && c->srv->auth != NULL && !authorized(c, req, out))

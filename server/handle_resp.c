@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * handle_resp.c - the Redis protocol: MINT, INSPECT and RANGE, and what
+ * handle_resp.c - the Redis protocol: MINT, KEYGET, INSPECT and RANGE, and what
  * Redis clients send on their own to connect and keep house (HELLO, AUTH,
  * CLIENT, PING, ECHO, INFO, QUIT, RESET, COMMAND, CONFIG GET, SELECT 0,
  * MULTI/EXEC/DISCARD), from one command table. Replies are RESP2, or RESP3
@@ -15,6 +15,7 @@
 
 #include "auth.h"
 #include "conn.h"
+#include "keys.h"
 #include "resp.h"
 #include "stats.h"
 
@@ -172,8 +173,67 @@ static void resp_encode(conn *c, const mintid_id *ids, size_t n) {
     }
 }
 
+/* A key's IDs as MINT answers them: a bulk string, or an array (array, or a count given). */
+static void key_ids(conn *c, const key_request *r, bool array) {
+    char text[MINTID_TEXT_MAX];
+    if (array)
+        evbuffer_add_printf(c->out, "*%" PRIu64 "\r\n", r->got_count);
+    for (uint64_t i = 0; i < r->got_count; i++) {
+        int len =
+            mintid_encode_prefixed(r->fmt, (mintid_form)r->got_form, &r->got_ids[i], r->got_prefix, text, sizeof text);
+        if (len < 0)
+            len = 0; /* every ID stored was encoded once: this cannot happen */
+        reply_bulk(c->out, text, (size_t)len);
+    }
+}
+
+/* The key store's answer to MINT ... KEY key. */
+static void resp_key_done(conn *c, const key_request *r) {
+    char shown[MINTID_ESCAPED_MAX];
+    mintid_escape(r->key, r->key_len, shown, sizeof shown);
+    switch (r->outcome) {
+    case KEY_CREATED:
+    case KEY_REPLAYED:
+        key_ids(c, r, session_of(c)->array);
+        return;
+    case KEY_MISMATCH:
+        reply_coded(c, c->out, "MISMATCH",
+                    "%s: idempotency key '%s' was used for another request (count %" PRIu64 ", prefix '%s'); a new "
+                    "request needs a new key",
+                    r->fmt->name, shown, r->got_count, r->got_prefix);
+        return;
+    case KEY_FULL:
+        reply_error(c, c->out,
+                    "the key store holds key-max keys: no new idempotency key is taken (MINT without KEY goes on)");
+        return;
+    case KEY_FOUND:
+    case KEY_ABSENT:
+    case KEY_FAILED:
+        break;
+    }
+    reply_error(c, c->out, "%s: %s", r->fmt->name, r->why[0] != '\0' ? r->why : "the key store failed");
+}
+
+/* The key store's answer to KEYGET. */
+static void resp_keyget_done(conn *c, const key_request *r) {
+    if (r->outcome == KEY_FOUND)
+        key_ids(c, r, true);
+    else if (r->outcome == KEY_ABSENT)
+        reply_null(c, c->out);
+    else
+        reply_error(c, c->out, "%s: %s", r->fmt->name, r->why[0] != '\0' ? r->why : "the key store failed");
+}
+
 static void resp_finish(conn *c, int status, const char *why) {
     mint_job *j = &c->job;
+    if (j->key != NULL) {
+        /* Keyed: the reply is the key store's, once the IDs are on disk. */
+        if (status == MINTID_OK) {
+            keys_commit(c);
+            return;
+        }
+        keys_abandon(c);
+    }
     if (status != MINTID_OK) {
         reply_error(c, c->out, "%s: %s", j->fmt->name, why);
         return;
@@ -211,18 +271,31 @@ static bool arg_prefix(conn *c, const resp_command *cmd, int at, const mintid_fo
     return true;
 }
 
-/* MINT format [count] [PREFIX prefix]: one ID as a bulk string, or an array of count. */
+/*
+ * MINT format [count] [PREFIX prefix] [KEY key]: one ID as a bulk string,
+ * or an array of count; with KEY, once per key (keys.c).
+ */
 static void cmd_mint(conn *c, const resp_command *cmd, struct evbuffer *out) {
     server *srv = c->srv;
     const mintid_format *fmt = arg_format(c, &cmd->argv[1], out);
     if (fmt == NULL)
         return;
+    /* A trailing KEY key, then the rest as without it. */
+    resp_command args = *cmd;
+    const resp_arg *key = NULL;
+    if (args.argc >= 4 && arg_is(&args.argv[args.argc - 2], "KEY")) {
+        key = &args.argv[args.argc - 1];
+        args.argc -= 2;
+    } else if (args.argc >= 3 && arg_is(&args.argv[args.argc - 1], "KEY")) {
+        reply_error(c, out, "%s: KEY needs a key after it", fmt->name);
+        return;
+    }
     char prefix[MINTID_PREFIX_MAX + 1];
     int argc;
-    if (!arg_prefix(c, cmd, 2, fmt, out, prefix, &argc))
+    if (!arg_prefix(c, &args, 2, fmt, out, prefix, &argc))
         return;
     if (argc > 3) {
-        reply_error(c, out, "MINT takes format [count] [PREFIX prefix]");
+        reply_error(c, out, "MINT takes format [count] [PREFIX prefix] [KEY key]");
         return;
     }
     uint64_t count = 1;
@@ -230,8 +303,40 @@ static void cmd_mint(conn *c, const resp_command *cmd, struct evbuffer *out) {
         reply_error(c, out, "count must be 1..%" PRIu64, srv->cfg->max_count);
         return;
     }
+    if (key != NULL) {
+        const char *why;
+        if (!key_valid(key->ptr, key->len, &why)) {
+            reply_error(c, out, "%s", why);
+            return;
+        }
+        keys_start ks = keys_begin(c, fmt, key->ptr, key->len, MINTID_FORM_TEXT, prefix, count, resp_key_done);
+        if (ks == KEYS_BUSY) {
+            char shown[MINTID_ESCAPED_MAX];
+            reply_coded(c, out, "CONFLICT",
+                        "%s: idempotency key '%s' is in progress: try again when it has been answered", fmt->name,
+                        arg_text(key, shown, sizeof shown));
+            return;
+        }
+        if (ks == KEYS_NOMEM) {
+            reply_error(c, out, "out of memory");
+            return;
+        }
+    }
     session_of(c)->array = argc == 3;
     conn_start_mint(c, fmt, MINTID_FORM_TEXT, prefix, count, resp_encode, resp_finish);
+}
+
+/* KEYGET format key: the IDs key was given (an array), or nil. */
+static void cmd_keyget(conn *c, const resp_command *cmd, struct evbuffer *out) {
+    const mintid_format *fmt = arg_format(c, &cmd->argv[1], out);
+    if (fmt == NULL)
+        return;
+    const char *why;
+    if (!key_valid(cmd->argv[2].ptr, cmd->argv[2].len, &why)) {
+        reply_error(c, out, "%s", why);
+        return;
+    }
+    keys_lookup(c, fmt, cmd->argv[2].ptr, cmd->argv[2].len, resp_keyget_done);
 }
 
 /* INSPECT format id */
@@ -711,7 +816,8 @@ static void cmd_command(conn *c, const resp_command *cmd, struct evbuffer *out);
  * and one with a NUL is refused rather than read up to it.
  */
 static const resp_cmd commands[] = {
-    {"MINT", 2, 5, 0, "fast", cmd_mint},
+    {"MINT", 2, 7, 0, "fast", cmd_mint},
+    {"KEYGET", 3, 3, 0, "readonly fast", cmd_keyget},
     {"INSPECT", 3, 3, 0, "readonly fast", cmd_inspect},
     {"RANGE", 3, 6, 0, "readonly fast", cmd_range},
     {"PING", 1, 2, CMD_BINARY, "fast", cmd_ping},

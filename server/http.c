@@ -15,6 +15,8 @@ const char *http_reason(int status) {
     switch (status) {
     case 200:
         return "OK";
+    case 201:
+        return "Created";
     case 300:
         return "Multiple Choices";
     case 400:
@@ -23,6 +25,8 @@ const char *http_reason(int status) {
         return "Not Found";
     case 405:
         return "Method Not Allowed";
+    case 409:
+        return "Conflict";
     case 413:
         return "Content Too Large";
     case 414:
@@ -31,6 +35,8 @@ const char *http_reason(int status) {
         return "Unauthorized";
     case 429:
         return "Too Many Requests";
+    case 422:
+        return "Unprocessable Content";
     case 431:
         return "Request Header Fields Too Large";
     case 500:
@@ -41,6 +47,8 @@ const char *http_reason(int status) {
         return "Service Unavailable";
     case 505:
         return "HTTP Version Not Supported";
+    case 507:
+        return "Insufficient Storage";
     default:
         return "Unknown";
     }
@@ -217,6 +225,7 @@ static http_result parse_head(const char *buf, size_t end, http_request *req, in
     size_t mlen = (size_t)(sp - m);
     req->method = (mlen == 3 && memcmp(m, "GET", 3) == 0)    ? HTTP_GET
                   : (mlen == 4 && memcmp(m, "HEAD", 4) == 0) ? HTTP_HEAD
+                  : (mlen == 4 && memcmp(m, "POST", 4) == 0) ? HTTP_POST
                                                              : HTTP_OTHER;
     req->target = sp + 1;
     sp = memchr(req->target, ' ', (size_t)(stop - req->target));
@@ -226,6 +235,8 @@ static http_result parse_head(const char *buf, size_t end, http_request *req, in
     req->accept_json = false;
     req->authorization = NULL;
     req->authorization_len = 0;
+    req->idempotency_key = NULL;
+    req->idempotency_key_len = 0;
 
     /* Header fields, up to the empty line. */
     bool seen_length = false, close = false, keep = false;
@@ -281,6 +292,11 @@ static http_result parse_head(const char *buf, size_t end, http_request *req, in
                 return fail(status, error, 400, "more than one Authorization header");
             req->authorization = v;
             req->authorization_len = vlen;
+        } else if (nlen == 15 && strncasecmp(name, "Idempotency-Key", 15) == 0) {
+            if (req->idempotency_key != NULL)
+                return fail(status, error, 400, "more than one Idempotency-Key header");
+            req->idempotency_key = v;
+            req->idempotency_key_len = vlen;
         } else if (nlen == 6 && strncasecmp(name, "Accept", 6) == 0) {
             req->accept_json = req->accept_json || list_has(v, vlen, "application/json");
         }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * http.h - an HTTP/1.1 request parser that does no I/O, for a GET-only API:
+ * http.h - an HTTP/1.1 request parser that does no I/O, for an API without
+ * request bodies:
  * give it the bytes received so far, get back "need more", one request, or
  * an error with the status to answer before closing.
  */
@@ -10,7 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-typedef enum http_method { HTTP_GET, HTTP_HEAD, HTTP_OTHER } http_method;
+typedef enum http_method { HTTP_GET, HTTP_HEAD, HTTP_OTHER, HTTP_POST } http_method;
 
 typedef struct http_request {
     http_method method;
@@ -21,6 +22,8 @@ typedef struct http_request {
     bool accept_json;          /* the Accept header names application/json */
     const char *authorization; /* the Authorization header's value, into the caller's buffer; NULL if none */
     size_t authorization_len;
+    const char *idempotency_key; /* the Idempotency-Key header's value, into the caller's buffer; NULL if none */
+    size_t idempotency_key_len;
 } http_request;
 
 typedef enum http_result {

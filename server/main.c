@@ -7,6 +7,7 @@
 #include "auth.h"
 #include "claim.h"
 #include "config.h"
+#include "keys.h"
 #include "lease.h"
 #include "listen.h"
 #include "log.h"
@@ -442,6 +443,8 @@ static int run(int argc, char **argv) {
         service_init(&svc, &cfg, &st, l) != 0)
         goto out;
     srv->svc = &svc;
+    if (keys_open(srv) != 0)
+        goto out;
     if (server_accept(srv) != 0)
         goto out;
 
@@ -472,6 +475,7 @@ static int run(int argc, char **argv) {
     status = 0;
 out:
     server_close_all(srv);
+    keys_close(srv);
     for (int p = 0; p < PROTO_COUNT; p++) {
         if (srv->listeners[p] != NULL)
             evconnlistener_free(srv->listeners[p]);

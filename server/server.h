@@ -66,6 +66,10 @@ typedef struct mint_job {
     void (*encode)(conn *c, const mintid_id *ids, size_t n);
     /* Queues the reply: the body when status is MINTID_OK, else an error saying why. */
     void (*finish)(conn *c, int status, const char *why);
+    /* A keyed request (keys.c): its key, and how its reply is given once the key store has answered. */
+    struct key_request *key;
+    void (*key_done)(conn *c, const struct key_request *r);
+    bool held; /* active, waiting for the key store: nothing else of the connection is served meanwhile */
 } mint_job;
 
 /* The outcome of a slice of a job (conn_job_step, in conn.h). */
@@ -127,6 +131,7 @@ typedef struct server {
     uint64_t accept_shed;       /* connections closed unserved in the current streak */
     auth_bucket *auth_buckets;  /* AUTH_BUCKETS of them; NULL until the first wrong secret */
     uint64_t auth_total_tat_ns; /* the same for every client together */
+    struct keys *keys;          /* the idempotency keys' store and those in progress (keys.c) */
 } server;
 
 struct conn {
@@ -139,24 +144,25 @@ struct conn {
     mint_job job;
     char *in; /* bytes received and not yet used */
     size_t in_len, in_cap;
-    struct evbuffer *out;        /* replies not yet sent */
-    bool lingering;              /* closing: output shut, input dropped until the client closes */
-    bool closing;                /* close once the output has drained */
-    bool throttled;              /* reading paused until the client reads its replies */
-    bool refused;                /* over max-connections: told so, then closed */
-    bool input_full;             /* reading paused until requests in c->in are handled */
-    uint64_t partial_since_ms;   /* when an incomplete request started waiting; 0 if none */
-    size_t lingered;             /* bytes dropped while closing */
-    uint64_t linger_until_ms;    /* monotonic: a lingering connection is freed by then */
-    const conn_io *io;           /* NULL: plain TCP */
-    void *tls;                   /* OpenSSL's SSL, with io */
-    bool handshaking;            /* TLS: the handshake has not finished */
-    unsigned auth_failures;      /* wrong secrets given on this connection */
-    uint64_t auth_retry_ms;      /* monotonic: before this, a secret is refused unchecked */
-    TAILQ_ENTRY(conn) link;      /* in srv->conns */
-    TAILQ_ENTRY(conn) wait_link; /* in srv->waiting[job.fmt->id] while job.parked */
-    unsigned char peer[16];      /* the client's address, as auth_bucket keeps it */
-    bool fresh;                  /* in srv->fresh: no request has arrived whole yet */
+    struct evbuffer *out;            /* replies not yet sent */
+    bool lingering;                  /* closing: output shut, input dropped until the client closes */
+    bool closing;                    /* close once the output has drained */
+    bool throttled;                  /* reading paused until the client reads its replies */
+    bool refused;                    /* over max-connections: told so, then closed */
+    bool input_full;                 /* reading paused until requests in c->in are handled */
+    uint64_t partial_since_ms;       /* when an incomplete request started waiting; 0 if none */
+    size_t lingered;                 /* bytes dropped while closing */
+    uint64_t linger_until_ms;        /* monotonic: a lingering connection is freed by then */
+    const conn_io *io;               /* NULL: plain TCP */
+    void *tls;                       /* OpenSSL's SSL, with io */
+    bool handshaking;                /* TLS: the handshake has not finished */
+    unsigned auth_failures;          /* wrong secrets given on this connection */
+    uint64_t auth_retry_ms;          /* monotonic: before this, a secret is refused unchecked */
+    unsigned char secret_digest[32]; /* the digest of the secret last accepted on it: its keys' scope (keys.c) */
+    TAILQ_ENTRY(conn) link;          /* in srv->conns */
+    TAILQ_ENTRY(conn) wait_link;     /* in srv->waiting[job.fmt->id] while job.parked */
+    unsigned char peer[16];          /* the client's address, as auth_bucket keeps it */
+    bool fresh;                      /* in srv->fresh: no request has arrived whole yet */
     TAILQ_ENTRY(conn) fresh_link;
     void *session; /* the protocol's state: ops->session_size bytes, zeroed at accept */
 };

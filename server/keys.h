@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * keys.h - IDs assigned to idempotency keys, exactly once: the first
+ * request with a key mints as any other, and its IDs are stored under the
+ * key (keystore.h) before it is answered; a retry gets the same IDs back.
+ * A key is scoped to the secret the client gave (auth-file) and to the
+ * format. This is the event loop's side: the keys being committed in this
+ * process (a retry meanwhile is told the first is in progress), and the
+ * connection, which waits, without blocking the loop, until the store has
+ * answered.
+ *
+ * A protocol starts a keyed mint with keys_begin() before conn_start_mint(),
+ * and hands the minted IDs over with keys_commit() from its finish(); the
+ * store's answer comes back through the protocol's key_done_fn, after
+ * which the connection's next request is served.
+ */
+#ifndef MINTIDD_KEYS_H
+#define MINTIDD_KEYS_H
+
+#include "keystore.h"
+#include "server.h"
+
+/* The key store's answer for c, for the protocol to reply with (r->outcome says which reply). */
+typedef void key_done_fn(conn *c, const key_request *r);
+
+/* Opens srv's key store in the state directory and watches its answers. Returns 0, or -1 after logging why. */
+int keys_open(server *srv);
+/* Closes it (every connection is gone). */
+void keys_close(server *srv);
+
+typedef enum keys_start {
+    KEYS_STARTED, /* c's next job's IDs are kept for the key */
+    KEYS_BUSY,    /* the key is being committed for another request of this process */
+    KEYS_NOMEM
+} keys_start;
+
+/*
+ * Starts a keyed mint on c: the key key[0..len) (checked already) for
+ * count IDs of fmt in form with prefix, which the caller then starts
+ * (conn_start_mint). KEYS_BUSY and KEYS_NOMEM are for the caller to
+ * answer.
+ */
+keys_start keys_begin(conn *c, const mintid_format *fmt, const char *key, size_t len, int form, const char *prefix,
+                      uint64_t count, key_done_fn *done);
+/* Keeps n more of the job's IDs (the connection layer calls it as it mints). */
+void keys_keep(conn *c, const mintid_id *ids, size_t n);
+/* The job minted every ID: hands them to the store, and c waits for its answer. */
+void keys_commit(conn *c);
+/* The job failed: the key is let go, nothing stored. */
+void keys_abandon(conn *c);
+/* Asks the store what key[0..len) of fmt was given, in c's scope; c waits for the answer. */
+void keys_lookup(conn *c, const mintid_format *fmt, const char *key, size_t len, key_done_fn *done);
+/* c is being freed while it waits: the store's answer will find no one. */
+void keys_forget(conn *c);
+
+#endif

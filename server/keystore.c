@@ -1,0 +1,421 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * keystore.c - the store of idempotency keys (keystore.h): SQLite in WAL
+ * mode with synchronous=FULL, so a transaction's commit is fsynced before
+ * the loop hears of it and a reply is sent.
+ */
+#include "keystore.h"
+
+#include "log.h"
+#include "service.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Expired keys deleted per transaction, so expiry never holds the file's lock for long. */
+#define EXPIRE_BATCH 500
+/* How long the thread waits for another process's write lock before it gives up on a batch. */
+#define BUSY_TIMEOUT_MS 10000
+
+static const char schema[] = "CREATE TABLE IF NOT EXISTS keys("
+                             " scope BLOB NOT NULL, format TEXT NOT NULL, key BLOB NOT NULL,"
+                             " count INTEGER NOT NULL, form TEXT NOT NULL, prefix TEXT NOT NULL, ids BLOB NOT NULL,"
+                             " created_ms INTEGER NOT NULL, PRIMARY KEY(scope, format, key)) WITHOUT ROWID;"
+                             "CREATE INDEX IF NOT EXISTS keys_created ON keys(created_ms);"
+                             "CREATE TABLE IF NOT EXISTS meta(name TEXT PRIMARY KEY, value INTEGER NOT NULL);"
+                             "INSERT OR IGNORE INTO meta VALUES('keys', 0);";
+
+enum { ST_GET, ST_INSERT, ST_DELETE_OLD, ST_COUNT, ST_ADD, ST_EXPIRE, ST_N };
+static const char *const statements[ST_N] = {
+    [ST_GET] = "SELECT count, form, prefix, ids, created_ms FROM keys WHERE scope = ?1 AND format = ?2 AND key = ?3",
+    [ST_INSERT] = "INSERT INTO keys VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) ON CONFLICT DO NOTHING",
+    [ST_DELETE_OLD] = "DELETE FROM keys WHERE scope = ?1 AND format = ?2 AND key = ?3 AND created_ms < ?4",
+    [ST_COUNT] = "SELECT value FROM meta WHERE name = 'keys'",
+    [ST_ADD] = "UPDATE meta SET value = max(0, value + ?1) WHERE name = 'keys'",
+    [ST_EXPIRE] = "DELETE FROM keys WHERE (scope, format, key) IN"
+                  " (SELECT scope, format, key FROM keys WHERE created_ms < ?1 LIMIT ?2)",
+};
+
+struct keystore {
+    sqlite3 *db;
+    sqlite3_stmt *st[ST_N];
+    char path[CONFIG_STR_MAX + 32];
+    uint64_t ttl_ms, max;
+    int efd;
+    pthread_t thread;
+    bool started;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    bool stop;
+    key_request *in, **in_tail;   /* waiting for the thread */
+    key_request *out, **out_tail; /* answered, waiting for the loop */
+};
+
+static int64_t wall_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+void key_request_free(key_request *r) {
+    if (r == NULL)
+        return;
+    if (r->got_ids != r->ids)
+        free(r->got_ids);
+    free(r->ids);
+    free(r);
+}
+
+static bool exec_sql(keystore *ks, const char *sql) {
+    char *err = NULL;
+    if (sqlite3_exec(ks->db, sql, NULL, NULL, &err) == SQLITE_OK)
+        return true;
+    log_msg(LOG_ERROR, "key store %s: %s: %s", ks->path, sql, err != NULL ? err : sqlite3_errmsg(ks->db));
+    sqlite3_free(err);
+    return false;
+}
+
+static void bind_key(sqlite3_stmt *s, const key_request *r) {
+    sqlite3_bind_blob(s, 1, r->scope, KEY_SCOPE_LEN, SQLITE_STATIC);
+    sqlite3_bind_text(s, 2, r->fmt->name, -1, SQLITE_STATIC);
+    sqlite3_bind_blob(s, 3, r->key, (int)r->key_len, SQLITE_STATIC);
+}
+
+/*
+ * Reads r's key into r->got_*: SQLITE_ROW (found), SQLITE_DONE (absent or
+ * expired), or an error. A row that does not read back whole (an ID blob
+ * of the wrong size, a form the format lacks) is an error: a key is never
+ * answered with IDs other than the ones it was given.
+ */
+static int read_key(keystore *ks, key_request *r, int64_t now) {
+    sqlite3_stmt *s = ks->st[ST_GET];
+    sqlite3_reset(s);
+    bind_key(s, r);
+    int rc = sqlite3_step(s);
+    if (rc != SQLITE_ROW)
+        return rc;
+    int64_t count = sqlite3_column_int64(s, 0), created = sqlite3_column_int64(s, 4);
+    const char *form = (const char *)sqlite3_column_text(s, 1), *prefix = (const char *)sqlite3_column_text(s, 2);
+    const void *ids = sqlite3_column_blob(s, 3);
+    size_t bytes = (size_t)sqlite3_column_bytes(s, 3);
+    if (ks->ttl_ms != 0 && created < now - (int64_t)ks->ttl_ms) {
+        sqlite3_reset(s);
+        return SQLITE_DONE;
+    }
+    int f = form != NULL ? mintid_form_find(form) : -1;
+    if (count < 1 || bytes != (size_t)count * sizeof(mintid_id) || ids == NULL || f < 0 || prefix == NULL ||
+        strlen(prefix) > MINTID_PREFIX_MAX) {
+        snprintf(r->why, sizeof r->why, "the key store's record of this key is damaged");
+        sqlite3_reset(s);
+        return SQLITE_CORRUPT;
+    }
+    free(r->got_ids == r->ids ? NULL : r->got_ids);
+    r->got_ids = malloc(bytes);
+    if (r->got_ids == NULL) {
+        snprintf(r->why, sizeof r->why, "out of memory");
+        sqlite3_reset(s);
+        return SQLITE_NOMEM;
+    }
+    memcpy(r->got_ids, ids, bytes);
+    r->got_count = (uint64_t)count;
+    r->got_form = f;
+    snprintf(r->got_prefix, sizeof r->got_prefix, "%s", prefix);
+    r->created_ms = created;
+    sqlite3_reset(s);
+    return SQLITE_ROW;
+}
+
+static bool step_done(keystore *ks, int idx) {
+    int rc = sqlite3_step(ks->st[idx]);
+    sqlite3_reset(ks->st[idx]);
+    return rc == SQLITE_DONE || (rc == SQLITE_ROW && idx == ST_COUNT);
+}
+
+/*
+ * Answers an insert inside the batch's transaction; *added counts the keys
+ * it creates. Returns false on a failure of the store, which fails the
+ * whole batch.
+ */
+static bool answer_insert(keystore *ks, key_request *r, int64_t now, int64_t *held, int64_t *added) {
+    if (ks->ttl_ms != 0) {
+        /* An expired key is gone, whether or not expiry has reached it yet. */
+        sqlite3_stmt *d = ks->st[ST_DELETE_OLD];
+        bind_key(d, r);
+        sqlite3_bind_int64(d, 4, now - (int64_t)ks->ttl_ms);
+        if (!step_done(ks, ST_DELETE_OLD))
+            return false;
+        *added -= sqlite3_changes(ks->db);
+    }
+    if (*held + *added >= (int64_t)ks->max) {
+        /* Full: a key already there still replays. */
+        int rc = read_key(ks, r, now);
+        if (rc == SQLITE_DONE) {
+            r->outcome = KEY_FULL;
+            return true;
+        }
+        if (rc != SQLITE_ROW)
+            return rc == SQLITE_CORRUPT || rc == SQLITE_NOMEM ? (r->outcome = KEY_FAILED, true) : false;
+    } else {
+        sqlite3_stmt *s = ks->st[ST_INSERT];
+        bind_key(s, r);
+        sqlite3_bind_int64(s, 4, (sqlite3_int64)r->count);
+        sqlite3_bind_text(s, 5, mintid_form_name((mintid_form)r->form), -1, SQLITE_STATIC);
+        sqlite3_bind_text(s, 6, r->prefix, -1, SQLITE_STATIC);
+        sqlite3_bind_blob64(s, 7, r->ids, r->count * sizeof(mintid_id), SQLITE_STATIC);
+        sqlite3_bind_int64(s, 8, now);
+        if (!step_done(ks, ST_INSERT))
+            return false;
+        if (sqlite3_changes(ks->db) == 1) {
+            (*added)++;
+            r->outcome = KEY_CREATED;
+            r->got_ids = r->ids;
+            r->got_count = r->count;
+            r->got_form = r->form;
+            memcpy(r->got_prefix, r->prefix, sizeof r->got_prefix);
+            r->created_ms = now;
+            return true;
+        }
+        /* The key was there: the winner's IDs, read in the same transaction. */
+        int rc = read_key(ks, r, now);
+        if (rc != SQLITE_ROW)
+            return rc == SQLITE_CORRUPT || rc == SQLITE_NOMEM ? (r->outcome = KEY_FAILED, true) : false;
+    }
+    bool same = r->got_count == r->count && r->got_form == r->form && strcmp(r->got_prefix, r->prefix) == 0;
+    r->outcome = same ? KEY_REPLAYED : KEY_MISMATCH;
+    return true;
+}
+
+/* Answers a batch in one transaction; false (every request KEY_FAILED) if it could not be committed. */
+static bool answer_batch(keystore *ks, key_request *batch) {
+    int64_t now = wall_ms(), held = 0, added = 0;
+    bool writes = false;
+    for (key_request *r = batch; r != NULL; r = r->next)
+        writes = writes || !r->lookup;
+    if (!exec_sql(ks, writes ? "BEGIN IMMEDIATE" : "BEGIN"))
+        goto fail;
+    if (writes) {
+        sqlite3_stmt *s = ks->st[ST_COUNT];
+        if (sqlite3_step(s) == SQLITE_ROW)
+            held = sqlite3_column_int64(s, 0);
+        sqlite3_reset(s);
+    }
+    for (key_request *r = batch; r != NULL; r = r->next) {
+        r->why[0] = '\0';
+        if (r->lookup) {
+            int rc = read_key(ks, r, now);
+            if (rc == SQLITE_ROW)
+                r->outcome = KEY_FOUND;
+            else if (rc == SQLITE_DONE)
+                r->outcome = KEY_ABSENT;
+            else if (rc == SQLITE_CORRUPT || rc == SQLITE_NOMEM)
+                r->outcome = KEY_FAILED;
+            else
+                goto rollback;
+        } else if (!answer_insert(ks, r, now, &held, &added)) {
+            goto rollback;
+        }
+    }
+    if (added != 0) {
+        sqlite3_bind_int64(ks->st[ST_ADD], 1, added);
+        if (!step_done(ks, ST_ADD))
+            goto rollback;
+    }
+    if (!exec_sql(ks, "COMMIT"))
+        goto rollback;
+    return true;
+rollback:
+    log_msg(LOG_ERROR, "key store %s: %s", ks->path, sqlite3_errmsg(ks->db));
+    exec_sql(ks, "ROLLBACK");
+fail:
+    for (key_request *r = batch; r != NULL; r = r->next) {
+        if (r->got_ids == r->ids)
+            r->got_ids = NULL;
+        r->outcome = KEY_FAILED;
+        snprintf(r->why, sizeof r->why, "the key store cannot be written: %s", sqlite3_errmsg(ks->db));
+    }
+    return false;
+}
+
+/* Deletes up to EXPIRE_BATCH expired keys; true if there may be more. */
+static bool expire_some(keystore *ks) {
+    if (ks->ttl_ms == 0 || !exec_sql(ks, "BEGIN IMMEDIATE"))
+        return false;
+    sqlite3_stmt *s = ks->st[ST_EXPIRE];
+    sqlite3_bind_int64(s, 1, wall_ms() - (int64_t)ks->ttl_ms);
+    sqlite3_bind_int(s, 2, EXPIRE_BATCH);
+    if (!step_done(ks, ST_EXPIRE)) {
+        exec_sql(ks, "ROLLBACK");
+        return false;
+    }
+    int gone = sqlite3_changes(ks->db);
+    sqlite3_bind_int64(ks->st[ST_ADD], 1, -gone);
+    if (!step_done(ks, ST_ADD) || !exec_sql(ks, "COMMIT")) {
+        exec_sql(ks, "ROLLBACK");
+        return false;
+    }
+    return gone == EXPIRE_BATCH;
+}
+
+static void *store_main(void *arg) {
+    keystore *ks = arg;
+    uint64_t next_expiry = 0;
+    for (;;) {
+        pthread_mutex_lock(&ks->mu);
+        while (ks->in == NULL && !ks->stop) {
+            if (ks->ttl_ms == 0 || monotonic_ns() < next_expiry) {
+                struct timespec until;
+                clock_gettime(CLOCK_REALTIME, &until);
+                until.tv_sec += 1;
+                pthread_cond_timedwait(&ks->cv, &ks->mu, &until);
+            }
+            if (ks->ttl_ms != 0 && monotonic_ns() >= next_expiry)
+                break;
+        }
+        key_request *batch = ks->in;
+        ks->in = NULL;
+        ks->in_tail = &ks->in;
+        bool stop = ks->stop;
+        pthread_mutex_unlock(&ks->mu);
+        if (batch != NULL) {
+            answer_batch(ks, batch);
+            key_request *last = batch;
+            while (last->next != NULL)
+                last = last->next;
+            pthread_mutex_lock(&ks->mu);
+            *ks->out_tail = batch;
+            ks->out_tail = &last->next;
+            pthread_mutex_unlock(&ks->mu);
+            uint64_t one = 1;
+            ssize_t n = write(ks->efd, &one, sizeof one);
+            (void)n; /* an eventfd at its limit is readable already */
+        } else if (stop) {
+            return NULL;
+        } else if (ks->ttl_ms != 0) {
+            /* Between batches, a small batch of expired keys at a time. */
+            next_expiry = monotonic_ns() + (expire_some(ks) ? 0 : 1000000000u);
+        }
+    }
+}
+
+static void close_db(keystore *ks) {
+    for (int i = 0; i < ST_N; i++)
+        sqlite3_finalize(ks->st[i]);
+    sqlite3_close(ks->db);
+}
+
+keystore *keystore_open(const char *path, uint64_t ttl_s, uint64_t max) {
+    keystore *ks = calloc(1, sizeof *ks);
+    if (ks == NULL) {
+        log_msg(LOG_ERROR, "out of memory opening the key store");
+        return NULL;
+    }
+    snprintf(ks->path, sizeof ks->path, "%s", path);
+    ks->ttl_ms = ttl_s * 1000;
+    ks->max = max;
+    ks->efd = -1;
+    ks->in_tail = &ks->in;
+    ks->out_tail = &ks->out;
+    int rc = sqlite3_open_v2(path, &ks->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL);
+    if (rc != SQLITE_OK) {
+        log_msg(LOG_ERROR, "key store %s cannot be opened: %s", path,
+                ks->db != NULL ? sqlite3_errmsg(ks->db) : sqlite3_errstr(rc));
+        goto fail;
+    }
+    sqlite3_busy_timeout(ks->db, BUSY_TIMEOUT_MS);
+    /* A damaged file is refused before anything is served: a key answered
+     * from it could get other IDs than the ones it was given. */
+    sqlite3_stmt *check = NULL;
+    rc = sqlite3_prepare_v2(ks->db, "PRAGMA quick_check", -1, &check, NULL);
+    const char *verdict = NULL;
+    if (rc == SQLITE_OK && (rc = sqlite3_step(check)) == SQLITE_ROW)
+        verdict = (const char *)sqlite3_column_text(check, 0);
+    if (verdict == NULL || strcmp(verdict, "ok") != 0) {
+        log_msg(LOG_ERROR,
+                "key store %s is damaged (%s): mintidd will not start with it. Restore it from a backup, or move it "
+                "aside to start with no keys (every key's IDs then forgotten)",
+                path, verdict != NULL ? verdict : sqlite3_errmsg(ks->db));
+        sqlite3_finalize(check);
+        goto fail;
+    }
+    sqlite3_finalize(check);
+    if (!exec_sql(ks, "PRAGMA journal_mode=WAL") || !exec_sql(ks, "PRAGMA synchronous=FULL") || !exec_sql(ks, schema))
+        goto fail;
+    for (int i = 0; i < ST_N; i++)
+        if (sqlite3_prepare_v3(ks->db, statements[i], -1, SQLITE_PREPARE_PERSISTENT, &ks->st[i], NULL) != SQLITE_OK) {
+            log_msg(LOG_ERROR, "key store %s: %s", path, sqlite3_errmsg(ks->db));
+            goto fail;
+        }
+    ks->efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+    if (ks->efd < 0) {
+        log_msg(LOG_ERROR, "key store: eventfd: %s", strerror(errno));
+        goto fail;
+    }
+    pthread_mutex_init(&ks->mu, NULL);
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_cond_init(&ks->cv, &ca);
+    pthread_condattr_destroy(&ca);
+    if (pthread_create(&ks->thread, NULL, store_main, ks) != 0) {
+        log_msg(LOG_ERROR, "key store: cannot start its thread");
+        pthread_mutex_destroy(&ks->mu);
+        pthread_cond_destroy(&ks->cv);
+        goto fail;
+    }
+    ks->started = true;
+    return ks;
+fail:
+    if (ks->efd >= 0)
+        close(ks->efd);
+    close_db(ks);
+    free(ks);
+    return NULL;
+}
+
+void keystore_close(keystore *ks) {
+    if (ks == NULL)
+        return;
+    pthread_mutex_lock(&ks->mu);
+    ks->stop = true;
+    pthread_cond_signal(&ks->cv);
+    pthread_mutex_unlock(&ks->mu);
+    pthread_join(ks->thread, NULL);
+    for (key_request *r = keystore_take(ks), *next; r != NULL; r = next) {
+        next = r->next;
+        key_request_free(r);
+    }
+    pthread_mutex_destroy(&ks->mu);
+    pthread_cond_destroy(&ks->cv);
+    close(ks->efd);
+    close_db(ks);
+    free(ks);
+}
+
+int keystore_fd(const keystore *ks) { return ks->efd; }
+
+void keystore_submit(keystore *ks, key_request *r) {
+    r->next = NULL;
+    pthread_mutex_lock(&ks->mu);
+    *ks->in_tail = r;
+    ks->in_tail = &r->next;
+    pthread_cond_signal(&ks->cv);
+    pthread_mutex_unlock(&ks->mu);
+}
+
+key_request *keystore_take(keystore *ks) {
+    uint64_t n;
+    ssize_t got = read(ks->efd, &n, sizeof n);
+    (void)got; /* EAGAIN: nothing signalled, and the list says so too */
+    pthread_mutex_lock(&ks->mu);
+    key_request *all = ks->out;
+    ks->out = NULL;
+    ks->out_tail = &ks->out;
+    pthread_mutex_unlock(&ks->mu);
+    return all;
+}
