@@ -144,27 +144,28 @@ struct conn {
     mint_job job;
     char *in; /* bytes received and not yet used */
     size_t in_len, in_cap;
-    struct evbuffer *out;            /* replies not yet sent */
-    bool lingering;                  /* closing: output shut, input dropped until the client closes */
-    bool closing;                    /* close once the output has drained */
-    bool throttled;                  /* reading paused until the client reads its replies */
-    bool refused;                    /* over max-connections: told so, then closed */
-    bool input_full;                 /* reading paused until requests in c->in are handled */
-    uint64_t partial_since_ms;       /* when an incomplete request started waiting; 0 if none */
-    size_t lingered;                 /* bytes dropped while closing */
-    uint64_t linger_until_ms;        /* monotonic: a lingering connection is freed by then */
-    const conn_io *io;               /* NULL: plain TCP */
-    void *tls;                       /* OpenSSL's SSL, with io */
-    bool handshaking;                /* TLS: the handshake has not finished */
-    unsigned auth_failures;          /* wrong secrets given on this connection */
-    uint64_t auth_retry_ms;          /* monotonic: before this, a secret is refused unchecked */
-    unsigned char secret_digest[32]; /* the digest of the secret last accepted on it: its keys' scope (keys.c) */
-    TAILQ_ENTRY(conn) link;          /* in srv->conns */
-    TAILQ_ENTRY(conn) wait_link;     /* in srv->waiting[job.fmt->id] while job.parked */
-    unsigned char peer[16];          /* the client's address, as auth_bucket keeps it */
-    bool fresh;                      /* in srv->fresh: no request has arrived whole yet */
+    struct evbuffer *out;        /* replies not yet sent */
+    bool lingering;              /* closing: output shut, input dropped until the client closes */
+    bool closing;                /* close once the output has drained */
+    bool throttled;              /* reading paused until the client reads its replies */
+    bool refused;                /* over max-connections: told so, then closed */
+    bool input_full;             /* reading paused until requests in c->in are handled */
+    uint64_t partial_since_ms;   /* when an incomplete request started waiting; 0 if none */
+    size_t lingered;             /* bytes dropped while closing */
+    uint64_t linger_until_ms;    /* monotonic: a lingering connection is freed by then */
+    const conn_io *io;           /* NULL: plain TCP */
+    void *tls;                   /* OpenSSL's SSL, with io */
+    bool handshaking;            /* TLS: the handshake has not finished */
+    unsigned auth_failures;      /* wrong secrets given on this connection */
+    uint64_t auth_retry_ms;      /* monotonic: before this, a secret is refused unchecked */
+    TAILQ_ENTRY(conn) link;      /* in srv->conns */
+    TAILQ_ENTRY(conn) wait_link; /* in srv->waiting[job.fmt->id] while job.parked */
+    unsigned char peer[16];      /* the client's address, as auth_bucket keeps it */
+    bool fresh;                  /* in srv->fresh: no request has arrived whole yet */
     TAILQ_ENTRY(conn) fresh_link;
     void *session; /* the protocol's state: ops->session_size bytes, zeroed at accept */
+    /* The digest of the secret last accepted on it: its idempotency keys' scope (keys.c). */
+    unsigned char secret_digest[32];
 };
 
 /* IDs minted for one connection per loop turn, and requests handled. */
