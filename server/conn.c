@@ -291,6 +291,8 @@ static int process(conn *c) {
                 resume_next_turn(c);
                 break;
             }
+            if (c->job.held)
+                break; /* done minting; its reply waits for the key store */
         }
         /* The commands an EXEC queued come before the requests after it. */
         bool exec = c->ops->pending != NULL && c->ops->pending(c);

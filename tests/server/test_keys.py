@@ -1,0 +1,339 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""test_keys.py - IDs assigned to idempotency keys exactly once.
+
+POST /v1/{format} with an Idempotency-Key, RESP's MINT ... KEY key, and
+what a key was given (GET /v1/keys/{format}/{key}, KEYGET), against a real
+mintidd: replays, mismatches, a retry while the first is still being
+committed, restarts and kill -9, expiry, a full store, a damaged store, and
+keys scoped per secret.
+"""
+
+import argparse
+import http.client
+import json
+import os
+import select
+import socket
+import sqlite3
+import sys
+import tempfile
+import time
+import unittest
+import urllib.parse
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from harness import Server  # noqa: E402
+from resp_client import Resp, RespError  # noqa: E402
+
+MINTIDD = None
+
+
+def request(port, method, path, headers=None, timeout=30):
+    """(status, headers as a lower-cased dict, body text)."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    try:
+        conn.request(method, path, headers=headers or {})
+        r = conn.getresponse()
+        return r.status, {k.lower(): v for k, v in r.getheaders()}, r.read().decode()
+    finally:
+        conn.close()
+
+
+def post(srv, path, key=None, headers=None):
+    h = dict(headers or {})
+    if key is not None:
+        h["Idempotency-Key"] = key
+    return request(srv.http_port, "POST", path, h)
+
+
+def store_path(srv):
+    return os.path.join(srv.state_dir, "keys.sqlite")
+
+
+class Keys(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.srv = Server(MINTIDD).start()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.srv.__exit__(None, None, None)
+
+    def test_replay(self):
+        status, headers, first = post(self.srv, "/v1/nanoflake?count=3", '"order-1"')
+        self.assertEqual(status, 201, first)
+        self.assertEqual(len(first.split()), 3)
+        self.assertNotIn("idempotent-replayed", headers)
+        self.assertEqual(headers["cache-control"], "no-store")
+        status, headers, again = post(self.srv, "/v1/nanoflake?count=3", '"order-1"')
+        self.assertEqual((status, again), (200, first))
+        self.assertEqual(headers["idempotent-replayed"], "true")
+        # The same IDs, framed as the retry asks.
+        status, _, body = post(self.srv, "/v1/nanoflake?count=3", '"order-1"', {"Accept": "application/json"})
+        self.assertEqual(status, 200)
+        self.assertEqual(json.loads(body), {"ids": first.split()})
+        # A new key mints anew; no key is a plain mint.
+        status, _, other = post(self.srv, "/v1/nanoflake?count=3", '"order-2"')
+        self.assertEqual(status, 201)
+        self.assertFalse(set(other.split()) & set(first.split()))
+        status, headers, plain = post(self.srv, "/v1/nanoflake")
+        self.assertEqual(status, 200)
+        self.assertNotIn(plain.strip(), first.split())
+
+    def test_what_a_key_was_given(self):
+        key = 'dev/ice "7" \\ 100%'
+        header = '"' + key.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        status, _, ids = post(self.srv, "/v1/typeid?count=2&prefix=user", header)
+        self.assertEqual(status, 201, ids)
+        path = "/v1/keys/typeid/" + urllib.parse.quote(key, safe="")
+        status, _, body = request(self.srv.http_port, "GET", path)
+        self.assertEqual((status, body), (200, ids))
+        status, _, body = request(self.srv.http_port, "GET", path, {"Accept": "application/json"})
+        doc = json.loads(body)
+        self.assertEqual(doc["ids"], ids.split())
+        self.assertEqual((doc["format"], doc["key"], doc["count"], doc["prefix"]), ("typeid", key, 2, "user"))
+        # Another format's key of the same name is another key.
+        status, _, body = request(self.srv.http_port, "GET", "/v1/keys/nanoflake/" + urllib.parse.quote(key, safe=""))
+        self.assertEqual(status, 404, body)
+        status, _, body = request(self.srv.http_port, "GET", "/v1/keys/nanoflake/never-given")
+        self.assertEqual(status, 404, body)
+        status, _, body = request(self.srv.http_port, "GET", "/v1/keys/nosuchformat/k")
+        self.assertEqual(status, 404, body)
+        self.assertIn("unknown format", body)
+
+    def test_mismatch(self):
+        status, _, ids = post(self.srv, "/v1/typeid?prefix=user", '"m-1"')
+        self.assertEqual(status, 201)
+        for path in ("/v1/typeid?prefix=team", "/v1/typeid", "/v1/typeid?prefix=user&count=2", "/v1/typeid?as=uuid"):
+            with self.subTest(path=path):
+                status, _, body = post(self.srv, path, '"m-1"')
+                self.assertEqual(status, 422, body)
+                self.assertIn("another request", body)
+        status, _, body = post(self.srv, "/v1/typeid?prefix=user", '"m-1"')
+        self.assertEqual((status, body), (200, ids))
+
+    def test_malformed_key(self):
+        for value in ("unquoted", '""', '"' + "k" * 256 + '"', '"a\\b"', '"open', '"x" y', '"tab\there"',
+                      '"caf\u00e9"'):
+            with self.subTest(value=value):
+                data = (f"POST /v1/nanoflake HTTP/1.1\r\nHost: h\r\nIdempotency-Key: {value}\r\n"
+                        "Connection: close\r\n\r\n").encode("utf-8")
+                with socket.create_connection(("127.0.0.1", self.srv.http_port), timeout=10) as s:
+                    s.sendall(data)
+                    reply = b""
+                    while chunk := s.recv(65536):
+                        reply += chunk
+                self.assertTrue(reply.startswith(b"HTTP/1.1 400 "), reply)
+        status, _, body = post(self.srv, "/v1/nanoflake", '"' + "k" * 255 + '"')
+        self.assertEqual(status, 201, body)
+        status, _, body = request(self.srv.http_port, "GET", "/v1/nanoflake", {"Idempotency-Key": '"g"'})
+        self.assertEqual(status, 400)
+        self.assertIn("POST", body)
+
+    def test_resp(self):
+        r = Resp(self.srv.resp_port)
+        one = r.call("MINT", "nanoflake", "KEY", "r-1")
+        self.assertIsInstance(one, str)
+        self.assertEqual(r.call("MINT", "nanoflake", "KEY", "r-1"), one)
+        self.assertEqual(r.call("KEYGET", "nanoflake", "r-1"), [one])
+        self.assertIsNone(r.call("KEYGET", "nanoflake", "r-never"))
+        many = r.call("MINT", "typeid", "2", "PREFIX", "user", "KEY", "r-2")
+        self.assertEqual(len(many), 2)
+        self.assertTrue(all(i.startswith("user_") for i in many))
+        self.assertEqual(r.call("MINT", "typeid", "2", "PREFIX", "user", "KEY", "r-2"), many)
+        err = r.call("MINT", "typeid", "3", "PREFIX", "user", "KEY", "r-2")
+        self.assertIsInstance(err, RespError)
+        self.assertTrue(str(err).startswith("MISMATCH "), err)
+        err = r.call("MINT", "nanoflake", "KEY")
+        self.assertIsInstance(err, RespError)
+        err = r.call("MINT", "nanoflake", "KEY", "bad\x01key")
+        self.assertIsInstance(err, RespError)
+        # HTTP and RESP share the keys: the same request is the same key.
+        status, _, body = post(self.srv, "/v1/nanoflake", '"r-1"')
+        self.assertEqual((status, body), (200, one + "\n"))
+        # Inside a transaction, and pipelined behind other commands.
+        self.assertEqual(r.call("MULTI"), "OK")
+        self.assertEqual(r.call("MINT", "nanoflake", "KEY", "r-1"), "QUEUED")
+        self.assertEqual(r.call("KEYGET", "nanoflake", "r-1"), "QUEUED")
+        self.assertEqual(r.call("EXEC"), [one, [one]])
+        r.send("PING")
+        r.send("MINT", "nanoflake", "KEY", "r-1")
+        r.send("PING")
+        self.assertEqual([r.read(), r.read(), r.read()], ["PONG", one, "PONG"])
+        r.close()
+
+    def test_in_progress_while_the_store_is_locked(self):
+        # Another process holds the store's write lock: the first of two
+        # requests with one key waits for its commit (in the store's
+        # thread), the other is told it is in progress (409), plain minting
+        # goes on, and once the lock is let go the first is answered.
+        db = sqlite3.connect(store_path(self.srv), isolation_level=None, timeout=10)
+        db.execute("BEGIN IMMEDIATE")
+        req = (b'POST /v1/nanoflake HTTP/1.1\r\nHost: h\r\nIdempotency-Key: "slow-1"\r\n'
+               b"Connection: close\r\n\r\n")
+        socks = [socket.create_connection(("127.0.0.1", self.srv.http_port), timeout=30) for _ in range(2)]
+        try:
+            for s in socks:
+                s.sendall(req)
+            ready, _, _ = select.select(socks, [], [], 20)
+            self.assertEqual(len(ready), 1, "one of them waits for the store")
+            told = ready[0].recv(65536)
+            self.assertTrue(told.startswith(b"HTTP/1.1 409 "), told)
+            self.assertIn(b"in progress", told)
+            r = Resp(self.srv.resp_port)
+            err = r.call("MINT", "nanoflake", "KEY", "slow-1")
+            self.assertIsInstance(err, RespError)
+            self.assertTrue(str(err).startswith("CONFLICT "), err)
+            r.close()
+            status, _, _ = request(self.srv.http_port, "GET", "/v1/nanoflake")
+            self.assertEqual(status, 200)
+            waiting = socks[1] if ready[0] is socks[0] else socks[0]
+            self.assertEqual(select.select([waiting], [], [], 0)[0], [])
+            db.execute("COMMIT")
+            answer = b""
+            while chunk := waiting.recv(65536):
+                answer += chunk
+        finally:
+            if db.in_transaction:
+                db.execute("COMMIT")
+            db.close()
+            for s in socks:
+                s.close()
+        self.assertTrue(answer.startswith(b"HTTP/1.1 201 "), answer)
+        ids = answer.split(b"\r\n\r\n", 1)[1].decode()
+        status, _, body = post(self.srv, "/v1/nanoflake", '"slow-1"')
+        self.assertEqual((status, body), (200, ids))
+
+    def test_the_store_file(self):
+        # Never the secret, nor a key's ID beside another's.
+        with sqlite3.connect(store_path(self.srv)) as db:
+            self.assertEqual(db.execute("PRAGMA journal_mode").fetchone()[0], "wal")
+
+
+class Lifetimes(unittest.TestCase):
+    def test_restart_and_kill9(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            state = os.path.join(tmp, "state")
+            srv = Server(MINTIDD, state_dir=state).start()
+            status, _, ids = post(srv, "/v1/snowflake?count=5", '"k9"')
+            self.assertEqual(status, 201)
+            r = Resp(srv.resp_port)
+            one = r.call("MINT", "nanoflake", "KEY", "k9r")
+            r.close()
+            srv.kill()  # right after the replies: they were on disk before they left
+            srv = Server(MINTIDD, state_dir=state).start()
+            status, headers, again = post(srv, "/v1/snowflake?count=5", '"k9"')
+            self.assertEqual((status, again), (200, ids))
+            self.assertEqual(Resp(srv.resp_port).call("MINT", "nanoflake", "KEY", "k9r"), one)
+            srv.stop()
+            srv = Server(MINTIDD, state_dir=state).start()
+            status, _, again = post(srv, "/v1/snowflake?count=5", '"k9"')
+            self.assertEqual((status, again), (200, ids))
+            srv.stop()
+
+    def test_expiry(self):
+        with Server(MINTIDD, args=["--key-ttl", "1"]) as srv:
+            status, _, first = post(srv, "/v1/nanoflake", '"short"')
+            self.assertEqual(status, 201)
+            time.sleep(2.2)
+            status, _, body = request(srv.http_port, "GET", "/v1/keys/nanoflake/short")
+            self.assertEqual(status, 404, body)
+            status, _, second = post(srv, "/v1/nanoflake", '"short"')
+            self.assertEqual(status, 201)
+            self.assertNotEqual(first, second)
+            # Expiry removes the old rows from the file too, in the store's thread.
+            for _ in range(100):
+                post(srv, "/v1/nanoflake", f'"e{_}"')
+            time.sleep(2.5)
+            with sqlite3.connect(store_path(srv)) as db:
+                self.assertEqual(db.execute("SELECT count(*) FROM keys").fetchone()[0], 0)
+                self.assertEqual(db.execute("SELECT value FROM meta WHERE name = 'keys'").fetchone()[0], 0)
+
+    def test_full_store(self):
+        with Server(MINTIDD, args=["--key-max", "2"]) as srv:
+            self.assertEqual(post(srv, "/v1/nanoflake", '"a"')[0], 201)
+            status, _, b = post(srv, "/v1/nanoflake", '"b"')
+            self.assertEqual(status, 201)
+            status, _, body = post(srv, "/v1/nanoflake", '"c"')
+            self.assertEqual(status, 507, body)
+            self.assertIn("key-max", body)
+            err = Resp(srv.resp_port).call("MINT", "nanoflake", "KEY", "c")
+            self.assertIsInstance(err, RespError)
+            self.assertIn("key-max", str(err))
+            self.assertEqual(post(srv, "/v1/nanoflake")[0], 200)
+            self.assertEqual(post(srv, "/v1/nanoflake", '"b"')[:3:2], (200, b))
+
+    def test_damaged_store_file_refuses_start(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            state = os.path.join(tmp, "state")
+            srv = Server(MINTIDD, state_dir=state).start()
+            post(srv, "/v1/nanoflake", '"x"')
+            srv.stop()
+            path = os.path.join(state, "keys.sqlite")
+            with open(path, "r+b") as f:
+                f.seek(100)
+                f.write(os.urandom(3000))
+            srv = Server(MINTIDD, state_dir=state).start(expect_ready=False)
+            status, log = srv.wait(30)
+            self.assertNotEqual(status, 0)
+            self.assertIn("key store " + path, log)
+            self.assertIn("will not start", log)
+
+    def test_damaged_record_is_never_another_id(self):
+        with Server(MINTIDD) as srv:
+            status, _, ids = post(srv, "/v1/nanoflake", '"d"')
+            self.assertEqual(status, 201)
+            with sqlite3.connect(store_path(srv)) as db:
+                db.execute("UPDATE keys SET ids = x'00'")
+            status, _, body = post(srv, "/v1/nanoflake", '"d"')
+            self.assertEqual(status, 503, body)
+            self.assertIn("damaged", body)
+            self.assertEqual(request(srv.http_port, "GET", "/v1/keys/nanoflake/d")[0], 503)
+
+    def test_scope_per_secret(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            secrets = os.path.join(tmp, "secrets")
+            with open(secrets, "w") as f:
+                f.write("first-secret-0123\nsecond-secret-4567\n")
+            with Server(MINTIDD, args=["--auth-file", secrets]) as srv:
+                a = {"Authorization": "Bearer first-secret-0123"}
+                b = {"Authorization": "Bearer second-secret-4567"}
+                status, _, ids_a = post(srv, "/v1/nanoflake", '"shared"', a)
+                self.assertEqual(status, 201)
+                status, _, ids_b = post(srv, "/v1/nanoflake", '"shared"', b)
+                self.assertEqual(status, 201)
+                self.assertNotEqual(ids_a, ids_b)
+                self.assertEqual(post(srv, "/v1/nanoflake", '"shared"', a)[:3:2], (200, ids_a))
+                self.assertEqual(request(srv.http_port, "GET", "/v1/keys/nanoflake/shared", b)[:3:2], (200, ids_b))
+                self.assertEqual(post(srv, "/v1/nanoflake", '"only-a"', a)[0], 201)
+                self.assertEqual(request(srv.http_port, "GET", "/v1/keys/nanoflake/only-a", b)[0], 404)
+                self.assertEqual(post(srv, "/v1/nanoflake", '"shared"')[0], 401)
+                r = Resp(srv.resp_port)
+                self.assertEqual(r.call("AUTH", "second-secret-4567"), "OK")
+                self.assertEqual(r.call("KEYGET", "nanoflake", "shared"), [ids_b.strip()])
+                self.assertIsNone(r.call("KEYGET", "nanoflake", "only-a"))
+                r.close()
+                with open(store_path(srv), "rb") as f:
+                    raw = f.read()
+                for name in ("keys.sqlite-wal",):
+                    p = os.path.join(srv.state_dir, name)
+                    if os.path.exists(p):
+                        with open(p, "rb") as f:
+                            raw += f.read()
+                self.assertNotIn(b"first-secret", raw)
+                self.assertNotIn(b"second-secret", raw)
+
+
+def main():
+    global MINTIDD
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--mintidd", required=True)
+    ap.add_argument("--no-faketime", action="store_true", help="accepted for symmetry; nothing here needs it")
+    args, rest = ap.parse_known_args()
+    MINTIDD = os.path.abspath(args.mintidd)
+    unittest.main(argv=[sys.argv[0], "-v"] + rest)
+
+
+if __name__ == "__main__":
+    main()
