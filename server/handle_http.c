@@ -875,7 +875,8 @@ static void route(conn *c, const http_request *req, struct evbuffer *out) {
     /* Every route answers GET and HEAD, so any other method is refused
      * whatever the path, before a secret is asked for. */
     if (req->method == HTTP_OTHER || (r == NULL && (methods != 0 || req->method == HTTP_POST))) {
-        send_405(c, req, out, (methods & POST) != 0);
+        /* POST takes /v1/{format}, one segment after its prefix, not /v1/{format}/{id}. */
+        send_405(c, req, out, (methods & POST) != 0 && memchr(t + n, '/', plen - n) == NULL);
         return;
     }
     if ((r == NULL || !r->public) && c->srv->auth != NULL && !authorized(c, req, out))
