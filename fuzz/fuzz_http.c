@@ -181,6 +181,7 @@ static void check_outcome(const outcome *o, const char *buf, size_t len, size_t 
         size_t mlen = (size_t)(sp - m);
         http_method method = mlen == 3 && memcmp(m, "GET", 3) == 0    ? HTTP_GET
                              : mlen == 4 && memcmp(m, "HEAD", 4) == 0 ? HTTP_HEAD
+                             : mlen == 4 && memcmp(m, "POST", 4) == 0 ? HTTP_POST
                                                                       : HTTP_OTHER;
         REQUIRE(req->method == method);
         REQUIRE(req->minor_version == 0 || req->minor_version == 1);

@@ -443,8 +443,8 @@ static void route_mint(conn *c, const http_request *req, struct evbuffer *out, c
                        fmt->name, shown);
             return;
         }
-        if (ks == KEYS_NOMEM) {
-            send_error(c, req, out, 503, "out of memory");
+        if (ks == KEYS_NOMEM || ks == KEYS_NOSTORE) {
+            send_error(c, req, out, 503, "%s", ks == KEYS_NOMEM ? "out of memory" : "no key store");
             return;
         }
     }

@@ -317,8 +317,8 @@ static void cmd_mint(conn *c, const resp_command *cmd, struct evbuffer *out) {
                         arg_text(key, shown, sizeof shown));
             return;
         }
-        if (ks == KEYS_NOMEM) {
-            reply_error(c, out, "out of memory");
+        if (ks == KEYS_NOMEM || ks == KEYS_NOSTORE) {
+            reply_error(c, out, "%s", ks == KEYS_NOMEM ? "out of memory" : "no key store");
             return;
         }
     }

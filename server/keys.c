@@ -145,6 +145,8 @@ void keys_close(server *srv) {
 keys_start keys_begin(conn *c, const mintid_format *fmt, const char *key, size_t len, int form, const char *prefix,
                       uint64_t count, key_done_fn *done) {
     struct keys *k = c->srv->keys;
+    if (k == NULL)
+        return KEYS_NOSTORE;
     key_request *r = request_new(c, fmt, key, len, done);
     if (r == NULL || (r->ids = malloc(count * sizeof *r->ids)) == NULL) {
         key_request_free(r);
@@ -180,10 +182,10 @@ void keys_abandon(conn *c) {
 }
 
 void keys_lookup(conn *c, const mintid_format *fmt, const char *key, size_t len, key_done_fn *done) {
-    key_request *r = request_new(c, fmt, key, len, done);
+    key_request *r = c->srv->keys != NULL ? request_new(c, fmt, key, len, done) : NULL;
     if (r == NULL) {
         key_request fail = {.outcome = KEY_FAILED, .fmt = fmt};
-        snprintf(fail.why, sizeof fail.why, "out of memory");
+        snprintf(fail.why, sizeof fail.why, "%s", c->srv->keys != NULL ? "out of memory" : "no key store");
         done(c, &fail);
         return;
     }

@@ -31,7 +31,8 @@ void keys_close(server *srv);
 typedef enum keys_start {
     KEYS_STARTED, /* c's next job's IDs are kept for the key */
     KEYS_BUSY,    /* the key is being committed for another request of this process */
-    KEYS_NOMEM
+    KEYS_NOMEM,
+    KEYS_NOSTORE /* the server has no key store (keys_open was not called) */
 } keys_start;
 
 /*
@@ -48,7 +49,10 @@ void keys_keep(conn *c, const mintid_id *ids, size_t n);
 void keys_commit(conn *c);
 /* The job failed: the key is let go, nothing stored. */
 void keys_abandon(conn *c);
-/* Asks the store what key[0..len) of fmt was given, in c's scope; c waits for the answer. */
+/*
+ * Asks the store what key[0..len) of fmt was given, in c's scope; c waits
+ * for the answer (without a store, done is called at once with KEY_FAILED).
+ */
 void keys_lookup(conn *c, const mintid_format *fmt, const char *key, size_t len, key_done_fn *done);
 /* c is being freed while it waits: the store's answer will find no one. */
 void keys_forget(conn *c);
