@@ -39,8 +39,8 @@ static const char *const statements[ST_N] = {
     [ST_DELETE_OLD] = "DELETE FROM keys WHERE scope = ?1 AND format = ?2 AND key = ?3 AND created_ms < ?4",
     [ST_COUNT] = "SELECT value FROM meta WHERE name = 'keys'",
     [ST_ADD] = "UPDATE meta SET value = max(0, value + ?1) WHERE name = 'keys'",
-    [ST_EXPIRE] = "DELETE FROM keys WHERE (scope, format, key) IN"
-                  " (SELECT scope, format, key FROM keys WHERE created_ms < ?1 LIMIT ?2)",
+    [ST_EXPIRE] = ("DELETE FROM keys WHERE (scope, format, key) IN"
+                   " (SELECT scope, format, key FROM keys WHERE created_ms < ?1 LIMIT ?2)"),
 };
 
 struct keystore {
