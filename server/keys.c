@@ -106,15 +106,17 @@ static void on_answers(evutil_socket_t fd, short what, void *arg) {
     }
 }
 
-int keys_open(server *srv) {
+int keys_open(server *srv, keystore_remote *remote) {
     char path[CONFIG_STR_MAX + 32];
     snprintf(path, sizeof path, "%s/keys.sqlite", srv->cfg->state_dir);
     struct keys *k = calloc(1, sizeof *k);
     if (k == NULL) {
         log_msg(LOG_ERROR, "out of memory");
+        if (remote != NULL)
+            remote->close(remote->ctx);
         return -1;
     }
-    k->store = keystore_open(path, srv->cfg->key_ttl, srv->cfg->key_max);
+    k->store = keystore_open(path, srv->cfg->key_ttl, srv->cfg->key_max, remote);
     if (k->store == NULL) {
         free(k);
         return -1;

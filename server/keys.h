@@ -23,8 +23,12 @@
 /* The key store's answer for c, for the protocol to reply with (r->outcome says which reply). */
 typedef void key_done_fn(conn *c, const key_request *r);
 
-/* Opens srv's key store in the state directory and watches its answers. Returns 0, or -1 after logging why. */
-int keys_open(server *srv);
+/*
+ * Opens srv's key store in the state directory (or, with remote, the one
+ * that decides keys for a cluster: keys_etcd.h) and watches its answers.
+ * Returns 0, or -1 after logging why.
+ */
+int keys_open(server *srv, keystore_remote *remote);
 /* Closes it (every connection is gone). */
 void keys_close(server *srv);
 

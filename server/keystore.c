@@ -44,6 +44,7 @@ static const char *const statements[ST_N] = {
 };
 
 struct keystore {
+    keystore_remote *remote; /* NULL: keys are decided by the file */
     sqlite3 *db;
     sqlite3_stmt *st[ST_N];
     char path[CONFIG_STR_MAX + 32];
@@ -195,6 +196,10 @@ static bool answer_insert(keystore *ks, key_request *r, int64_t now, int64_t *he
 /* Answers a batch in one transaction; false (every request KEY_FAILED) if it could not be committed. */
 static bool answer_batch(keystore *ks, key_request *batch) {
     int64_t now = wall_ms(), held = 0, added = 0;
+    if (ks->remote != NULL) {
+        ks->remote->answer(ks->remote->ctx, batch, now);
+        return true;
+    }
     bool writes = false;
     for (key_request *r = batch; r != NULL; r = r->next)
         writes = writes || !r->lookup;
@@ -245,7 +250,7 @@ fail:
 
 /* Deletes up to EXPIRE_BATCH expired keys; true if there may be more. */
 static bool expire_some(keystore *ks) {
-    if (ks->ttl_ms == 0 || !exec_sql(ks, "BEGIN IMMEDIATE"))
+    if (ks->ttl_ms == 0 || ks->remote != NULL || !exec_sql(ks, "BEGIN IMMEDIATE"))
         return false;
     sqlite3_stmt *s = ks->st[ST_EXPIRE];
     sqlite3_bind_int64(s, 1, wall_ms() - (int64_t)ks->ttl_ms);
@@ -310,18 +315,23 @@ static void close_db(keystore *ks) {
     sqlite3_close(ks->db);
 }
 
-keystore *keystore_open(const char *path, uint64_t ttl_s, uint64_t max) {
+keystore *keystore_open(const char *path, uint64_t ttl_s, uint64_t max, keystore_remote *remote) {
     keystore *ks = calloc(1, sizeof *ks);
     if (ks == NULL) {
         log_msg(LOG_ERROR, "out of memory opening the key store");
+        if (remote != NULL)
+            remote->close(remote->ctx);
         return NULL;
     }
+    ks->remote = remote;
     snprintf(ks->path, sizeof ks->path, "%s", path);
     ks->ttl_ms = ttl_s * 1000;
     ks->max = max;
     ks->efd = -1;
     ks->in_tail = &ks->in;
     ks->out_tail = &ks->out;
+    if (remote != NULL)
+        goto thread;
     int rc = sqlite3_open_v2(path, &ks->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL);
     if (rc != SQLITE_OK) {
         log_msg(LOG_ERROR, "key store %s cannot be opened: %s", path,
@@ -352,6 +362,7 @@ keystore *keystore_open(const char *path, uint64_t ttl_s, uint64_t max) {
             log_msg(LOG_ERROR, "key store %s: %s", path, sqlite3_errmsg(ks->db));
             goto fail;
         }
+thread:
     ks->efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
     if (ks->efd < 0) {
         log_msg(LOG_ERROR, "key store: eventfd: %s", strerror(errno));
@@ -374,6 +385,8 @@ fail:
     if (ks->efd >= 0)
         close(ks->efd);
     close_db(ks);
+    if (ks->remote != NULL)
+        ks->remote->close(ks->remote->ctx);
     free(ks);
     return NULL;
 }
@@ -394,6 +407,8 @@ void keystore_close(keystore *ks) {
     pthread_cond_destroy(&ks->cv);
     close(ks->efd);
     close_db(ks);
+    if (ks->remote != NULL)
+        ks->remote->close(ks->remote->ctx);
     free(ks);
 }
 

@@ -60,11 +60,24 @@ typedef struct key_request {
 typedef struct keystore keystore;
 
 /*
+ * A store elsewhere that decides keys in place of the file (etcd, for a
+ * cluster: keys_etcd.c), called on the store's thread.
+ */
+typedef struct keystore_remote {
+    void *ctx;
+    /* Answers every request of the batch (a list through next), as the file would; 0 requests left unanswered. */
+    void (*answer)(void *ctx, key_request *batch, int64_t now_ms);
+    void (*close)(void *ctx);
+} keystore_remote;
+
+/*
  * Opens (creating) the store at path, checks it (PRAGMA quick_check) and
  * starts its thread. ttl_s: seconds a key lives (0: forever); max: keys
- * it may hold. Returns NULL after logging why, naming the file.
+ * it may hold. With remote, keys are decided there and the file is not
+ * used; the store owns remote from here on, and closes it. Returns NULL
+ * after logging why, naming the file.
  */
-keystore *keystore_open(const char *path, uint64_t ttl_s, uint64_t max);
+keystore *keystore_open(const char *path, uint64_t ttl_s, uint64_t max, keystore_remote *remote);
 /* Stops the thread after it has answered what it was given, and closes the file. */
 void keystore_close(keystore *ks);
 /* The descriptor that becomes readable when answers wait (keystore_take). */

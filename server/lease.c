@@ -1064,6 +1064,34 @@ static void lease_close(lease *l) {
     curl_global_cleanup();
 }
 
+lease *lease_client_open(const lease_config *cfg) {
+    lease *l = malloc(sizeof *l);
+    if (l == NULL || lease_open(l, cfg) != 0) {
+        if (l != NULL)
+            lease_close(l);
+        free(l);
+        return NULL;
+    }
+    return l;
+}
+
+char *lease_client_call(lease *l, const char *path, const char *json_text) {
+    json_t *req = json_loads(json_text, 0, NULL);
+    if (req == NULL)
+        return NULL;
+    json_t *answer = call(l, path, req);
+    char *text = answer != NULL ? json_dumps(answer, JSON_COMPACT) : NULL;
+    json_decref(answer);
+    return text;
+}
+
+void lease_client_close(lease *l) {
+    if (l == NULL)
+        return;
+    lease_close(l);
+    free(l);
+}
+
 int lease_start(lease *l, const lease_config *cfg, unsigned wait_s) {
     if (lease_open(l, cfg) != 0)
         return -1;

@@ -118,6 +118,18 @@ int lease_cluster_save(const char *dir, const char *id);
 /* The cluster id found in etcd at start (after lease_start). */
 const char *lease_cluster_id(const lease *l);
 
+/*
+ * An etcd client on the lease's endpoints, TLS and authentication, for
+ * requests of other subsystems (the idempotency keys, keys_etcd.c) made on
+ * a thread of their own, one at a time: lease_client_open() copies cfg
+ * (NULL after logging why); lease_client_call() POSTs the JSON text to
+ * /v3/path, trying one endpoint after another, and returns the answer's
+ * JSON text (the caller frees it), or NULL if none answered.
+ */
+lease *lease_client_open(const lease_config *cfg);
+char *lease_client_call(lease *l, const char *path, const char *json_text);
+void lease_client_close(lease *l);
+
 /* Releases the node: the final mark is written and the lease revoked. */
 void lease_stop(lease *l, int64_t last_issued_ms);
 

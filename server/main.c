@@ -8,6 +8,7 @@
 #include "claim.h"
 #include "config.h"
 #include "keys.h"
+#include "keys_etcd.h"
 #include "lease.h"
 #include "listen.h"
 #include "log.h"
@@ -424,7 +425,6 @@ static int run(int argc, char **argv) {
             (strcmp(lease_cluster_id(&node_lease), lc.cluster_id) != 0 &&
              lease_cluster_save(cfg.state_dir, lease_cluster_id(&node_lease)) != 0))
             goto out;
-        explicit_bzero(&lc, sizeof lc);
     }
     /* The addresses bound before the first reservation, so that an address
      * in use does not leave one behind either; they listen once the state
@@ -443,7 +443,12 @@ static int run(int argc, char **argv) {
         service_init(&svc, &cfg, &st, l) != 0)
         goto out;
     srv->svc = &svc;
-    if (keys_open(srv) != 0)
+    /* With a node lease, keys are decided in the lease's etcd, for the whole cluster. */
+    keystore_remote *remote = NULL;
+    if (leased && (remote = keys_etcd_open(&lc, cfg.key_ttl)) == NULL)
+        goto out;
+    explicit_bzero(&lc, sizeof lc);
+    if (keys_open(srv, remote) != 0)
         goto out;
     if (server_accept(srv) != 0)
         goto out;

@@ -1,0 +1,91 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""test_keys_etcd.py - idempotency keys across servers that lease their
+node ids from one etcd: a key is created there by a create-if-absent
+transaction, so two servers given one key at the same moment answer it
+with the same IDs."""
+
+import argparse
+import http.client
+import os
+import sys
+import threading
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from harness import Etcd, Server  # noqa: E402
+from resp_client import Resp  # noqa: E402
+
+MINTIDD = None
+
+
+def post(srv, path, key):
+    conn = http.client.HTTPConnection("127.0.0.1", srv.http_port, timeout=30)
+    try:
+        conn.request("POST", path, headers={"Idempotency-Key": key})
+        r = conn.getresponse()
+        return r.status, r.getheader("Idempotent-Replayed"), r.read().decode()
+    finally:
+        conn.close()
+
+
+class KeysInEtcd(unittest.TestCase):
+    def setUp(self):
+        self.etcd = Etcd()
+        self.servers = []
+
+    def tearDown(self):
+        for s in self.servers:
+            s.stop()
+            s.__exit__(None, None, None)
+        self.etcd.stop()
+
+    def server(self):
+        s = Server(MINTIDD, args=self.etcd.lease_args("keys", "0-3")).start()
+        self.servers.append(s)
+        return s
+
+    def test_two_servers_racing_on_one_key(self):
+        a, b = self.server(), self.server()
+        for i in range(30):
+            answers = {}
+            start = threading.Barrier(2)
+
+            def ask(srv, name):
+                start.wait()
+                answers[name] = post(srv, "/v1/snowflake?count=2", f'"race-{i}"')
+
+            threads = [threading.Thread(target=ask, args=(s, n)) for s, n in ((a, "a"), (b, "b"))]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join(60)
+            with self.subTest(key=i):
+                statuses = sorted(answers[n][0] for n in "ab")
+                self.assertEqual(statuses, [200, 201], answers)
+                self.assertEqual(answers["a"][2], answers["b"][2])
+                self.assertEqual(len(answers["a"][2].split()), 2)
+        # What one server gave, the other replays, over either protocol.
+        status, _, ids = post(a, "/v1/nanoflake", '"one"')
+        self.assertEqual(status, 201)
+        self.assertEqual(post(b, "/v1/nanoflake", '"one"')[::2], (200, ids))
+        self.assertEqual(Resp(b.resp_port).call("KEYGET", "nanoflake", "one"), ids.split())
+        self.assertEqual(post(b, "/v1/nanoflake?count=2", '"one"')[0], 422)
+        # A server killed right after its reply: the key is in etcd.
+        status, _, ids = post(a, "/v1/nanoflake", '"killed"')
+        self.assertEqual(status, 201)
+        a.kill()
+        self.assertEqual(post(b, "/v1/nanoflake", '"killed"')[::2], (200, ids))
+
+
+def main():
+    global MINTIDD
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--mintidd", required=True)
+    args, rest = ap.parse_known_args()
+    MINTIDD = os.path.abspath(args.mintidd)
+    unittest.main(argv=[sys.argv[0], "-v"] + rest)
+
+
+if __name__ == "__main__":
+    main()
