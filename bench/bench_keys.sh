@@ -145,8 +145,8 @@ keys=$(python3 -c 'import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execu
     "$tmp/state/keys.sqlite")
 printf 'mintidd, nanoflake, %d connections, wrk, %d x %d s, medians\n' $CLIENTS "$rounds" "$seconds"
 printf '  plain   GET  /v1/nanoflake             %8d req/s\n' "$p"
-printf '  keyed   POST /v1/nanoflake, new keys   %8d req/s   keyed/plain %.2f\n' "$k" "$(bc -l <<< "$k / $p")"
+printf '  keyed   POST /v1/nanoflake, new keys   %8d req/s   keyed/plain %.2f\n' "$k" "$(awk -v a="$k" -v b="$p" 'BEGIN {print a / b}')"
 printf '  plain   GET  /v1/nanoflake, %d conns   %8d req/s\n' $((CLIENTS / 2)) "$h"
 printf '  mixed   %d plain + %d keyed conns     %8d + %d req/s   plain beside keyed / plain alone %.2f\n' \
-    $((CLIENTS / 2)) $((CLIENTS / 2)) "$mp" "$mk" "$(bc -l <<< "$mp / $h")"
+    $((CLIENTS / 2)) $((CLIENTS / 2)) "$mp" "$mk" "$(awk -v a="$mp" -v b="$h" 'BEGIN {print a / b}')"
 printf '  keys in the store at the end: %d\n' "$keys"
