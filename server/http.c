@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * http.c - HTTP/1.1 request heads (RFC 9112), as much of the grammar as a
- * GET-only API needs, and strict about the rest: request smuggling and
- * desynchronisation live in the lenient corners (bodies on GET,
+ * http.c - HTTP/1.1 request heads (RFC 9112), as much of the grammar as an
+ * API without request bodies needs, and strict about the rest: request
+ * smuggling and desynchronisation live in the lenient corners (bodies,
  * Transfer-Encoding, duplicate Content-Length, folded headers), so those
  * are refused, not interpreted.
  */
@@ -33,10 +33,10 @@ const char *http_reason(int status) {
         return "URI Too Long";
     case 401:
         return "Unauthorized";
-    case 429:
-        return "Too Many Requests";
     case 422:
         return "Unprocessable Content";
+    case 429:
+        return "Too Many Requests";
     case 431:
         return "Request Header Fields Too Large";
     case 500:
