@@ -186,9 +186,12 @@ class Http(SharedServer):
             self.assertIn(text, body, path)
         status, _, body = get(self.port, "/v1/moonflake", {"Accept": "application/json"})
         self.assertIn("unknown format", json.loads(body)["error"])
-        status, h, _ = get(self.port, "/v1/nanoflake", method="POST")
+        status, h, _ = get(self.port, "/v1/formats", method="POST")
         self.assertEqual(status, 405)
         self.assertEqual(h["allow"], "GET, HEAD")
+        status, h, _ = get(self.port, "/v1/nanoflake", method="PUT")
+        self.assertEqual(status, 405)
+        self.assertEqual(h["allow"], "GET, HEAD, POST")
 
     def test_malformed_requests(self):
         cases = [
@@ -342,7 +345,7 @@ class RespProtocol(SharedServer):
         cases = [
             (("FOO", "bar"), "ERR unknown command 'FOO', with args beginning with: 'bar'"),
             (("MINT",), "ERR wrong number of arguments for 'mint' command"),
-            (("MINT", "a", "b", "c", "d", "e"), "ERR wrong number of arguments for 'mint' command"),
+            (("MINT", "a", "b", "c", "d", "e", "f", "g"), "ERR wrong number of arguments for 'mint' command"),
             (("MINT", "nanoflake", "1", "x"), "ERR MINT takes format [count] [PREFIX prefix]"),
             (("MINT", "nanoflake", "PREFIX", "user"), "ERR nanoflake: prefix 'user': this format has no type prefix"),
             (("MINT", "typeid", "PREFIX", "Us"), "ERR typeid: prefix 'Us': a type prefix is 1 to 63"),
