@@ -205,6 +205,19 @@ class Keys(unittest.TestCase):
         status, _, body = post(self.srv, "/v1/nanoflake", '"slow-1"')
         self.assertEqual((status, body), (200, ids))
 
+    def test_another_process_won(self):
+        # Another process sharing the file (a worker) committed the key
+        # first: this server's own IDs lose, and it answers with the
+        # winner's, which the store's insert decides, not a check in memory.
+        status, _, won = post(self.srv, "/v1/nanoflake", '"winner-source"')
+        self.assertEqual(status, 201)
+        with sqlite3.connect(store_path(self.srv), timeout=10) as db:
+            db.execute("INSERT INTO keys SELECT scope, format, CAST('other-process' AS BLOB), count, form, prefix, ids,"
+                       " created_ms FROM keys WHERE key = CAST('winner-source' AS BLOB)")
+        status, headers, body = post(self.srv, "/v1/nanoflake", '"other-process"')
+        self.assertEqual((status, body), (200, won))
+        self.assertEqual(headers["idempotent-replayed"], "true")
+
     def test_the_store_file(self):
         # Never the secret, nor a key's ID beside another's.
         with sqlite3.connect(store_path(self.srv)) as db:
