@@ -143,7 +143,9 @@ mp=$(median < "$tmp/mixed_plain")
 mk=$(median < "$tmp/mixed_keyed")
 keys=$(python3 -c 'import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute("SELECT count(*) FROM keys").fetchone()[0])' \
     "$tmp/state/keys.sqlite")
-printf 'mintidd, nanoflake, %d connections, wrk, %d x %d s, medians\n' $CLIENTS "$rounds" "$seconds"
+read -r load1 load5 _ < /proc/loadavg
+printf 'mintidd, nanoflake, %d connections, wrk, %d x %d s, medians; %s CPUs online, load %s %s\n' $CLIENTS "$rounds" \
+    "$seconds" "$(getconf _NPROCESSORS_ONLN)" "$load1" "$load5"
 printf '  plain   GET  /v1/nanoflake             %8d req/s\n' "$p"
 printf '  keyed   POST /v1/nanoflake, new keys   %8d req/s   keyed/plain %.2f\n' "$k" "$(awk -v a="$k" -v b="$p" 'BEGIN {print a / b}')"
 printf '  plain   GET  /v1/nanoflake, %d conns   %8d req/s\n' $((CLIENTS / 2)) "$h"
