@@ -270,18 +270,15 @@ static bool expire_some(keystore *ks) {
 
 static void *store_main(void *arg) {
     keystore *ks = arg;
+    bool expiring = ks->ttl_ms != 0 && ks->remote == NULL;
     uint64_t next_expiry = 0;
     for (;;) {
         pthread_mutex_lock(&ks->mu);
-        while (ks->in == NULL && !ks->stop) {
-            if (ks->ttl_ms == 0 || monotonic_ns() < next_expiry) {
-                struct timespec until;
-                clock_gettime(CLOCK_REALTIME, &until);
-                until.tv_sec += 1;
-                pthread_cond_timedwait(&ks->cv, &ks->mu, &until);
-            }
-            if (ks->ttl_ms != 0 && monotonic_ns() >= next_expiry)
-                break;
+        while (ks->in == NULL && !ks->stop && !(expiring && monotonic_ns() >= next_expiry)) {
+            struct timespec until;
+            clock_gettime(CLOCK_REALTIME, &until);
+            until.tv_sec += 1;
+            pthread_cond_timedwait(&ks->cv, &ks->mu, &until);
         }
         key_request *batch = ks->in;
         ks->in = NULL;
@@ -302,10 +299,12 @@ static void *store_main(void *arg) {
             (void)n; /* an eventfd at its limit is readable already */
         } else if (stop) {
             return NULL;
-        } else if (ks->ttl_ms != 0) {
-            /* Between batches, a small batch of expired keys at a time. */
-            next_expiry = monotonic_ns() + (expire_some(ks) ? 0 : 1000000000u);
         }
+        /* Expired keys, a small batch at a time between commits, so that
+         * keys keep expiring under a load that never leaves the queue
+         * empty, and no commit waits long behind them. */
+        if (expiring && !stop && monotonic_ns() >= next_expiry)
+            next_expiry = monotonic_ns() + (expire_some(ks) ? 0 : 1000000000u);
     }
 }
 
