@@ -16,6 +16,7 @@
 #include "keys_etcd.h"
 
 #include "log.h"
+#include "service.h"
 
 #include <jansson.h>
 #include <openssl/evp.h>
@@ -27,8 +28,8 @@ typedef struct keys_etcd {
     lease *client;
     char prefix[128];
     uint64_t ttl_s;
-    uint64_t lease_id;     /* the keys' etcd lease; 0: none yet */
-    int64_t lease_from_ms; /* when it was granted */
+    uint64_t lease_id;      /* the keys' etcd lease; 0: none yet */
+    uint64_t lease_from_ns; /* when it was granted (monotonic: a step of the wall clock ages no lease) */
     keystore_remote remote;
 } keys_etcd;
 
@@ -95,12 +96,13 @@ static json_t *ask(keys_etcd *e, const char *path, json_t *req, key_request *r) 
 }
 
 /* The keys' etcd lease (granted again every hundredth of key-ttl); 0 without key-ttl or on failure (r->why). */
-static bool keys_lease(keys_etcd *e, int64_t now, key_request *r, uint64_t *id) {
+static bool keys_lease(keys_etcd *e, key_request *r, uint64_t *id) {
     *id = 0;
     if (e->ttl_s == 0)
         return true;
     uint64_t step = e->ttl_s / 100 > 0 ? e->ttl_s / 100 : 1;
-    if (e->lease_id == 0 || now - e->lease_from_ms >= (int64_t)(step * 1000)) {
+    uint64_t mono = monotonic_ns();
+    if (e->lease_id == 0 || mono - e->lease_from_ns >= step * 1000000000u) {
         json_t *a = ask(e, "lease/grant", json_pack("{s:I}", "TTL", (json_int_t)(e->ttl_s + step)), r);
         const char *text = json_string_value(json_object_get(a, "ID"));
         uint64_t got = 0;
@@ -117,7 +119,7 @@ static bool keys_lease(keys_etcd *e, int64_t now, key_request *r, uint64_t *id) 
             return false;
         }
         e->lease_id = got;
-        e->lease_from_ms = now;
+        e->lease_from_ns = mono;
     }
     *id = e->lease_id;
     return true;
@@ -163,7 +165,8 @@ static const char *range_value(json_t *range) {
     return json_string_value(json_object_get(json_array_get(json_object_get(range, "kvs"), 0), "value"));
 }
 
-static void answer_one(keys_etcd *e, key_request *r, int64_t now) {
+/* retry: once more with a new lease if etcd no longer has the keys' lease. */
+static void answer_one(keys_etcd *e, key_request *r, int64_t now, bool retry) {
     r->why[0] = '\0';
     r->outcome = KEY_FAILED;
     char *key = etcd_key(e, r);
@@ -194,7 +197,7 @@ static void answer_one(keys_etcd *e, key_request *r, int64_t now) {
     free(ids);
     if (value_b64 == NULL) {
         snprintf(r->why, sizeof r->why, "out of memory");
-    } else if (keys_lease(e, now, r, &lease_id)) {
+    } else if (keys_lease(e, r, &lease_id)) {
         char lease_text[24];
         snprintf(lease_text, sizeof lease_text, "%llu", (unsigned long long)lease_id);
         json_t *put = json_pack("{s:s,s:s}", "key", key, "value", value_b64);
@@ -204,6 +207,18 @@ static void answer_one(keys_etcd *e, key_request *r, int64_t now) {
                                 "CREATE", "result", "EQUAL", "create_revision", "0", "success", "request_put", put,
                                 "failure", "request_range", "key", key);
         json_t *a = ask(e, "kv/txn", txn, r);
+        if (a == NULL && lease_id != 0 && strstr(r->why, "requested lease not found") != NULL) {
+            /* The lease is gone before its time (revoked, etcd restored from
+             * a backup): the key is put once more, with a new one. */
+            e->lease_id = 0;
+            free(value_b64);
+            free(key);
+            if (retry)
+                answer_one(e, r, now, false);
+            else
+                snprintf(r->why, sizeof r->why, "etcd lost the lease of the keys");
+            return;
+        }
         if (a != NULL) {
             if (json_is_true(json_object_get(a, "succeeded"))) {
                 r->outcome = KEY_CREATED;
@@ -233,7 +248,7 @@ static void answer_one(keys_etcd *e, key_request *r, int64_t now) {
 
 static void etcd_answer(void *ctx, key_request *batch, int64_t now_ms) {
     for (key_request *r = batch; r != NULL; r = r->next)
-        answer_one(ctx, r, now_ms);
+        answer_one(ctx, r, now_ms, true);
 }
 
 static void etcd_close(void *ctx) {

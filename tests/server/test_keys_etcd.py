@@ -6,6 +6,7 @@ transaction, so two servers given one key at the same moment answer it
 with the same IDs."""
 
 import argparse
+import base64
 import http.client
 import os
 import sys
@@ -40,8 +41,8 @@ class KeysInEtcd(unittest.TestCase):
             s.__exit__(None, None, None)
         self.etcd.stop()
 
-    def server(self):
-        s = Server(MINTIDD, args=self.etcd.lease_args("keys", "0-3")).start()
+    def server(self, extra=()):
+        s = Server(MINTIDD, args=self.etcd.lease_args("keys", "0-3", extra=extra)).start()
         self.servers.append(s)
         return s
 
@@ -76,6 +77,24 @@ class KeysInEtcd(unittest.TestCase):
         self.assertEqual(status, 201)
         a.kill()
         self.assertEqual(post(b, "/v1/nanoflake", '"killed"')[::2], (200, ids))
+
+    def test_keys_lease_lost(self):
+        # The etcd lease keys are put with is gone before its time (revoked,
+        # or etcd restored, or the server's clock stepped back): the next key
+        # is put with a new lease rather than refused until the old one
+        # would have been granted again.
+        a = self.server(["--key-ttl", "86400"])
+        status, _, ids = post(a, "/v1/nanoflake", '"first"')
+        self.assertEqual(status, 201)
+        every = self.etcd.call("kv/range", {"key": base64.b64encode(b"\0").decode(),
+                                            "range_end": base64.b64encode(b"\0").decode()})
+        leases = {kv["lease"] for kv in every["kvs"]
+                  if base64.b64decode(kv["key"]).endswith(b"/nanoflake/" + b"first".hex().encode())}
+        self.assertEqual(len(leases), 1, every)
+        self.etcd.call("lease/revoke", {"ID": leases.pop()})
+        status, _, body = post(a, "/v1/nanoflake", '"second"')
+        self.assertEqual(status, 201, body)
+        self.assertEqual(post(a, "/v1/nanoflake", '"second"')[::2], (200, body))
 
 
 def main():
