@@ -443,6 +443,11 @@ static void route_mint(conn *c, const http_request *req, struct evbuffer *out, c
                        fmt->name, shown);
             return;
         }
+        if (ks == KEYS_TOO_MANY) {
+            send_error(c, req, out, 400, "count must be 1..%" PRIu64 " with an Idempotency-Key on this server",
+                       keys_max_count(srv));
+            return;
+        }
         if (ks == KEYS_NOMEM || ks == KEYS_NOSTORE) {
             send_error(c, req, out, 503, "%s", ks == KEYS_NOMEM ? "out of memory" : "no key store");
             return;

@@ -317,6 +317,10 @@ static void cmd_mint(conn *c, const resp_command *cmd, struct evbuffer *out) {
                         arg_text(key, shown, sizeof shown));
             return;
         }
+        if (ks == KEYS_TOO_MANY) {
+            reply_error(c, out, "count must be 1..%" PRIu64 " with KEY on this server", keys_max_count(srv));
+            return;
+        }
         if (ks == KEYS_NOMEM || ks == KEYS_NOSTORE) {
             reply_error(c, out, "%s", ks == KEYS_NOMEM ? "out of memory" : "no key store");
             return;

@@ -149,6 +149,9 @@ keys_start keys_begin(conn *c, const mintid_format *fmt, const char *key, size_t
     struct keys *k = c->srv->keys;
     if (k == NULL)
         return KEYS_NOSTORE;
+    uint64_t most = keystore_max_count(k->store);
+    if (most != 0 && count > most)
+        return KEYS_TOO_MANY;
     key_request *r = request_new(c, fmt, key, len, done);
     if (r == NULL || (r->ids = malloc(count * sizeof *r->ids)) == NULL) {
         key_request_free(r);
@@ -168,6 +171,8 @@ keys_start keys_begin(conn *c, const mintid_format *fmt, const char *key, size_t
     c->job.key = r;
     return KEYS_STARTED;
 }
+
+uint64_t keys_max_count(const server *srv) { return srv->keys != NULL ? keystore_max_count(srv->keys->store) : 0; }
 
 void keys_keep(conn *c, const mintid_id *ids, size_t n) {
     key_request *r = c->job.key;

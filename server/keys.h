@@ -36,17 +36,20 @@ typedef enum keys_start {
     KEYS_STARTED, /* c's next job's IDs are kept for the key */
     KEYS_BUSY,    /* the key is being committed for another request of this process */
     KEYS_NOMEM,
-    KEYS_NOSTORE /* the server has no key store (keys_open was not called) */
+    KEYS_TOO_MANY, /* more IDs than one key may be given (keys_max_count) */
+    KEYS_NOSTORE   /* the server has no key store (keys_open was not called) */
 } keys_start;
 
 /*
  * Starts a keyed mint on c: the key key[0..len) (checked already) for
  * count IDs of fmt in form with prefix, which the caller then starts
- * (conn_start_mint). KEYS_BUSY and KEYS_NOMEM are for the caller to
- * answer.
+ * (conn_start_mint). KEYS_BUSY, KEYS_NOMEM and KEYS_TOO_MANY are for
+ * the caller to answer.
  */
 keys_start keys_begin(conn *c, const mintid_format *fmt, const char *key, size_t len, int form, const char *prefix,
                       uint64_t count, key_done_fn *done);
+/* The most IDs one key may be given; 0: no bound but max-count. */
+uint64_t keys_max_count(const server *srv);
 /* Keeps n more of the job's IDs (the connection layer calls it as it mints). */
 void keys_keep(conn *c, const mintid_id *ids, size_t n);
 /* The job minted every ID: hands them to the store, and c waits for its answer. */

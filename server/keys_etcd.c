@@ -24,6 +24,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+/*
+ * The most IDs one key is given: its value (about 27 bytes an ID) stays
+ * under 1 MiB, within etcd's default request limit (--max-request-bytes,
+ * 1.5 MiB), which etcd refuses past.
+ */
+#define KEYS_ETCD_MAX_COUNT 30000
+
 typedef struct keys_etcd {
     lease *client;
     char prefix[128];
@@ -266,6 +273,6 @@ keystore_remote *keys_etcd_open(const lease_config *cfg, uint64_t ttl_s) {
     }
     snprintf(e->prefix, sizeof e->prefix, "%s", cfg->prefix);
     e->ttl_s = ttl_s;
-    e->remote = (keystore_remote){e, etcd_answer, etcd_close};
+    e->remote = (keystore_remote){e, etcd_answer, etcd_close, KEYS_ETCD_MAX_COUNT};
     return &e->remote;
 }

@@ -413,6 +413,8 @@ void keystore_close(keystore *ks) {
 
 int keystore_fd(const keystore *ks) { return ks->efd; }
 
+uint64_t keystore_max_count(const keystore *ks) { return ks->remote != NULL ? ks->remote->max_count : 0; }
+
 void keystore_submit(keystore *ks, key_request *r) {
     r->next = NULL;
     pthread_mutex_lock(&ks->mu);

@@ -68,6 +68,7 @@ typedef struct keystore_remote {
     /* Answers every request of the batch (a list through next), as the file would; 0 requests left unanswered. */
     void (*answer)(void *ctx, key_request *batch, int64_t now_ms);
     void (*close)(void *ctx);
+    uint64_t max_count; /* most IDs one key may be given (0: no bound of its own) */
 } keystore_remote;
 
 /*
@@ -82,6 +83,8 @@ keystore *keystore_open(const char *path, uint64_t ttl_s, uint64_t max, keystore
 void keystore_close(keystore *ks);
 /* The descriptor that becomes readable when answers wait (keystore_take). */
 int keystore_fd(const keystore *ks);
+/* The most IDs one key may be given (0: as many as a request may ask for). */
+uint64_t keystore_max_count(const keystore *ks);
 /* Hands r to the thread. */
 void keystore_submit(keystore *ks, key_request *r);
 /* The answered requests, oldest first, as a list through next; NULL if none. */

@@ -15,7 +15,7 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from harness import Etcd, Server  # noqa: E402
-from resp_client import Resp  # noqa: E402
+from resp_client import Resp, RespError  # noqa: E402
 
 MINTIDD = None
 
@@ -23,7 +23,7 @@ MINTIDD = None
 def post(srv, path, key):
     conn = http.client.HTTPConnection("127.0.0.1", srv.http_port, timeout=30)
     try:
-        conn.request("POST", path, headers={"Idempotency-Key": key})
+        conn.request("POST", path, headers={"Idempotency-Key": key} if key is not None else {})
         r = conn.getresponse()
         return r.status, r.getheader("Idempotent-Replayed"), r.read().decode()
     finally:
@@ -95,6 +95,21 @@ class KeysInEtcd(unittest.TestCase):
         status, _, body = post(a, "/v1/nanoflake", '"second"')
         self.assertEqual(status, 201, body)
         self.assertEqual(post(a, "/v1/nanoflake", '"second"')[::2], (200, body))
+
+    def test_count_a_key_holds_in_etcd(self):
+        # A key's IDs are one value in etcd, which refuses a request past
+        # its size limit: more IDs than a value holds are refused before
+        # minting, as a request that needs changing rather than retrying.
+        a = self.server()
+        status, _, body = post(a, "/v1/scru160?count=30000", '"most"')
+        self.assertEqual((status, len(body.split())), (201, 30000), body[:200])
+        status, _, body = post(a, "/v1/scru160?count=30001", '"too-many"')
+        self.assertEqual(status, 400, body)
+        self.assertIn("30000", body)
+        reply = Resp(a.resp_port).call("MINT", "scru160", "30001", "KEY", "too-many")
+        self.assertIsInstance(reply, RespError)
+        self.assertIn("30000", str(reply))
+        self.assertEqual(post(a, "/v1/scru160?count=30001", None)[0], 200)
 
 
 def main():
