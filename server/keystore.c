@@ -49,6 +49,7 @@ struct keystore {
     sqlite3_stmt *st[ST_N];
     char path[CONFIG_STR_MAX + 32];
     uint64_t ttl_ms, max;
+    int64_t wall_base_ms, boot_base_ms; /* the wall clock and CLOCK_BOOTTIME at open (store_ms) */
     int efd;
     pthread_t thread;
     bool started;
@@ -59,11 +60,21 @@ struct keystore {
     key_request *out, **out_tail; /* answered, waiting for the loop */
 };
 
-static int64_t wall_ms(void) {
+static int64_t clock_ms(clockid_t id) {
     struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
+    clock_gettime(id, &ts);
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
+
+/*
+ * The store's time, which keys are created at and expire by: the wall
+ * clock as it was when the store was opened, carried on by CLOCK_BOOTTIME
+ * (which counts a suspend too). A step of the wall clock while the server
+ * runs (NTP correcting it, someone setting it) neither expires a key
+ * before its key-ttl nor keeps one past it; it is taken up at the next
+ * start.
+ */
+static int64_t store_ms(const keystore *ks) { return ks->wall_base_ms + (clock_ms(CLOCK_BOOTTIME) - ks->boot_base_ms); }
 
 void key_request_free(key_request *r) {
     if (r == NULL)
@@ -195,7 +206,7 @@ static bool answer_insert(keystore *ks, key_request *r, int64_t now, int64_t *he
 
 /* Answers a batch in one transaction; false (every request KEY_FAILED) if it could not be committed. */
 static bool answer_batch(keystore *ks, key_request *batch) {
-    int64_t now = wall_ms(), held = 0, added = 0;
+    int64_t now = store_ms(ks), held = 0, added = 0;
     if (ks->remote != NULL) {
         ks->remote->answer(ks->remote->ctx, batch, now);
         return true;
@@ -253,7 +264,7 @@ static bool expire_some(keystore *ks) {
     if (ks->ttl_ms == 0 || ks->remote != NULL || !exec_sql(ks, "BEGIN IMMEDIATE"))
         return false;
     sqlite3_stmt *s = ks->st[ST_EXPIRE];
-    sqlite3_bind_int64(s, 1, wall_ms() - (int64_t)ks->ttl_ms);
+    sqlite3_bind_int64(s, 1, store_ms(ks) - (int64_t)ks->ttl_ms);
     sqlite3_bind_int(s, 2, EXPIRE_BATCH);
     if (!step_done(ks, ST_EXPIRE)) {
         exec_sql(ks, "ROLLBACK");
@@ -325,6 +336,8 @@ keystore *keystore_open(const char *path, uint64_t ttl_s, uint64_t max, keystore
     ks->remote = remote;
     snprintf(ks->path, sizeof ks->path, "%s", path);
     ks->ttl_ms = ttl_s * 1000;
+    ks->wall_base_ms = clock_ms(CLOCK_REALTIME);
+    ks->boot_base_ms = clock_ms(CLOCK_BOOTTIME);
     ks->max = max;
     ks->efd = -1;
     ks->in_tail = &ks->in;

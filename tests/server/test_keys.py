@@ -23,7 +23,7 @@ import unittest
 import urllib.parse
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import Server  # noqa: E402
+from harness import Server, have_faketime  # noqa: E402
 from resp_client import Resp, RespError  # noqa: E402
 
 MINTIDD = None
@@ -269,6 +269,29 @@ class Lifetimes(unittest.TestCase):
             while left() != (0, 0) and time.monotonic() < deadline:
                 time.sleep(0.2)
             self.assertEqual(left(), (0, 0))
+
+    def test_clock_stepped_forward(self):
+        # A key lives key-ttl while the server runs, whatever the system
+        # clock is set to meanwhile: a clock stepped two hours forward
+        # expires no key of an hour's key-ttl given a moment ago.
+        if not have_faketime():
+            self.fail("libfaketime is not installed (make deps installs it)")
+        with tempfile.TemporaryDirectory() as tmp:
+            clock = os.path.join(tmp, "clock")
+
+            def step(offset):
+                with open(clock + ".new", "w") as f:
+                    f.write(f"{offset:+d}\n")
+                os.replace(clock + ".new", clock)
+
+            step(0)
+            with Server(MINTIDD, faketime_file=clock, args=["--key-ttl", "3600"]) as srv:
+                status, _, first = post(srv, "/v1/nanoflake", '"stepped"')
+                self.assertEqual(status, 201)
+                step(7200)
+                self.assertEqual(post(srv, "/v1/nanoflake", '"stepped"')[::2], (200, first))
+                status, _, body = request(srv.http_port, "GET", "/v1/keys/nanoflake/stepped")
+                self.assertEqual((status, body), (200, first))
 
     def test_full_store(self):
         with Server(MINTIDD, args=["--key-max", "2"]) as srv:
