@@ -394,6 +394,11 @@ static void http_finish(conn *c, int status, const char *why) {
             keys_commit(c);
             return;
         }
+        if (status != MINTID_EFORMAT) {
+            /* A retry still gets the IDs the key was given. */
+            keys_replay_or_fail(c, why);
+            return;
+        }
         keys_abandon(c);
     }
     if (status != MINTID_OK) {

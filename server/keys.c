@@ -181,6 +181,13 @@ void keys_keep(conn *c, const mintid_id *ids, size_t n) {
 
 void keys_commit(conn *c) { hold(c, c->job.key); }
 
+void keys_replay_or_fail(conn *c, const char *why) {
+    key_request *r = c->job.key;
+    r->replay_only = true;
+    snprintf(r->mint_why, sizeof r->mint_why, "%s", why != NULL ? why : "no ID could be minted");
+    hold(c, r);
+}
+
 void keys_abandon(conn *c) {
     key_request *r = c->job.key;
     inflight_remove(c->srv->keys, r);

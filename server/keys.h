@@ -54,6 +54,12 @@ uint64_t keys_max_count(const server *srv);
 void keys_keep(conn *c, const mintid_id *ids, size_t n);
 /* The job minted every ID: hands them to the store, and c waits for its answer. */
 void keys_commit(conn *c);
+/*
+ * The job failed with why: if the key was given IDs before (this is a
+ * retry), c is answered with them (or a mismatch), as after keys_commit;
+ * else the store's answer is KEY_FAILED with why. Nothing is stored.
+ */
+void keys_replay_or_fail(conn *c, const char *why);
 /* The job failed: the key is let go, nothing stored. */
 void keys_abandon(conn *c);
 /*

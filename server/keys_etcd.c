@@ -181,11 +181,18 @@ static void answer_one(keys_etcd *e, key_request *r, int64_t now, bool retry) {
         snprintf(r->why, sizeof r->why, "out of memory");
         return;
     }
-    if (r->lookup) {
+    if (r->lookup || r->replay_only) {
         json_t *a = ask(e, "kv/range", json_pack("{s:s}", "key", key), r);
         if (a != NULL) {
             const char *v = range_value(a);
-            r->outcome = v == NULL ? KEY_ABSENT : read_value(v, r) ? KEY_FOUND : KEY_FAILED;
+            if (v == NULL && r->replay_only)
+                snprintf(r->why, sizeof r->why, "%s", r->mint_why);
+            else if (v == NULL)
+                r->outcome = KEY_ABSENT;
+            else if (!read_value(v, r))
+                r->outcome = KEY_FAILED;
+            else
+                r->outcome = !r->replay_only ? KEY_FOUND : key_same_request(r) ? KEY_REPLAYED : KEY_MISMATCH;
         }
         json_decref(a);
         free(key);
@@ -241,9 +248,7 @@ static void answer_one(keys_etcd *e, key_request *r, int64_t now, bool retry) {
                     /* It expired between the compare and the read: the retry creates it. */
                     snprintf(r->why, sizeof r->why, "the key expired while it was read; try again");
                 } else if (read_value(v, r)) {
-                    bool same =
-                        r->got_count == r->count && r->got_form == r->form && strcmp(r->got_prefix, r->prefix) == 0;
-                    r->outcome = same ? KEY_REPLAYED : KEY_MISMATCH;
+                    r->outcome = key_same_request(r) ? KEY_REPLAYED : KEY_MISMATCH;
                 }
             }
         }

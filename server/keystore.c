@@ -76,6 +76,10 @@ static int64_t clock_ms(clockid_t id) {
  */
 static int64_t store_ms(const keystore *ks) { return ks->wall_base_ms + (clock_ms(CLOCK_BOOTTIME) - ks->boot_base_ms); }
 
+bool key_same_request(const key_request *r) {
+    return r->got_count == r->count && r->got_form == r->form && strcmp(r->got_prefix, r->prefix) == 0;
+}
+
 void key_request_free(key_request *r) {
     if (r == NULL)
         return;
@@ -199,8 +203,23 @@ static bool answer_insert(keystore *ks, key_request *r, int64_t now, int64_t *he
         if (rc != SQLITE_ROW)
             return rc == SQLITE_CORRUPT || rc == SQLITE_NOMEM ? (r->outcome = KEY_FAILED, true) : false;
     }
-    bool same = r->got_count == r->count && r->got_form == r->form && strcmp(r->got_prefix, r->prefix) == 0;
-    r->outcome = same ? KEY_REPLAYED : KEY_MISMATCH;
+    r->outcome = key_same_request(r) ? KEY_REPLAYED : KEY_MISMATCH;
+    return true;
+}
+
+/* Answers a request whose mint failed: the key's IDs if it has them, else the mint's failure. False on a failure of the
+ * store. */
+static bool answer_replay(keystore *ks, key_request *r, int64_t now) {
+    int rc = read_key(ks, r, now);
+    if (rc == SQLITE_ROW)
+        r->outcome = key_same_request(r) ? KEY_REPLAYED : KEY_MISMATCH;
+    else if (rc == SQLITE_DONE) {
+        r->outcome = KEY_FAILED;
+        snprintf(r->why, sizeof r->why, "%s", r->mint_why);
+    } else if (rc == SQLITE_CORRUPT || rc == SQLITE_NOMEM)
+        r->outcome = KEY_FAILED;
+    else
+        return false;
     return true;
 }
 
@@ -213,7 +232,7 @@ static bool answer_batch(keystore *ks, key_request *batch) {
     }
     bool writes = false;
     for (key_request *r = batch; r != NULL; r = r->next)
-        writes = writes || !r->lookup;
+        writes = writes || (!r->lookup && !r->replay_only);
     if (!exec_sql(ks, writes ? "BEGIN IMMEDIATE" : "BEGIN"))
         goto fail;
     if (writes) {
@@ -234,7 +253,7 @@ static bool answer_batch(keystore *ks, key_request *batch) {
                 r->outcome = KEY_FAILED;
             else
                 goto rollback;
-        } else if (!answer_insert(ks, r, now, &held, &added)) {
+        } else if (r->replay_only ? !answer_replay(ks, r, now) : !answer_insert(ks, r, now, &held, &added)) {
             goto rollback;
         }
     }

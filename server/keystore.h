@@ -36,6 +36,8 @@ typedef enum key_outcome {
 typedef struct key_request {
     struct key_request *next; /* in the store's queues */
     bool lookup;              /* read only; else insert if absent */
+    bool replay_only;         /* the mint failed: the key's IDs if it has them, else KEY_FAILED with mint_why */
+    char mint_why[200];
     unsigned char scope[KEY_SCOPE_LEN];
     const mintid_format *fmt;
     char key[KEY_MAX + 1];
@@ -56,6 +58,9 @@ typedef struct key_request {
     void *owner;               /* the caller's: the connection waiting for the answer */
     struct key_request *chain; /* the caller's: keys.c's table of keys in progress */
 } key_request;
+
+/* Whether the IDs r got were given for the request r asks (count, form, prefix): a replay, else a mismatch. */
+bool key_same_request(const key_request *r);
 
 typedef struct keystore keystore;
 

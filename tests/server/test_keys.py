@@ -293,6 +293,39 @@ class Lifetimes(unittest.TestCase):
                 status, _, body = request(srv.http_port, "GET", "/v1/keys/nanoflake/stepped")
                 self.assertEqual((status, body), (200, first))
 
+    def test_replay_while_minting_fails(self):
+        # A retry whose IDs are in the store gets them even when no ID can
+        # be minted (here, the clock stepped back behind the last ID's
+        # time); a new key is refused as a plain mint is.
+        if not have_faketime():
+            self.fail("libfaketime is not installed (make deps installs it)")
+        with tempfile.TemporaryDirectory() as tmp:
+            clock = os.path.join(tmp, "clock")
+
+            def step(offset):
+                with open(clock + ".new", "w") as f:
+                    f.write(f"{offset:+d}\n")
+                os.replace(clock + ".new", clock)
+
+            step(0)
+            with Server(MINTIDD, faketime_file=clock, args=["--max-wait", "100"]) as srv:
+                status, _, first = post(srv, "/v1/nanoflake?count=2", '"behind"')
+                self.assertEqual(status, 201)
+                resp = Resp(srv.resp_port)
+                over_resp = resp.call("MINT", "nanoflake", "KEY", "behind-resp")
+                step(-3600)
+                status, headers, again = post(srv, "/v1/nanoflake?count=2", '"behind"')
+                self.assertEqual((status, again), (200, first))
+                self.assertEqual(headers["idempotent-replayed"], "true")
+                self.assertEqual(post(srv, "/v1/nanoflake?count=3", '"behind"')[0], 422)
+                self.assertEqual(resp.call("MINT", "nanoflake", "KEY", "behind-resp"), over_resp)
+                status, _, body = post(srv, "/v1/nanoflake", '"new-while-behind"')
+                self.assertEqual(status, 503, body)
+                self.assertIn("clock", body)
+                self.assertIsInstance(resp.call("MINT", "nanoflake", "KEY", "new-resp"), RespError)
+                step(0)
+                self.assertEqual(post(srv, "/v1/nanoflake", '"new-while-behind"')[0], 201)
+
     def test_full_store(self):
         with Server(MINTIDD, args=["--key-max", "2"]) as srv:
             self.assertEqual(post(srv, "/v1/nanoflake", '"a"')[0], 201)

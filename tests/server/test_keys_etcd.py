@@ -10,6 +10,7 @@ import base64
 import http.client
 import os
 import sys
+import tempfile
 import threading
 import unittest
 
@@ -41,8 +42,8 @@ class KeysInEtcd(unittest.TestCase):
             s.__exit__(None, None, None)
         self.etcd.stop()
 
-    def server(self, extra=()):
-        s = Server(MINTIDD, args=self.etcd.lease_args("keys", "0-3", extra=extra)).start()
+    def server(self, extra=(), faketime_file=None):
+        s = Server(MINTIDD, args=self.etcd.lease_args("keys", "0-3", extra=extra), faketime_file=faketime_file).start()
         self.servers.append(s)
         return s
 
@@ -110,6 +111,27 @@ class KeysInEtcd(unittest.TestCase):
         self.assertIsInstance(reply, RespError)
         self.assertIn("30000", str(reply))
         self.assertEqual(post(a, "/v1/scru160?count=30001", None)[0], 200)
+
+    def test_replay_while_minting_fails(self):
+        # The clock stepped back behind the last ID's time: nothing is
+        # minted, but a retry still gets the IDs etcd holds for its key.
+        with tempfile.TemporaryDirectory() as tmp:
+            clock = os.path.join(tmp, "clock")
+
+            def step(offset):
+                with open(clock + ".new", "w") as f:
+                    f.write(f"{offset:+d}\n")
+                os.replace(clock + ".new", clock)
+
+            step(0)
+            a = self.server(["--max-wait", "100"], faketime_file=clock)
+            status, _, ids = post(a, "/v1/nanoflake", '"behind"')
+            self.assertEqual(status, 201)
+            step(-3600)
+            self.assertEqual(post(a, "/v1/nanoflake", '"behind"')[::2], (200, ids))
+            self.assertEqual(post(a, "/v1/nanoflake?count=2", '"behind"')[0], 422)
+            self.assertEqual(post(a, "/v1/nanoflake", '"new"')[0], 503)
+            step(0)
 
 
 def main():
