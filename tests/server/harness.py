@@ -108,6 +108,24 @@ class Server:
             self.env["ASAN_OPTIONS"] = self.env.get("ASAN_OPTIONS", "") + ":verify_asan_link_order=0"
         return cmd
 
+    @property
+    def workers(self):
+        """The worker processes this server runs (each logs its own reload)."""
+        n = int(self.env.get("MINTID_WORKERS", "1"))
+        for i, a in enumerate(self.args[:-1]):
+            if a == "--workers":
+                n = int(self.args[i + 1])
+        return n if n > 0 else len(os.sched_getaffinity(0))
+
+    def wait_log(self, text, count=None, timeout=5):
+        """Waits until `text` (bytes) is in the log `count` times (default:
+        once per worker, for what each worker logs); True if it came."""
+        count = self.workers if count is None else count
+        deadline = time.monotonic() + timeout
+        while self.log.count(text) < count and time.monotonic() < deadline:
+            time.sleep(0.05)
+        return self.log.count(text) >= count
+
     def _read_stderr(self):
         for chunk in iter(lambda: self.proc.stderr.read1(65536), b""):
             self.log += chunk
