@@ -87,6 +87,8 @@ static pid_t spawn(run *r, unsigned i) {
         if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
             _exit(1);
         close(r->ready[0]);
+        /* The service manager hears from the supervisor alone. */
+        unsetenv("NOTIFY_SOCKET");
         log_after_fork();
         int status = sv->run(sv->arg, &wc);
         log_stop();
