@@ -58,6 +58,7 @@ typedef struct app {
     shared *sh;
     lease *lease;
     uint64_t lease_generation; /* at start */
+    uint64_t start_ns;         /* monotonic, for the workers' uptime */
     char host_dir[300];
 } app;
 
@@ -441,7 +442,8 @@ static int worker_main(void *arg, const worker_ctx *wc) {
                           .reserve_asked = &a->sh->reserve_asked,
                           .host_dir = a->host_dir,
                           .workers = &a->sh->workers,
-                          .restarts = &a->sh->restarts};
+                          .restarts = &a->sh->restarts,
+                          .start_ns = a->start_ns};
     int status = WORKER_FAILED;
     if (service_init_shared(&svc, a->cfg, &a->sh->st, a->lease, &ssh) == 0) {
         srv->svc = &svc;
@@ -538,6 +540,7 @@ static int run(int argc, char **argv) {
     a.claim = &claim;
     a.cfg = &cfg;
     a.sh = sh;
+    a.start_ns = monotonic_ns();
     server *srv = &a.srv;
     srv->cfg = &cfg;
     int status = 1;

@@ -150,13 +150,16 @@ int service_init_shared(service *svc, const config *cfg, state *st, lease *l, co
         svc->reserve_fd = sh->reserve_fd;
         svc->reserve_asked = sh->reserve_asked;
         snprintf(svc->host_dir, sizeof svc->host_dir, "%s", sh->host_dir);
+        if (sh->start_ns != 0)
+            svc->start_ns = sh->start_ns;
         svc->workers = sh->workers;
         svc->restarts = sh->restarts;
     }
     svc->cfg = cfg;
     svc->st = st;
     svc->lease = l;
-    svc->start_ns = monotonic_ns();
+    if (svc->start_ns == 0)
+        svc->start_ns = monotonic_ns();
     svc->node = (int64_t)cfg->node;
     if (l != NULL) {
         svc->node = atomic_load(&l->node);

@@ -95,6 +95,7 @@ typedef struct service_shared {
     _Atomic int64_t *reserve_asked;
     const char *host_dir; /* the host-wide generators' directory */
     _Atomic uint64_t *workers, *restarts;
+    uint64_t start_ns; /* monotonic: when the server started, for uptime */
 } service_shared;
 
 /* service_init() for a worker: host-wide generators in sh->host_dir, counters in its slot. */
