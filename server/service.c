@@ -18,6 +18,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -342,6 +343,20 @@ long service_mint(service *svc, const mintid_format *fmt, size_t want, mintid_id
         int64_t next_unit = s.last_unix_ms + fmt->ts_unit_ms;
         *retry_ns = until_ms(now, ns, s.last_unix_ms > now ? s.last_unix_ms : next_unit > now ? next_unit : now + 1);
         return 0;
+    }
+    if (n == MINTID_EHOST && svc->host_dir[0] != '\0' && errno == ENOENT) {
+        /* The workers' generators' directory was deleted under them (with
+         * what an operator cleared out of the state directory): made again,
+         * the generators move to new files there, above every ID they
+         * issued, after the library's wait for a state made new. */
+        int made = mkdir(svc->host_dir, 0700);
+        if (made == 0)
+            log_msg(LOG_WARN, "%s was deleted; made it again", svc->host_dir);
+        if (made == 0 || errno == EEXIST) {
+            *why = "the host-wide generators' directory was made again: waiting for their new state";
+            *retry_ns = 1000000u;
+            return 0;
+        }
     }
     *why = mintid_strerror((int)n);
     return n;
