@@ -263,7 +263,8 @@ class DescriptorExhaustion(FaultCase):
         logged once, every client is served or refused at once (none left
         in the backlog), and the server accepts again once descriptors are
         free."""
-        srv = self.server(args=["--max-connections", "1000"]).start()
+        # One worker: the limit is lowered on the process that accepts.
+        srv = self.server(args=["--max-connections", "1000", "--workers", "1"]).start()
         probe = Probe(srv)
         pid = srv.proc.pid
         open_fds = len(os.listdir(f"/proc/{pid}/fd"))
@@ -385,7 +386,8 @@ class GuessingSecrets(FaultCase):
         with open(path, "w") as f:
             f.write(SECRET + "\n")
         os.chmod(path, 0o600)
-        return self.server(args=["--auth-file", path] + args).start()
+        # One worker: the limits on wrong secrets are each worker's.
+        return self.server(args=["--auth-file", path, "--workers", "1"] + args).start()
 
     def test_per_address(self):
         rate = 2  # a wrong secret every 500 ms: the budget is still spent when the right secret is tried below
@@ -530,7 +532,8 @@ class Refusal(FaultCase):
     def test_503_content_length(self):
         """curl reads the whole refusal: exit 0, status 503, and the body
         Content-Length announces."""
-        srv = self.server(args=["--max-connections", "1"]).start()
+        # One worker: max-connections is each worker's.
+        srv = self.server(args=["--max-connections", "1", "--workers", "1"]).start()
         time.sleep(0.3)
         held = Resp(srv.resp_port)
         self.assertEqual(held.call("PING"), "PONG")

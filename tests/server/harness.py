@@ -76,10 +76,10 @@ class Server:
         self.args = list(args)
         self.env = dict(os.environ)
         self.env["MINTID_ID_SPACE"] = f"test-{os.getpid()}-{next(_id_spaces)}"
-        # Worker processes: MINTID_TEST_WORKERS, which tests/CMakeLists.txt
+        # Worker processes: TEST_MINTIDD_WORKERS, which tests/CMakeLists.txt
         # sets (2 in the plain build, 1 in the sanitizer build); a test that
         # needs a count passes --workers or MINTID_WORKERS itself.
-        self.env["MINTID_WORKERS"] = self.env.pop("MINTID_TEST_WORKERS", "1")
+        self.env["MINTID_WORKERS"] = self.env.pop("TEST_MINTIDD_WORKERS", "1")
         self.env.update(env or {})
         self.faketime = faketime
         self.faketime_file = faketime_file  # a file whose offset ("+600") may change while running
