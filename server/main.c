@@ -29,6 +29,8 @@
 #include <systemd/sd-daemon.h>
 #endif
 
+/* In the state directory: the workers' host-wide generators. */
+#define HOST_DIR_NAME "host-generators"
 #define DRAIN_SECONDS 10 /* how long a shutdown waits for queued replies to go out */
 /* Descriptors beyond max-connections: listeners, the state file, etcd, the spare one. */
 #define FD_MARGIN 64
@@ -616,11 +618,15 @@ static int run(int argc, char **argv) {
         goto out;
     if (sh != NULL) {
         /* The host-wide generators' files: in the state directory, which
-         * this server alone holds, so no other server shares them. */
-        int n = snprintf(a.host_dir, sizeof a.host_dir, "%s/host-generators", cfg.state_dir);
-        if (n < 0 || (size_t)n >= sizeof a.host_dir || (mkdir(a.host_dir, 0700) != 0 && errno != EEXIST)) {
-            log_msg(LOG_ERROR, "%s: cannot make the directory of the workers' generators: %s", a.host_dir,
-                    n < 0 || (size_t)n >= sizeof a.host_dir ? "the path is too long" : strerror(errno));
+         * this server alone holds, so no other server shares them; named
+         * through the descriptor of the directory locked, so that they stay
+         * in it whatever becomes of its path (renamed, deleted, another
+         * directory made in its place). */
+        int n = snprintf(a.host_dir, sizeof a.host_dir, "/proc/self/fd/%d/" HOST_DIR_NAME, st->dir_fd);
+        if (n < 0 || (size_t)n >= sizeof a.host_dir ||
+            (mkdirat(st->dir_fd, HOST_DIR_NAME, 0700) != 0 && errno != EEXIST)) {
+            log_msg(LOG_ERROR, "%s/%s: cannot make the directory of the workers' generators: %s", cfg.state_dir,
+                    HOST_DIR_NAME, strerror(errno));
             goto out;
         }
     }

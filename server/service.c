@@ -352,13 +352,9 @@ long service_mint(service *svc, const mintid_format *fmt, size_t want, mintid_id
         int made = mkdir(svc->host_dir, 0700);
         if (made == 0)
             log_msg(LOG_WARN, "%s was deleted; made it again", svc->host_dir);
-        if (made != 0 && errno == ENOENT) {
-            /* The state directory itself is gone: what the writer will say within a second. */
-            *why = "the state directory is no longer the one this server locked (deleted, renamed or replaced); "
-                   "not minting";
-            return MINTID_ECLOCK;
-        }
-        if (made == 0 || errno == EEXIST) {
+        /* ENOENT: the state directory itself is gone. The writer finds
+         * that within a second, and admission refuses from then on. */
+        if (made == 0 || errno == EEXIST || errno == ENOENT) {
             *why = "the host-wide generators' directory was made again: waiting for their new state";
             *retry_ns = 1000000u;
             return 0;
