@@ -89,10 +89,11 @@ static void on_drain(evutil_socket_t fd, short what, void *arg) {
  * whichever fails to load is logged and the one in use stays. Connections
  * already open keep what they started with.
  */
+static void reload_files(app *a);
+
 static void on_reload(evutil_socket_t sig, short what, void *arg) {
     (void)sig, (void)what;
     app *a = arg;
-    server *srv = &a->srv;
     log_msg(LOG_INFO, "SIGHUP: reloading");
     /* systemd 253 and later want the time of the reload with it (Type=notify-reload). */
     struct timespec ts;
@@ -101,6 +102,13 @@ static void on_reload(evutil_socket_t sig, short what, void *arg) {
         snprintf(reloading, sizeof reloading, "RELOADING=1\nMONOTONIC_USEC=%llu",
                  (unsigned long long)ts.tv_sec * 1000000ULL + (unsigned long long)ts.tv_nsec / 1000ULL);
     notify_manager(reloading);
+    reload_files(a);
+    notify_manager("READY=1");
+}
+
+/* The TLS certificate and key, and the auth-file, read again. */
+static void reload_files(app *a) {
+    server *srv = &a->srv;
     if (srv->tls_ctx != NULL)
         tls_reload(srv);
     if (srv->auth != NULL) {
@@ -113,7 +121,6 @@ static void on_reload(evutil_socket_t sig, short what, void *arg) {
             log_msg(LOG_ERROR, "auth-file not reloaded; the previous secrets stay in use");
         }
     }
-    notify_manager("READY=1");
 }
 
 static void on_signal(evutil_socket_t sig, short what, void *arg) {
@@ -446,6 +453,10 @@ static int worker_main(void *arg, const worker_ctx *wc) {
                           .workers = &a->sh->workers,
                           .restarts = &a->sh->restarts,
                           .start_ns = a->start_ns};
+    /* A worker started after a SIGHUP reads the files as they are now, not
+     * as the supervisor loaded them at start. */
+    if (atomic_load(&a->sh->reloads) > 0)
+        reload_files(a);
     int status = WORKER_FAILED;
     if (service_init_shared(&svc, a->cfg, &a->sh->st, a->lease, &ssh) == 0) {
         srv->svc = &svc;

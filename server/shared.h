@@ -30,6 +30,7 @@ typedef struct shared {
     _Atomic int64_t reserve_asked; /* the highest mark a worker asked for */
     _Atomic uint64_t workers;      /* workers running */
     _Atomic uint64_t restarts;     /* workers restarted after they died */
+    _Atomic uint64_t reloads;      /* SIGHUPs: a worker started after one reads its files again */
     _Atomic int64_t last_issued[SHARED_WORKERS_MAX]; /* each worker's latest timestamp, written as it stops */
     unsigned nslots;
     size_t size; /* of the mapping */

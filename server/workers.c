@@ -244,6 +244,7 @@ static void on_hup(run *r) {
                      (unsigned long long)ts.tv_sec * 1000000ULL + (unsigned long long)ts.tv_nsec / 1000ULL);
         r->sv->notify(reloading);
     }
+    atomic_fetch_add(&r->sv->sh->reloads, 1);
     if (!r->stopping)
         stop_all(r, SIGHUP);
     if (r->sv->notify != NULL)

@@ -194,7 +194,8 @@ class StderrNobodyReads(FaultCase):
         with stderr a full pipe: held connections are answered within
         LIVE_WITHIN all along, the lines that did not fit are counted, and
         SIGTERM still stops the server cleanly."""
-        srv = UnreadStderr(state_dir=self.dir("state"), args=["--max-connections", "4"])
+        # One worker: max-connections is each worker's.
+        srv = UnreadStderr(state_dir=self.dir("state"), args=["--max-connections", "4", "--workers", "1"])
         self.servers.append(srv)
         srv.start()
         probe = Probe(srv)
@@ -223,7 +224,8 @@ class StderrNobodyReads(FaultCase):
     def test_client_lines_rate_limited(self):
         """The same flood with stderr read: the refusals are logged at most
         10 a second, and the rest counted as held back."""
-        srv = self.server(args=["--max-connections", "2"]).start()
+        # One worker: max-connections is each worker's.
+        srv = self.server(args=["--max-connections", "2", "--workers", "1"]).start()
         time.sleep(0.3)  # the start-up probe's connections close first
         held = [Resp(srv.resp_port) for _ in range(2)]
         for h in held:
@@ -460,8 +462,9 @@ class SlowClientsAtCap(FaultCase):
         (the tricklers make room), the served one keeps its connection, and
         every trickler is dropped at request-timeout, long before
         idle-timeout (300 s)."""
+        # One worker: max-connections is each worker's.
         srv = self.server(args=["--max-connections", str(self.CAP), "--request-timeout",
-                                str(self.REQUEST_TIMEOUT)]).start()
+                                str(self.REQUEST_TIMEOUT), "--workers", "1"]).start()
         served = Resp(srv.resp_port)
         self.assertEqual(served.call("PING"), "PONG")
         time.sleep(0.3)  # the start-up probe's connections close first

@@ -214,7 +214,8 @@ class Workers(unittest.TestCase):
 
     def test_sighup_reaches_every_worker(self):
         """SIGHUP: each worker reloads the auth-file; the new secret works and
-        the old one is refused on every connection."""
+        the old one is refused on every connection, also by a worker started
+        after the reload."""
         d = tempfile.mkdtemp(prefix="mintidd-test-")
         self.addCleanup(shutil.rmtree, d, True)
         path = os.path.join(d, "secrets")
@@ -232,6 +233,19 @@ class Workers(unittest.TestCase):
                 self.assertEqual(get(srv.http_port, "/v1/snowflake",
                                      {"Authorization": "Bearer new-secret-0123456789abcdef"})[0], 200)
             for _ in range(2):
+                self.assertEqual(get(srv.http_port, "/v1/snowflake",
+                                     {"Authorization": "Bearer old-secret-0123456789abcdef"})[0], 401)
+            # Workers started after the SIGHUP read the file as it is now:
+            # both killed, every connection is a restarted worker's.
+            victims = children(srv.proc.pid)
+            for v in victims:
+                os.kill(v, signal.SIGKILL)
+            self.assertTrue(wait_for(lambda: len(children(srv.proc.pid)) == 2 and
+                                     not set(victims) & set(children(srv.proc.pid)), 5), "the workers were not restarted")
+            for _ in range(20):
+                self.assertEqual(get(srv.http_port, "/v1/snowflake",
+                                     {"Authorization": "Bearer new-secret-0123456789abcdef"})[0], 200)
+            for _ in range(6):
                 self.assertEqual(get(srv.http_port, "/v1/snowflake",
                                      {"Authorization": "Bearer old-secret-0123456789abcdef"})[0], 401)
 
