@@ -152,6 +152,8 @@ void log_after_fork(void) {
     queue.stopping = false;
     queue.len = 0;
     atomic_store(&give_up_ns, 0);
+    atomic_store(&dropped, 0);
+    atomic_store(&held_back, 0);
     (void)log_start();
 }
 

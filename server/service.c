@@ -67,6 +67,7 @@ static void ask_reserve(service *svc, int64_t mark) {
 }
 
 void service_reserve(service *svc) {
+    service_count_gens(svc);
     int64_t now;
     uint64_t ns;
     if (wall_clock(&now, &ns) != MINTID_OK)
@@ -148,6 +149,8 @@ int service_init_shared(service *svc, const config *cfg, state *st, lease *l, co
         svc->slots = sh->slots;
         svc->nslots = sh->nslots;
         svc->c = &sh->slots[sh->slot];
+        svc->log_base[0] = svc->c->log_dropped;
+        svc->log_base[1] = svc->c->log_held_back;
         svc->reserve_fd = sh->reserve_fd;
         svc->reserve_asked = sh->reserve_asked;
         snprintf(svc->host_dir, sizeof svc->host_dir, "%s", sh->host_dir);
@@ -194,6 +197,8 @@ static void follow_lease(service *svc) {
 }
 
 void service_count_gens(service *svc) {
+    svc->c->log_dropped = svc->log_base[0] + log_dropped();
+    svc->c->log_held_back = svc->log_base[1] + log_held_back();
     for (int i = 0; i < MINTID_FORMAT_COUNT; i++) {
         if (svc->gens[i] == NULL)
             continue;

@@ -52,6 +52,7 @@ typedef struct service_counters {
     uint64_t clients_shed;           /* connections dropped to bound the memory of queued replies */
     uint64_t queued_bytes;           /* replies queued for all clients */
     uint64_t input_bytes;            /* requests buffered for all clients (their buffers' sizes) */
+    uint64_t log_dropped, log_held_back;  /* the log's counters (log.h) of this slot's processes */
     uint64_t issued[MINTID_FORMAT_COUNT]; /* IDs issued, by format */
     uint64_t waits[MINTID_FORMAT_COUNT];  /* the generators' counters (mintid_gen_stats), by format */
     uint64_t exhausted[MINTID_FORMAT_COUNT];
@@ -80,6 +81,7 @@ typedef struct service {
     _Atomic int64_t *reserve_asked;
     _Atomic uint64_t *workers, *restarts;      /* the supervisor's counts of workers running and restarted; NULL: one */
     char host_dir[300];                        /* the host-wide generators' directory; "" for process generators */
+    uint64_t log_base[2];                      /* log_dropped, log_held_back of earlier workers in c */
     uint64_t gen_base[MINTID_FORMAT_COUNT][3]; /* waits, exhausted, rollbacks of earlier generators in c */
     int64_t last_admitted_ms;                  /* the time last admitted for minting; 0 before */
 } service;
@@ -104,7 +106,7 @@ int service_init_shared(service *svc, const config *cfg, state *st, lease *l, co
 /* The counters summed over every worker (a single process's own). */
 void service_totals(service *svc, service_counters *out);
 
-/* Brings the counters of the generators (waits, exhausted, rollbacks) in svc->c up to date. */
+/* Brings the counters of the generators (waits, exhausted, rollbacks) and of the log in svc->c up to date. */
 void service_count_gens(service *svc);
 void service_free(service *svc);
 

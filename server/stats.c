@@ -86,7 +86,7 @@ void stats_metrics(service *svc, emit_fn emit, void *ctx) {
           "# TYPE mintid_log_lines_dropped_total counter\nmintid_log_lines_dropped_total %" PRIu64 "\n"
           "# HELP mintid_log_lines_held_back_total Log lines a client could trigger held back by their rate limit.\n"
           "# TYPE mintid_log_lines_held_back_total counter\nmintid_log_lines_held_back_total %" PRIu64 "\n",
-          log_dropped(), log_held_back());
+          t.log_dropped, t.log_held_back);
     emitf(emit, ctx,
           "# HELP mintid_tls_handshake_failures_total TLS handshakes that failed or did not finish in time.\n"
           "# TYPE mintid_tls_handshake_failures_total counter\nmintid_tls_handshake_failures_total %" PRIu64 "\n",
