@@ -61,12 +61,24 @@ typedef struct app {
     lease *lease;
     uint64_t lease_generation; /* at start */
     uint64_t start_ns;         /* monotonic, for the workers' uptime */
+    uint64_t reloads_seen;     /* a worker's: the supervisor's SIGHUPs it has reloaded for */
     char host_dir[300];
 } app;
 
+static void reload_files(app *a);
+
 static void on_reserve(evutil_socket_t fd, short what, void *arg) {
     (void)fd, (void)what;
-    service_reserve(((app *)arg)->srv.svc);
+    app *a = arg;
+    service_reserve(a->srv.svc);
+    /* A worker also looks at the supervisor's count of SIGHUPs: one that
+     * reached the supervisor and not this worker (sent while it started)
+     * is reloaded for here. */
+    if (a->sh != NULL && atomic_load(&a->sh->reloads) != a->reloads_seen) {
+        a->reloads_seen = atomic_load(&a->sh->reloads);
+        log_msg(LOG_INFO, "SIGHUP: reloading");
+        reload_files(a);
+    }
     /* Servers refused the node id asked who holds it: their connections
      * are let go here, so that the backlog stays free for later ones. */
     if (((app *)arg)->claim != NULL)
@@ -89,12 +101,12 @@ static void on_drain(evutil_socket_t fd, short what, void *arg) {
  * whichever fails to load is logged and the one in use stays. Connections
  * already open keep what they started with.
  */
-static void reload_files(app *a);
-
 static void on_reload(evutil_socket_t sig, short what, void *arg) {
     (void)sig, (void)what;
     app *a = arg;
     log_msg(LOG_INFO, "SIGHUP: reloading");
+    if (a->sh != NULL)
+        a->reloads_seen = atomic_load(&a->sh->reloads);
     /* systemd 253 and later want the time of the reload with it (Type=notify-reload). */
     struct timespec ts;
     char reloading[64] = "RELOADING=1";
@@ -455,7 +467,8 @@ static int worker_main(void *arg, const worker_ctx *wc) {
                           .start_ns = a->start_ns};
     /* A worker started after a SIGHUP reads the files as they are now, not
      * as the supervisor loaded them at start. */
-    if (atomic_load(&a->sh->reloads) > 0)
+    a->reloads_seen = atomic_load(&a->sh->reloads);
+    if (a->reloads_seen > 0)
         reload_files(a);
     int status = WORKER_FAILED;
     if (service_init_shared(&svc, a->cfg, &a->sh->st, a->lease, &ssh) == 0) {
