@@ -142,7 +142,7 @@ auth_result auth_attempt(conn *c, const char *secret, size_t len, uint64_t *retr
     uint64_t now_ns = monotonic_ns(), now = now_ns / 1000000u;
     *retry_ms = 0;
     if (c->auth_retry_ms > now) {
-        svc->auth_failures[c->proto]++;
+        svc->c->auth_failures[c->proto]++;
         *retry_ms = c->auth_retry_ms - now;
         *where = "on this connection";
         return AUTH_TOO_SOON;
@@ -152,14 +152,14 @@ auth_result auth_attempt(conn *c, const char *secret, size_t len, uint64_t *retr
      * past them, right secret or not, so guessing gains nothing. */
     auth_bucket *b = auth_bucket_of(c, now_ns, false);
     if (b != NULL && !auth_budget_left(b->tat_ns, now_ns, cfg->auth_failures_per_address, retry_ms)) {
-        svc->auth_failures[c->proto]++;
-        svc->auth_limited_address++;
+        svc->c->auth_failures[c->proto]++;
+        svc->c->auth_limited_address++;
         *where = "from this address";
         return AUTH_TOO_SOON;
     }
     if (!auth_budget_left(c->srv->auth_total_tat_ns, now_ns, cfg->auth_failures_total, retry_ms)) {
-        svc->auth_failures[c->proto]++;
-        svc->auth_limited_total++;
+        svc->c->auth_failures[c->proto]++;
+        svc->c->auth_limited_total++;
         *where = "on this server";
         return AUTH_TOO_SOON;
     }
@@ -175,7 +175,7 @@ auth_result auth_attempt(conn *c, const char *secret, size_t len, uint64_t *retr
         memcpy(c->secret_digest, d, AUTH_DIGEST_LEN);
         return AUTH_OK;
     }
-    svc->auth_failures[c->proto]++;
+    svc->c->auth_failures[c->proto]++;
     c->auth_failures++;
     if ((b = auth_bucket_of(c, now_ns, true)) != NULL)
         auth_spend(&b->tat_ns, now_ns, cfg->auth_failures_per_address);

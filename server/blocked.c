@@ -14,7 +14,7 @@ void blocked_remove(conn *c) {
     wait_queue *q = blocked_queue(c->srv, c->job.fmt);
     TAILQ_REMOVE(&q->jobs, c, wait_link);
     c->job.parked = false;
-    c->srv->svc->parked_now--;
+    c->srv->svc->c->parked_now--;
     event_del(c->timer);
 }
 
@@ -27,14 +27,14 @@ uint64_t blocked_push(conn *c, bool front) {
         j->deadline_ns = now + srv->cfg->max_wait * 1000000u;
     if (!j->waited) {
         j->waited = true;
-        srv->svc->parked_total++;
+        srv->svc->c->parked_total++;
     }
     if (front)
         TAILQ_INSERT_HEAD(&q->jobs, c, wait_link);
     else
         TAILQ_INSERT_TAIL(&q->jobs, c, wait_link);
     j->parked = true;
-    srv->svc->parked_now++;
+    srv->svc->c->parked_now++;
     uint64_t left = j->deadline_ns > now ? j->deadline_ns - now : 0;
     struct timeval tv = ns_timeval(left);
     event_add(c->timer, &tv);

@@ -51,6 +51,9 @@ static const setting base_settings[] = {
     {"max-count", UINT(max_count, 1, 1000000), "100000", "most IDs one request may ask for"},
     {"max-request-size", UINT(max_request, 256, 1048576), "8192", "most bytes one request may take"},
     {"max-connections", UINT(max_connections, 1, 1000000), "10000", "most client connections at once"},
+    {"workers", UINT(workers, 0, 1024), "0",
+     "worker processes, each with its own event loop, accepting on the same listeners; 0: one per CPU the process "
+     "may use; 1: a single process, no supervisor"},
     {"idle-timeout", UINT(idle_timeout, 0, 86400), "300",
      "seconds before an idle or stalled client is dropped; 0: never"},
     {"request-timeout", UINT(request_timeout, 1, 3600), "10",

@@ -44,6 +44,7 @@ typedef struct config {
     uint64_t max_count;                 /* IDs per request */
     uint64_t max_request;               /* bytes per request */
     uint64_t max_connections;
+    uint64_t workers;          /* worker processes; 0: one per CPU the process may use */
     uint64_t idle_timeout;     /* seconds; 0: never */
     uint64_t request_timeout;  /* seconds from a request's first byte to its last */
     uint64_t max_output;       /* bytes queued for one client before it is throttled */

@@ -44,12 +44,12 @@ static log_limit client_error_log, client_timeout_log;
 
 static uint64_t now_ms(void) { return monotonic_ns() / 1000000u; }
 
-/* Keeps svc->queued_bytes, the replies queued for all clients, as buffers change. */
+/* Keeps svc->c->queued_bytes, the replies queued for all clients, as buffers change. */
 static void count_queued(struct evbuffer *buf, const struct evbuffer_cb_info *info, void *arg) {
     (void)buf;
     service *svc = arg;
-    svc->queued_bytes += info->n_added;
-    svc->queued_bytes -= info->n_deleted;
+    svc->c->queued_bytes += info->n_added;
+    svc->c->queued_bytes -= info->n_deleted;
 }
 
 size_t conn_queued(const conn *c) {
@@ -64,15 +64,15 @@ void conn_free(conn *c) {
     if (c->refused)
         srv->refusing--;
     else
-        srv->svc->connections[c->proto]--;
+        srv->svc->c->connections[c->proto]--;
     if (c->fresh)
         TAILQ_REMOVE(&srv->fresh, c, fresh_link);
     if (c->job.parked)
         blocked_remove(c);
     if (c->job.key != NULL)
         keys_forget(c);
-    srv->svc->queued_bytes -= conn_queued(c);
-    srv->svc->input_bytes -= c->in_cap;
+    srv->svc->c->queued_bytes -= conn_queued(c);
+    srv->svc->c->input_bytes -= c->in_cap;
     event_free(c->rev);
     event_free(c->wev);
     event_free(c->timer);
@@ -325,7 +325,7 @@ static int process(conn *c) {
             if (c->partial_since_ms == 0)
                 c->partial_since_ms = now;
             if (now - c->partial_since_ms >= limit) {
-                srv->svc->request_timeouts++;
+                srv->svc->c->request_timeouts++;
                 log_limited(&client_timeout_log, LOG_DEBUG, "%s client dropped: request unfinished after %llu ms",
                             c->ops->label, (unsigned long long)(now - c->partial_since_ms));
                 conn_free(c);
@@ -449,12 +449,12 @@ static void on_readable(evutil_socket_t fd, short what, void *arg) {
     server *srv = c->srv;
     if (what & EV_TIMEOUT) {
         if (c->handshaking) {
-            srv->svc->tls_handshake_failures++;
+            srv->svc->c->tls_handshake_failures++;
             log_limited(&client_timeout_log, LOG_DEBUG, "%s client dropped: TLS handshake unfinished after %llu s",
                         c->ops->label, (unsigned long long)srv->cfg->tls_handshake_timeout);
         } else if (c->partial_since_ms != 0 && !c->lingering) {
             /* While a request is incomplete the timeout is its deadline. */
-            srv->svc->request_timeouts++;
+            srv->svc->c->request_timeouts++;
             log_limited(&client_timeout_log, LOG_DEBUG, "%s client dropped: request unfinished after %llu ms",
                         c->ops->label, (unsigned long long)(now_ms() - c->partial_since_ms));
         } else if (!c->lingering) {
@@ -493,7 +493,7 @@ static void on_readable(evutil_socket_t fd, short what, void *arg) {
             conn_free(c);
             return;
         }
-        srv->svc->input_bytes += cap - c->in_cap;
+        srv->svc->c->input_bytes += cap - c->in_cap;
         c->in = grown;
         c->in_cap = cap;
     }
@@ -556,7 +556,7 @@ void conn_accept(server *srv, evutil_socket_t fd, proto p, const proto_ops *ops,
     evbuffer_add_cb(c->out, count_queued, svc);
     evbuffer_add_cb(c->job.body, count_queued, svc);
     c->in_cap = CONN_IN_INITIAL;
-    svc->input_bytes += CONN_IN_INITIAL;
+    svc->c->input_bytes += CONN_IN_INITIAL;
     c->refused = refused;
     ops->open(c);
     TAILQ_INSERT_HEAD(&srv->conns, c, link);
@@ -568,8 +568,8 @@ void conn_accept(server *srv, evutil_socket_t fd, proto p, const proto_ops *ops,
         flush(c);
         return;
     }
-    svc->connections[p]++;
-    svc->connections_total[p]++;
+    svc->c->connections[p]++;
+    svc->c->connections_total[p]++;
     memcpy(c->peer, peer, sizeof c->peer);
     c->fresh = true;
     TAILQ_INSERT_TAIL(&srv->fresh, c, fresh_link);

@@ -84,7 +84,7 @@ static void send_body_with(conn *c, const http_request *req, struct evbuffer *ou
     else
         evbuffer_add_buffer(out, body);
     if (r->status >= 400)
-        c->srv->svc->errors[PROTO_HTTP]++;
+        c->srv->svc->c->errors[PROTO_HTTP]++;
 }
 
 static void send_body(conn *c, const http_request *req, struct evbuffer *out, const response *r,
@@ -714,7 +714,7 @@ static bool authorized(conn *c, const http_request *req, struct evbuffer *out) {
     const char *v = req->authorization;
     size_t n = req->authorization_len;
     if (v == NULL || n < 7 || strncasecmp(v, "Bearer ", 7) != 0) {
-        c->srv->svc->auth_failures[PROTO_HTTP]++;
+        c->srv->svc->c->auth_failures[PROTO_HTTP]++;
         send_error(c, req, out, 401, "this server needs 'Authorization: Bearer <secret>'");
         return false;
     }
@@ -906,7 +906,7 @@ static size_t http_handle(conn *c, const char *buf, size_t len, struct evbuffer 
     http_result r = http_parse(buf, len, c->srv->cfg->max_request, &session_of(c)->scan, &req, &used, &status, &error);
     if (r == HTTP_NEED_MORE)
         return 0;
-    c->srv->svc->requests[PROTO_HTTP]++;
+    c->srv->svc->c->requests[PROTO_HTTP]++;
     if (r == HTTP_ERROR) {
         /* The rest of the stream cannot be trusted to start a request. */
         http_request bad = {.method = HTTP_GET, .minor_version = 1, .keep_alive = false, .accept_json = false};

@@ -65,7 +65,7 @@ static void reply_errorv(conn *c, struct evbuffer *out, const char *code, const 
         if (*p == '\r' || *p == '\n')
             *p = ' ';
     evbuffer_add_printf(out, "-%s %s\r\n", code, msg);
-    c->srv->svc->errors[PROTO_RESP]++;
+    c->srv->svc->c->errors[PROTO_RESP]++;
 }
 
 /* An error with Redis's generic code, ERR. */
@@ -544,10 +544,10 @@ static bool authenticate(conn *c, struct evbuffer *out, const resp_arg *user, co
     auth_result r = c->srv->auth == NULL ? AUTH_WRONG : auth_attempt(c, secret->ptr, secret->len, &retry_ms, &where);
     if (r == AUTH_OK && !arg_is(user, "default")) {
         /* The secret was right but the user is not one: still a refusal. */
-        c->srv->svc->auth_failures[PROTO_RESP]++;
+        c->srv->svc->c->auth_failures[PROTO_RESP]++;
         r = AUTH_WRONG;
     } else if (r == AUTH_WRONG && c->srv->auth == NULL) {
-        c->srv->svc->auth_failures[PROTO_RESP]++;
+        c->srv->svc->c->auth_failures[PROTO_RESP]++;
     }
     switch (r) {
     case AUTH_OK:
@@ -918,7 +918,7 @@ static void cmd_command(conn *c, const resp_command *cmd, struct evbuffer *out) 
 static void dispatch(conn *c, const resp_command *cmd, struct evbuffer *out) {
     const resp_arg *name = &cmd->argv[0];
     resp_session *s = session_of(c);
-    c->srv->svc->requests[PROTO_RESP]++;
+    c->srv->svc->c->requests[PROTO_RESP]++;
     const resp_cmd *k = find_command(name);
     if (k == NULL) {
         char shown[MINTID_ESCAPED_MAX], args[400] = "";
@@ -985,7 +985,7 @@ static void resp_exec_step(conn *c, struct evbuffer *out) {
         return;
     }
     /* It was counted as a request when it was queued. */
-    c->srv->svc->requests[PROTO_RESP]--;
+    c->srv->svc->c->requests[PROTO_RESP]--;
     dispatch(c, &cmd, out);
     evbuffer_drain(s->multi, used);
 }
@@ -1011,7 +1011,7 @@ static size_t resp_handle(conn *c, const char *buf, size_t len, struct evbuffer 
     if (r == RESP_ERROR) {
         /* As Redis does: the error, then the connection closes, since the
          * stream can no longer be split into commands. */
-        c->srv->svc->requests[PROTO_RESP]++;
+        c->srv->svc->c->requests[PROTO_RESP]++;
         reply_error(c, out, "%s", error);
         c->closing = true;
         return len;

@@ -1122,7 +1122,7 @@ int lease_start(lease *l, const lease_config *cfg, unsigned wait_s) {
         struct timespec ts = {1, 0};
         nanosleep(&ts, NULL);
     }
-    if (pthread_create(&l->thread, NULL, run, l) != 0) {
+    if (log_thread_create(&l->thread, run, l) != 0) {
         log_msg(LOG_ERROR, "node lease: cannot start its thread");
         return -1;
     }

@@ -77,13 +77,13 @@ static void on_accept(struct evconnlistener *lev, evutil_socket_t fd, struct soc
         log_msg(LOG_INFO, "accepting connections again; %llu were closed unserved while descriptors ran out",
                 (unsigned long long)srv->accept_shed);
     }
-    bool refuse = svc->connections[PROTO_HTTP] + svc->connections[PROTO_RESP] >= srv->cfg->max_connections;
+    bool refuse = svc->c->connections[PROTO_HTTP] + svc->c->connections[PROTO_RESP] >= srv->cfg->max_connections;
     if (refuse && !TAILQ_EMPTY(&srv->fresh)) {
         /* Room is made by the connection that has waited longest without
          * sending a whole request: clients that connect and trickle or
          * send nothing cannot keep the others out. */
         conn *old = TAILQ_FIRST(&srv->fresh);
-        svc->shed_at_cap++;
+        svc->c->shed_at_cap++;
         log_limited(&refused_log, LOG_WARN,
                     "%s client dropped at max-connections (%llu) to make room: no request from it arrived whole",
                     old->ops->label, (unsigned long long)srv->cfg->max_connections);
@@ -91,7 +91,7 @@ static void on_accept(struct evconnlistener *lev, evutil_socket_t fd, struct soc
         refuse = false;
     }
     if (refuse) {
-        svc->connections_refused[p]++;
+        svc->c->connections_refused[p]++;
         log_limited(&refused_log, LOG_WARN, "%s connection refused: max-connections (%llu) reached", ops_of[p]->label,
                     (unsigned long long)srv->cfg->max_connections);
         /* A TLS client could read the reason only after a handshake it
@@ -144,7 +144,7 @@ static void on_accept_resume(evutil_socket_t fd, short what, void *arg) {
 static void on_accept_error(struct evconnlistener *lev, void *arg) {
     server *srv = arg;
     int err = EVUTIL_SOCKET_ERROR();
-    srv->svc->accept_errors++;
+    srv->svc->c->accept_errors++;
     if (!srv->accept_failing) {
         srv->accept_failing = true;
         srv->accept_shed = 0;
@@ -169,8 +169,8 @@ static void on_accept_error(struct evconnlistener *lev, void *arg) {
             }
             close(fd);
             srv->accept_shed++;
-            srv->svc->accept_shed++;
-            srv->svc->connections_refused[p]++;
+            srv->svc->c->accept_shed++;
+            srv->svc->c->connections_refused[p]++;
         }
         take_spare(srv);
     }

@@ -136,10 +136,25 @@ static void *writer_main(void *arg) {
 int log_start(void) {
     pthread_mutex_lock(&queue.lock);
     queue.stopping = false;
-    queue.running = pthread_create(&queue.thread, NULL, writer_main, NULL) == 0;
+    queue.running = log_thread_create(&queue.thread, writer_main, NULL) == 0;
     bool ok = queue.running;
     pthread_mutex_unlock(&queue.lock);
     return ok ? 0 : -1;
+}
+
+void log_after_fork(void) {
+    /* The parent's writer thread is not in the child, and its lock may
+     * have been held by it at the fork: both begin anew, without the
+     * parent's queued lines, which the parent writes. */
+    pthread_mutex_init(&queue.lock, NULL);
+    pthread_cond_init(&queue.wake, NULL);
+    queue.running = false;
+    queue.stopping = false;
+    queue.len = 0;
+    atomic_store(&give_up_ns, 0);
+    atomic_store(&dropped, 0);
+    atomic_store(&held_back, 0);
+    (void)log_start();
 }
 
 void log_stop(void) {

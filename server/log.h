@@ -8,6 +8,8 @@
 #ifndef MINTIDD_LOG_H
 #define MINTIDD_LOG_H
 
+#include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
 
 typedef enum log_level { LOG_ERROR, LOG_WARN, LOG_INFO, LOG_DEBUG } log_level;
@@ -23,6 +25,27 @@ int log_level_find(const char *name);
  * it cannot start) lines are written directly. Returns 0 or -1.
  */
 int log_start(void);
+/*
+ * pthread_create() for the server's threads (the log's writer, the state
+ * writer, the lease): they never take SIGTERM, SIGINT, SIGHUP or SIGCHLD,
+ * which the event loop handles (or a supervisor reads from a signalfd,
+ * with them blocked in its own thread).
+ */
+static inline int log_thread_create(pthread_t *t, void *(*fn)(void *), void *arg) {
+    sigset_t sigs, old;
+    sigemptyset(&sigs);
+    sigaddset(&sigs, SIGTERM);
+    sigaddset(&sigs, SIGINT);
+    sigaddset(&sigs, SIGHUP);
+    sigaddset(&sigs, SIGCHLD);
+    pthread_sigmask(SIG_BLOCK, &sigs, &old);
+    int rc = pthread_create(t, NULL, fn, arg);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    return rc;
+}
+
+/* In a child just forked: a writer thread of its own, the parent's queue left to the parent. */
+void log_after_fork(void);
 /*
  * Writes out what is queued, for at most LOG_STOP_SECONDS while stderr
  * takes nothing, and joins the thread; later lines are written directly.

@@ -16,11 +16,14 @@
 #include "service.h"
 #include "state.h"
 #include "tls.h"
+#include "workers.h"
 
 #include <errno.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -28,6 +31,8 @@
 #include <systemd/sd-daemon.h>
 #endif
 
+/* In the state directory: the workers' host-wide generators. */
+#define HOST_DIR_NAME "host-generators"
 #define DRAIN_SECONDS 10 /* how long a shutdown waits for queued replies to go out */
 /* Descriptors beyond max-connections: listeners, the state file, etcd, the spare one. */
 #define FD_MARGIN 64
@@ -48,18 +53,39 @@ static void notify_manager(const char *what) {
 
 typedef struct app {
     server srv;
-    node_claim *claim;
+    node_claim *claim; /* NULL in a worker: the supervisor answers on it */
     struct event *reserve_timer, *drain_timer, *sig_term, *sig_int, *sig_hup;
     auth secrets[2]; /* auth-file's: the one in use, and the one a reload fills */
     time_t drain_deadline;
+    /* With workers: what the supervisor made for them. */
+    config *cfg;
+    shared *sh;
+    lease *lease;
+    uint64_t lease_generation; /* at start */
+    uint64_t start_ns;         /* monotonic, for the workers' uptime */
+    uint64_t reloads_seen;     /* a worker's: the supervisor's SIGHUPs it has reloaded for */
+    char host_dir[300];
+    const lease_config *lc; /* the lease's etcd, where keys are decided too; NULL without node-lease */
 } app;
+
+static void reload_files(app *a);
 
 static void on_reserve(evutil_socket_t fd, short what, void *arg) {
     (void)fd, (void)what;
-    service_reserve(((app *)arg)->srv.svc);
+    app *a = arg;
+    service_reserve(a->srv.svc);
+    /* A worker also looks at the supervisor's count of SIGHUPs: one that
+     * reached the supervisor and not this worker (sent while it started)
+     * is reloaded for here. */
+    if (a->sh != NULL && atomic_load(&a->sh->reloads) != a->reloads_seen) {
+        a->reloads_seen = atomic_load(&a->sh->reloads);
+        log_msg(LOG_INFO, "SIGHUP: reloading");
+        reload_files(a);
+    }
     /* Servers refused the node id asked who holds it: their connections
      * are let go here, so that the backlog stays free for later ones. */
-    claim_answer(((app *)arg)->claim);
+    if (((app *)arg)->claim != NULL)
+        claim_answer(((app *)arg)->claim);
 }
 
 static void on_drain(evutil_socket_t fd, short what, void *arg) {
@@ -81,8 +107,9 @@ static void on_drain(evutil_socket_t fd, short what, void *arg) {
 static void on_reload(evutil_socket_t sig, short what, void *arg) {
     (void)sig, (void)what;
     app *a = arg;
-    server *srv = &a->srv;
     log_msg(LOG_INFO, "SIGHUP: reloading");
+    if (a->sh != NULL)
+        a->reloads_seen = atomic_load(&a->sh->reloads);
     /* systemd 253 and later want the time of the reload with it (Type=notify-reload). */
     struct timespec ts;
     char reloading[64] = "RELOADING=1";
@@ -90,6 +117,13 @@ static void on_reload(evutil_socket_t sig, short what, void *arg) {
         snprintf(reloading, sizeof reloading, "RELOADING=1\nMONOTONIC_USEC=%llu",
                  (unsigned long long)ts.tv_sec * 1000000ULL + (unsigned long long)ts.tv_nsec / 1000ULL);
     notify_manager(reloading);
+    reload_files(a);
+    notify_manager("READY=1");
+}
+
+/* The TLS certificate and key, and the auth-file, read again. */
+static void reload_files(app *a) {
+    server *srv = &a->srv;
     if (srv->tls_ctx != NULL)
         tls_reload(srv);
     if (srv->auth != NULL) {
@@ -102,7 +136,6 @@ static void on_reload(evutil_socket_t sig, short what, void *arg) {
             log_msg(LOG_ERROR, "auth-file not reloaded; the previous secrets stay in use");
         }
     }
-    notify_manager("READY=1");
 }
 
 static void on_signal(evutil_socket_t sig, short what, void *arg) {
@@ -332,10 +365,180 @@ static int raise_fd_limit(const config *cfg) {
     return 0;
 }
 
+/* The loop's own events: the reservation's timer, the drain, the signals. 0, or -1 after logging. */
+static int add_events(app *a) {
+    server *srv = &a->srv;
+    a->reserve_timer = event_new(srv->base, -1, EV_PERSIST, on_reserve, a);
+    a->drain_timer = event_new(srv->base, -1, EV_PERSIST, on_drain, a);
+    a->sig_term = evsignal_new(srv->base, SIGTERM, on_signal, a);
+    a->sig_int = evsignal_new(srv->base, SIGINT, on_signal, a);
+    a->sig_hup = evsignal_new(srv->base, SIGHUP, on_reload, a);
+    if (a->reserve_timer == NULL || a->drain_timer == NULL || a->sig_term == NULL || a->sig_int == NULL ||
+        a->sig_hup == NULL) {
+        log_msg(LOG_ERROR, "out of memory");
+        return -1;
+    }
+    uint64_t period = srv->cfg->reserve_ahead / 4 > 0 ? srv->cfg->reserve_ahead / 4 : 1;
+    struct timeval tv = {(time_t)(period / 1000), (suseconds_t)(period % 1000) * 1000};
+    event_add(a->reserve_timer, &tv);
+    event_add(a->sig_term, NULL);
+    event_add(a->sig_int, NULL);
+    event_add(a->sig_hup, NULL);
+    return 0;
+}
+
+/* Frees what one event loop's server holds: connections, listeners, TLS, events, buffers, secrets. */
+static void free_loop(app *a) {
+    server *srv = &a->srv;
+    server_close_all(srv);
+    keys_close(srv);
+    for (int p = 0; p < PROTO_COUNT; p++) {
+        if (srv->listeners[p] != NULL)
+            evconnlistener_free(srv->listeners[p]);
+        if (srv->tls_listeners[p] != NULL)
+            evconnlistener_free(srv->tls_listeners[p]);
+        srv->listeners[p] = srv->tls_listeners[p] = NULL;
+    }
+    tls_shutdown(srv);
+    struct event *evs[] = {a->reserve_timer, a->drain_timer, a->sig_term, a->sig_int, a->sig_hup};
+    for (size_t i = 0; i < sizeof evs / sizeof evs[0]; i++)
+        if (evs[i] != NULL)
+            event_free(evs[i]);
+    a->reserve_timer = a->drain_timer = a->sig_term = a->sig_int = a->sig_hup = NULL;
+    if (srv->scratch != NULL)
+        evbuffer_free(srv->scratch);
+    srv->scratch = NULL;
+    if (srv->base != NULL)
+        event_base_free(srv->base);
+    srv->base = NULL;
+    free(srv->ids);
+    srv->ids = NULL;
+    if (srv->auth != NULL)
+        auth_free(srv->auth);
+    srv->auth = NULL;
+}
+
+/* The line that says the server is ready, and READY=1 for the service manager. */
+static void announce_ready(app *a, int64_t node, unsigned workers) {
+    const config *cfg = a->srv.cfg;
+    char epochs[512] = "";
+    for (int f = 0, n = 0; f < MINTID_FORMAT_COUNT; f++) {
+        const mintid_format *fmt = mintid_format_get((mintid_format_id)f);
+        if (fmt->epoch_settable && n >= 0 && (size_t)n < sizeof epochs)
+            n += snprintf(epochs + n, sizeof epochs - (size_t)n, ", %s epoch %" PRId64, fmt->name,
+                          config_epoch(cfg, fmt));
+    }
+    char procs[48] = "";
+    if (workers > 1)
+        snprintf(procs, sizeof procs, ", %u workers", workers);
+    log_msg(LOG_INFO, "mintidd %s ready: node %" PRId64 "%s, state in %s%s%s", MINTID_VERSION_STRING, node,
+            a->lease != NULL ? " (leased)" : "", cfg->state_dir, procs, epochs);
+    /* The state is on disk and every listener accepts: clients may come. */
+    notify_manager("READY=1");
+}
+
+static void on_workers_ready(void *arg) {
+    app *a = arg;
+    announce_ready(a, a->lease != NULL ? atomic_load(&a->lease->node) : (int64_t)a->cfg->node, a->sh->nslots);
+}
+
+static void on_supervisor_tick(void *arg) { claim_answer(((app *)arg)->claim); }
+
+/*
+ * This loop's key store: keys.sqlite in the state directory, or with a node
+ * lease the lease's etcd, for the whole cluster. Each worker opens its own
+ * after the fork (the store's thread does not survive one); the store's
+ * insert, not any process's memory, decides which IDs a key is given.
+ */
+static int open_keys(app *a) {
+    keystore_remote *remote = NULL;
+    if (a->lc != NULL && (remote = keys_etcd_open(a->lc, a->cfg->key_ttl)) == NULL)
+        return -1;
+    return keys_open(&a->srv, remote);
+}
+
+/*
+ * A worker, in the child just forked: its own event loop on the listeners
+ * the supervisor bound, host-wide generators, its counters in its slot.
+ */
+static int worker_main(void *arg, const worker_ctx *wc) {
+    app *a = arg;
+    server *srv = &a->srv;
+    a->claim = NULL;
+    /* The loop the supervisor made (never run there) gets its own epoll. */
+    if (event_reinit(srv->base) != 0) {
+        log_msg(LOG_ERROR, "worker %u: cannot make its event loop", wc->slot);
+        return WORKER_FAILED;
+    }
+    /* max-output-total bounds the workers together: each holds its share. */
+    a->cfg->max_output_total /= wc->n;
+    service svc;
+    service_shared ssh = {.slots = a->sh->slots,
+                          .nslots = a->sh->nslots,
+                          .slot = wc->slot,
+                          .reserve_fd = wc->reserve_fd,
+                          .reserve_asked = &a->sh->reserve_asked,
+                          .host_dir = a->host_dir,
+                          .workers = &a->sh->workers,
+                          .restarts = &a->sh->restarts,
+                          .start_ns = a->start_ns};
+    /* A worker started after a SIGHUP reads the files as they are now, not
+     * as the supervisor loaded them at start. */
+    a->reloads_seen = atomic_load(&a->sh->reloads);
+    if (a->reloads_seen > 0)
+        reload_files(a);
+    int status = WORKER_FAILED;
+    if (service_init_shared(&svc, a->cfg, &a->sh->st, a->lease, &ssh) == 0) {
+        srv->svc = &svc;
+        /* The signals are taken before the supervisor hears of this worker. */
+        if (open_keys(a) == 0 && add_events(a) == 0 && server_accept(srv) == 0) {
+            workers_unblock_signals();
+            unsigned slot = wc->slot;
+            if (write(wc->ready_fd, &slot, sizeof slot) != (ssize_t)sizeof slot)
+                log_msg(LOG_WARN, "worker %u: cannot tell the supervisor it accepts", slot);
+            event_base_dispatch(srv->base);
+            status = 0;
+        }
+    }
+    free_loop(a);
+    /* What this worker issued, for the supervisor's final mark. */
+    if (srv->svc != NULL)
+        atomic_store(&a->sh->last_issued[wc->slot], service_last_issued(&svc));
+    service_free(&svc);
+    return status;
+}
+
+/*
+ * The latest timestamp the workers issued, for the final mark: what each
+ * published as it stopped, and the host-wide generators' own record, which
+ * covers a worker killed on the way. A leased server whose workers were
+ * restarted, or whose node id changed, may have minted under a node id the
+ * generators made here do not cover: it keeps its mark.
+ */
+static int64_t workers_last_issued(app *a) {
+    shared *sh = a->sh;
+    if (a->lease != NULL && (atomic_load(&sh->restarts) > 0 || atomic_load(&a->lease->node) < 0 ||
+                             atomic_load(&a->lease->generation) != a->lease_generation))
+        return atomic_load(&sh->st.mark);
+    int64_t last = 0;
+    for (unsigned w = 0; w < sh->nslots; w++)
+        if (atomic_load(&sh->last_issued[w]) > last)
+            last = atomic_load(&sh->last_issued[w]);
+    service fin;
+    service_shared fsh = {.slots = sh->slots, .nslots = sh->nslots, .reserve_fd = -1, .host_dir = a->host_dir};
+    if (service_init_shared(&fin, a->cfg, &sh->st, a->lease, &fsh) != 0) {
+        service_free(&fin);
+        return atomic_load(&sh->st.mark);
+    }
+    int64_t host = service_last_issued(&fin);
+    service_free(&fin);
+    return host > last ? host : last;
+}
+
 static int run(int argc, char **argv) {
     if (argc > 1 && strcmp(argv[1], "init") == 0)
         return run_init(argc - 1, argv + 1);
-    config cfg;
+    static config cfg;
     int rc = config_load(&cfg, argc, argv);
     if (rc != 0)
         return rc > 0 ? 0 : 2;
@@ -343,6 +546,7 @@ static int run(int argc, char **argv) {
     signal(SIGPIPE, SIG_IGN);
     if (raise_fd_limit(&cfg) != 0)
         return 1;
+    unsigned nworkers = cfg.workers > 0 ? (unsigned)cfg.workers : workers_cpus();
 
     static node_claim claim;
     if (claim_init(&claim, cfg.id_space) != 0) {
@@ -354,21 +558,36 @@ static int run(int argc, char **argv) {
     /* Every setting is checked and every file it names is loaded before
      * the state directory is touched: a start refused for a mistake leaves
      * no mark ahead for the corrected start to wait for. */
-    state st;
-    memset(&st, 0, sizeof st);
-    st.dir_fd = -1;
+    static state own_state;
+    static lease node_lease;
+    shared *sh = NULL;
+    state *st = &own_state;
+    lease *nl = &node_lease;
+    if (nworkers > 1) {
+        /* The state and the lease live where every worker reads them. */
+        sh = shared_new(nworkers);
+        if (sh == NULL)
+            return 1;
+        st = &sh->st;
+        nl = &sh->lease;
+    }
+    memset(st, 0, sizeof *st);
+    st->dir_fd = -1;
     service svc;
     memset(&svc, 0, sizeof svc);
-    static lease node_lease;
     lease *l = NULL;
     lease_config lc;
     memset(&lc, 0, sizeof lc);
-    app a;
+    static app a;
     memset(&a, 0, sizeof a);
     a.claim = &claim;
+    a.cfg = &cfg;
+    a.sh = sh;
+    a.start_ns = monotonic_ns();
     server *srv = &a.srv;
     srv->cfg = &cfg;
     int status = 1;
+    bool supervised = false;
     bool leased = cfg.node_lease[0] != '\0';
     bool tls = cfg.http_tls[0] != '\0' || cfg.resp_tls[0] != '\0';
     if (tls && (cfg.tls_cert[0] == '\0' || cfg.tls_key[0] == '\0')) {
@@ -405,9 +624,9 @@ static int run(int argc, char **argv) {
         goto out;
     }
 
-    if (state_open(&st, cfg.state_dir) != 0 || state_check_params(&st, &cfg, leased, cfg.adopt_params != 0) != 0 ||
+    if (state_open(st, cfg.state_dir) != 0 || state_check_params(st, &cfg, leased, cfg.adopt_params != 0) != 0 ||
         (!leased && claim_static(&claim, cfg.node) != 0) ||
-        wait_for_mark(cfg.startup_wait, st.start_mark, "this state directory", "startup-wait") != 0)
+        wait_for_mark(cfg.startup_wait, st->start_mark, "this state directory", "startup-wait") != 0)
         goto out;
     if (leased) {
         lc.claim = &claim;
@@ -418,14 +637,18 @@ static int run(int argc, char **argv) {
          * setting allows: lease-start-wait is the one for node ids. */
         uint64_t limit =
             cfg.lease_start_wait * 1000 > cfg.startup_wait ? cfg.lease_start_wait * 1000 : cfg.startup_wait;
-        l = &node_lease;
-        if (lease_start(&node_lease, &lc, (unsigned)cfg.lease_start_wait) != 0 ||
-            wait_for_mark(limit, atomic_load(&node_lease.floor_ms), "the node id's previous holder",
+        l = nl;
+        if (lease_start(nl, &lc, (unsigned)cfg.lease_start_wait) != 0 ||
+            wait_for_mark(limit, atomic_load(&nl->floor_ms), "the node id's previous holder",
                           "startup-wait or lease-start-wait") != 0 ||
-            (strcmp(lease_cluster_id(&node_lease), lc.cluster_id) != 0 &&
-             lease_cluster_save(cfg.state_dir, lease_cluster_id(&node_lease)) != 0))
+            (strcmp(lease_cluster_id(nl), lc.cluster_id) != 0 &&
+             lease_cluster_save(cfg.state_dir, lease_cluster_id(nl)) != 0))
             goto out;
     }
+    a.lease = l;
+    a.lc = leased ? &lc : NULL;
+    if (l != NULL)
+        a.lease_generation = atomic_load(&l->generation);
     /* The addresses bound before the first reservation, so that an address
      * in use does not leave one behind either; they listen once the state
      * is on disk (server_accept, below). */
@@ -434,62 +657,61 @@ static int run(int argc, char **argv) {
         (cfg.http_tls[0] != '\0' && server_listen(srv, PROTO_HTTP, cfg.http_tls, true) != 0) ||
         (cfg.resp_tls[0] != '\0' && server_listen(srv, PROTO_RESP, cfg.resp_tls, true) != 0))
         goto out;
+    if (sh != NULL) {
+        /* The host-wide generators' files: in the state directory, which
+         * this server alone holds, so no other server shares them; named
+         * through the descriptor of the directory locked, so that they stay
+         * in it whatever becomes of its path (renamed, deleted, another
+         * directory made in its place). */
+        int n = snprintf(a.host_dir, sizeof a.host_dir, "/proc/self/fd/%d/" HOST_DIR_NAME, st->dir_fd);
+        if (n < 0 || (size_t)n >= sizeof a.host_dir ||
+            (mkdirat(st->dir_fd, HOST_DIR_NAME, 0700) != 0 && errno != EEXIST)) {
+            log_msg(LOG_ERROR, "%s/%s: cannot make the directory of the workers' generators: %s", cfg.state_dir,
+                    HOST_DIR_NAME, strerror(errno));
+            goto out;
+        }
+    }
     /* The first reservation, and the parameters in force, are on disk
      * before anything is served; from here the writer thread keeps the
      * reservation ahead (never lowering the mark). */
     int64_t now;
     mintid_clock_system(NULL, &now);
-    if (state_write_now(&st, now + (int64_t)cfg.reserve_ahead) != 0 || state_writer_start(&st) != 0 ||
-        service_init(&svc, &cfg, &st, l) != 0)
+    if (state_write_now(st, now + (int64_t)cfg.reserve_ahead) != 0 || state_writer_start(st) != 0)
+        goto out;
+    if (sh != NULL) {
+        supervised = true;
+        uint64_t period = cfg.reserve_ahead / 4 > 0 ? cfg.reserve_ahead / 4 : 1;
+        supervisor sv = {.n = nworkers,
+                         .sh = sh,
+                         .claim = &claim,
+                         .run = worker_main,
+                         .arg = &a,
+                         .notify = notify_manager,
+                         .on_ready = on_workers_ready,
+                         .tick = on_supervisor_tick,
+                         .period_ms = (unsigned)period,
+                         .drain_s = DRAIN_SECONDS + 5};
+        status = supervisor_run(&sv);
+        goto out;
+    }
+    if (service_init(&svc, &cfg, st, l) != 0)
         goto out;
     srv->svc = &svc;
-    /* With a node lease, keys are decided in the lease's etcd, for the whole cluster. */
-    keystore_remote *remote = NULL;
-    if (leased && (remote = keys_etcd_open(&lc, cfg.key_ttl)) == NULL)
+    if (open_keys(&a) != 0 || add_events(&a) != 0 || server_accept(srv) != 0)
         goto out;
-    explicit_bzero(&lc, sizeof lc);
-    if (keys_open(srv, remote) != 0)
-        goto out;
-    if (server_accept(srv) != 0)
-        goto out;
-
-    a.reserve_timer = event_new(srv->base, -1, EV_PERSIST, on_reserve, &a);
-    a.drain_timer = event_new(srv->base, -1, EV_PERSIST, on_drain, &a);
-    a.sig_term = evsignal_new(srv->base, SIGTERM, on_signal, &a);
-    a.sig_int = evsignal_new(srv->base, SIGINT, on_signal, &a);
-    a.sig_hup = evsignal_new(srv->base, SIGHUP, on_reload, &a);
-    uint64_t period = cfg.reserve_ahead / 4 > 0 ? cfg.reserve_ahead / 4 : 1;
-    struct timeval tv = {(time_t)(period / 1000), (suseconds_t)(period % 1000) * 1000};
-    event_add(a.reserve_timer, &tv);
-    event_add(a.sig_term, NULL);
-    event_add(a.sig_int, NULL);
-    event_add(a.sig_hup, NULL);
-    char epochs[512] = "";
-    for (int f = 0, n = 0; f < MINTID_FORMAT_COUNT; f++) {
-        const mintid_format *fmt = mintid_format_get((mintid_format_id)f);
-        if (fmt->epoch_settable && n >= 0 && (size_t)n < sizeof epochs)
-            n += snprintf(epochs + n, sizeof epochs - (size_t)n, ", %s epoch %" PRId64, fmt->name,
-                          config_epoch(&cfg, fmt));
-    }
-    log_msg(LOG_INFO, "mintidd %s ready: node %" PRId64 "%s, state in %s%s", MINTID_VERSION_STRING, svc.node,
-            l != NULL ? " (leased)" : "", cfg.state_dir, epochs);
-    /* The state is on disk and every listener accepts: clients may come. */
-    notify_manager("READY=1");
-
+    announce_ready(&a, svc.node, 1);
     event_base_dispatch(srv->base);
     status = 0;
 out:
-    server_close_all(srv);
-    keys_close(srv);
-    for (int p = 0; p < PROTO_COUNT; p++) {
-        if (srv->listeners[p] != NULL)
-            evconnlistener_free(srv->listeners[p]);
-        if (srv->tls_listeners[p] != NULL)
-            evconnlistener_free(srv->tls_listeners[p]);
-    }
-    tls_shutdown(srv);
-    state_writer_stop(&st);
-    if (srv->svc != NULL) {
+    free_loop(&a);
+    state_writer_stop(st);
+    if (supervised) {
+        int64_t last = workers_last_issued(&a);
+        if (state_write_final(st, last) == 0 && (last > 0 || st->start_mark > 0))
+            log_msg(LOG_INFO, "state saved: no ID was issued after %" PRId64 " (Unix ms)", atomic_load(&st->mark));
+        if (l != NULL)
+            lease_stop(l, last);
+    } else if (srv->svc != NULL) {
         service_shutdown(&svc);
         if (l != NULL)
             lease_stop(l, service_last_issued(&svc));
@@ -498,20 +720,10 @@ out:
     }
     explicit_bzero(&lc, sizeof lc);
     service_free(&svc);
-    struct event *evs[] = {a.reserve_timer, a.drain_timer, a.sig_term, a.sig_int, a.sig_hup};
-    for (size_t i = 0; i < sizeof evs / sizeof evs[0]; i++)
-        if (evs[i] != NULL)
-            event_free(evs[i]);
-    if (srv->scratch != NULL)
-        evbuffer_free(srv->scratch);
-    if (srv->base != NULL)
-        event_base_free(srv->base);
-    free(srv->ids);
-    if (srv->auth != NULL)
-        auth_free(srv->auth);
-    state_close(&st);
+    state_close(st);
     /* The node id is let go last, after every ID minted with it. */
     claim_free(&claim);
+    shared_free(sh);
     log_msg(status == 0 ? LOG_INFO : LOG_ERROR, status == 0 ? "stopped" : "not started");
     return status;
 }

@@ -174,7 +174,7 @@ struct conn {
 
 /* Past max-output-total, counting replies and request buffers of every client? */
 static inline bool server_over_total(const server *srv) {
-    return srv->svc->queued_bytes + srv->svc->input_bytes > srv->cfg->max_output_total;
+    return srv->svc->c->queued_bytes + srv->svc->c->input_bytes > srv->cfg->max_output_total;
 }
 
 /* Has shed.c drop the clients holding most, on its own event, outside the caller's callback. */

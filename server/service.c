@@ -14,10 +14,13 @@
 
 #include "log.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 /* The generators' clock: the time the service admitted (see service_mint). */
 static int admitted_clock(void *ctx, int64_t *unix_ms) {
@@ -42,7 +45,29 @@ static uint64_t until_ms(int64_t now, uint64_t ns_in_ms, int64_t ms) {
     return (uint64_t)(ms - now) * 1000000u - ns_in_ms + 20000u;
 }
 
+/*
+ * Asks for a mark of at least `mark`: of this process's writer, or, in a
+ * worker, of the supervisor's, through the shared region and a wake-up on
+ * the descriptor it watches (written only when the ask went up).
+ */
+static void ask_reserve(service *svc, int64_t mark) {
+    if (svc->reserve_asked == NULL) {
+        state_request(svc->st, mark);
+        return;
+    }
+    int64_t asked = atomic_load(svc->reserve_asked);
+    while (asked < mark)
+        if (atomic_compare_exchange_weak(svc->reserve_asked, &asked, mark)) {
+            uint64_t one = 1;
+            /* Full (never, in practice) or not: the supervisor reads the ask either way. */
+            if (write(svc->reserve_fd, &one, sizeof one) < 0 && errno != EAGAIN)
+                log_msg(LOG_WARN, "cannot wake the state writer: %s", strerror(errno));
+            break;
+        }
+}
+
 void service_reserve(service *svc) {
+    service_count_gens(svc);
     int64_t now;
     uint64_t ns;
     if (wall_clock(&now, &ns) != MINTID_OK)
@@ -54,15 +79,19 @@ void service_reserve(service *svc) {
     if (svc->last_admitted_ms == 0 || now - svc->last_admitted_ms > (int64_t)svc->cfg->reserve_ahead)
         return;
     if (now + (int64_t)svc->cfg->reserve_ahead / 2 > atomic_load(&svc->st->wanted))
-        state_request(svc->st, now + (int64_t)svc->cfg->reserve_ahead);
+        ask_reserve(svc, now + (int64_t)svc->cfg->reserve_ahead);
 }
 
 /* Creates the generator of format i for the current node id. */
 static int make_generator(service *svc, int i) {
     const config *cfg = svc->cfg;
     const mintid_format *fmt = mintid_format_get((mintid_format_id)i);
+    service_count_gens(svc);
     mintid_gen_free(svc->gens[i]);
     svc->gens[i] = NULL;
+    svc->gen_base[i][0] = svc->c->waits[i];
+    svc->gen_base[i][1] = svc->c->exhausted[i];
+    svc->gen_base[i][2] = svc->c->rollbacks[i];
     svc->why_not[i][0] = '\0';
     mintid_config gc;
     mintid_config_init(&gc, fmt);
@@ -94,7 +123,10 @@ static int make_generator(service *svc, int i) {
     uint64_t ns;
     if (wall_clock(&svc->now_ms, &ns) != MINTID_OK)
         return -1;
-    int rc = mintid_gen_new(fmt, &gc, &svc->gens[i]);
+    /* Workers mint from host-wide generators: one strictly increasing
+     * sequence per format across them. */
+    int rc = svc->host_dir[0] != '\0' ? mintid_gen_new_host(fmt, &gc, svc->host_dir, &svc->gens[i])
+                                      : mintid_gen_new(fmt, &gc, &svc->gens[i]);
     if (rc != MINTID_OK) {
         snprintf(svc->why_not[i], sizeof svc->why_not[i], "%s is not served: %s", fmt->name,
                  rc == MINTID_ETIME ? "the epoch is in the future" : mintid_strerror(rc));
@@ -105,11 +137,33 @@ static int make_generator(service *svc, int i) {
 }
 
 int service_init(service *svc, const config *cfg, state *st, lease *l) {
+    return service_init_shared(svc, cfg, st, l, NULL);
+}
+
+int service_init_shared(service *svc, const config *cfg, state *st, lease *l, const service_shared *sh) {
     memset(svc, 0, sizeof *svc);
+    svc->c = svc->slots = &svc->own;
+    svc->nslots = 1;
+    svc->reserve_fd = -1;
+    if (sh != NULL) {
+        svc->slots = sh->slots;
+        svc->nslots = sh->nslots;
+        svc->c = &sh->slots[sh->slot];
+        svc->log_base[0] = svc->c->log_dropped;
+        svc->log_base[1] = svc->c->log_held_back;
+        svc->reserve_fd = sh->reserve_fd;
+        svc->reserve_asked = sh->reserve_asked;
+        snprintf(svc->host_dir, sizeof svc->host_dir, "%s", sh->host_dir);
+        if (sh->start_ns != 0)
+            svc->start_ns = sh->start_ns;
+        svc->workers = sh->workers;
+        svc->restarts = sh->restarts;
+    }
     svc->cfg = cfg;
     svc->st = st;
     svc->lease = l;
-    svc->start_ns = monotonic_ns();
+    if (svc->start_ns == 0)
+        svc->start_ns = monotonic_ns();
     svc->node = (int64_t)cfg->node;
     if (l != NULL) {
         svc->node = atomic_load(&l->node);
@@ -140,6 +194,36 @@ static void follow_lease(service *svc) {
             make_generator(svc, i);
     }
     log_msg(LOG_INFO, "minting as node %" PRId64 " again", node);
+}
+
+void service_count_gens(service *svc) {
+    svc->c->log_dropped = svc->log_base[0] + log_dropped();
+    svc->c->log_held_back = svc->log_base[1] + log_held_back();
+    for (int i = 0; i < MINTID_FORMAT_COUNT; i++) {
+        if (svc->gens[i] == NULL)
+            continue;
+        mintid_gen_stats s;
+        mintid_gen_get_stats(svc->gens[i], &s);
+        svc->c->waits[i] = svc->gen_base[i][0] + s.waits;
+        svc->c->exhausted[i] = svc->gen_base[i][1] + s.exhausted;
+        svc->c->rollbacks[i] = svc->gen_base[i][2] + s.rollbacks;
+    }
+}
+
+/*
+ * Another worker's slot is read while it writes it: each counter is an
+ * aligned 64-bit word with one writer, read whole (volatile: never cached
+ * or split), so a total may lag a counter by the increment in flight.
+ */
+void service_totals(service *svc, service_counters *out) {
+    service_count_gens(svc);
+    memset(out, 0, sizeof *out);
+    uint64_t *sum = (uint64_t *)out;
+    for (unsigned w = 0; w < svc->nslots; w++) {
+        const volatile uint64_t *v = (const volatile uint64_t *)&svc->slots[w];
+        for (size_t k = 0; k < sizeof *out / sizeof(uint64_t); k++)
+            sum[k] += v[k];
+    }
 }
 
 void service_free(service *svc) {
@@ -210,7 +294,7 @@ static int admit(service *svc, const mintid_format *fmt, int64_t now, int64_t *w
     }
     int64_t reserve = (int64_t)svc->cfg->reserve_ahead;
     if (now + reserve / 2 > atomic_load(&svc->st->wanted))
-        state_request(svc->st, now + reserve);
+        ask_reserve(svc, now + reserve);
     if (now > atomic_load(&svc->st->mark)) {
         if (atomic_load(&svc->st->failing)) {
             *why = "the state file could not be written; no ID is issued beyond its mark";
@@ -250,8 +334,10 @@ long service_mint(service *svc, const mintid_format *fmt, size_t want, mintid_id
     svc->now_ms = now;
     svc->last_admitted_ms = now;
     long n = mintid_gen_next_n(gen, out, want);
-    if (n > 0)
+    if (n > 0) {
+        svc->c->issued[fmt->id] += (uint64_t)n;
         return n;
+    }
     if (n == MINTID_ETIMEDOUT) {
         /* The generator needs a later millisecond: its sequence is used up,
          * or the clock is behind its last ID (the rollback policy waits). */
@@ -262,6 +348,22 @@ long service_mint(service *svc, const mintid_format *fmt, size_t want, mintid_id
         int64_t next_unit = s.last_unix_ms + fmt->ts_unit_ms;
         *retry_ns = until_ms(now, ns, s.last_unix_ms > now ? s.last_unix_ms : next_unit > now ? next_unit : now + 1);
         return 0;
+    }
+    if (n == MINTID_EHOST && svc->host_dir[0] != '\0' && errno == ENOENT) {
+        /* The workers' generators' directory was deleted under them (with
+         * what an operator cleared out of the state directory): made again,
+         * the generators move to new files there, above every ID they
+         * issued, after the library's wait for a state made new. */
+        int made = mkdir(svc->host_dir, 0700);
+        if (made == 0)
+            log_msg(LOG_WARN, "%s was deleted; made it again", svc->host_dir);
+        /* ENOENT: the state directory itself is gone. The writer finds
+         * that within a second, and admission refuses from then on. */
+        if (made == 0 || errno == EEXIST || errno == ENOENT) {
+            *why = "the host-wide generators' directory was made again: waiting for their new state";
+            *retry_ns = 1000000u;
+            return 0;
+        }
     }
     *why = mintid_strerror((int)n);
     return n;

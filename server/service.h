@@ -27,6 +27,40 @@ static inline uint64_t monotonic_ns(void) {
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/*
+ * The counters /metrics and INFO show. One writer each: a single process
+ * has its own; with workers, each worker counts in its slot of the shared
+ * region (shared.h), which outlives the worker, so totals never go down when
+ * a worker is restarted (the gauges, marked so, are zeroed then).
+ */
+typedef struct service_counters {
+    uint64_t requests[PROTO_COUNT];
+    uint64_t errors[PROTO_COUNT];
+    uint64_t connections[PROTO_COUNT]; /* open now (gauge) */
+    uint64_t connections_total[PROTO_COUNT];
+    uint64_t connections_refused[PROTO_COUNT];
+    uint64_t auth_failures[PROTO_COUNT];
+    uint64_t auth_limited_address;   /* secrets refused unchecked: too many wrong from their address */
+    uint64_t auth_limited_total;     /* ...from all clients together */
+    uint64_t accept_errors;          /* accept() failures (out of descriptors) */
+    uint64_t accept_shed;            /* connections closed unserved while out of descriptors */
+    uint64_t request_timeouts;       /* connections dropped: a request unfinished past request-timeout */
+    uint64_t shed_at_cap;            /* connections without a whole request closed for a new one at max-connections */
+    uint64_t tls_handshake_failures; /* TLS handshakes that failed or timed out */
+    uint64_t parked_total;           /* requests that had to wait for their format */
+    uint64_t parked_now;             /* ...in its wait queue now */
+    uint64_t clients_shed;           /* connections dropped to bound the memory of queued replies */
+    uint64_t queued_bytes;           /* replies queued for all clients */
+    uint64_t input_bytes;            /* requests buffered for all clients (their buffers' sizes) */
+    uint64_t log_dropped, log_held_back;  /* the log's counters (log.h) of this slot's processes */
+    uint64_t issued[MINTID_FORMAT_COUNT]; /* IDs issued, by format */
+    uint64_t waits[MINTID_FORMAT_COUNT];  /* the generators' counters (mintid_gen_stats), by format */
+    uint64_t exhausted[MINTID_FORMAT_COUNT];
+    uint64_t rollbacks[MINTID_FORMAT_COUNT];
+} service_counters;
+
+_Static_assert(sizeof(service_counters) % sizeof(uint64_t) == 0, "service_totals() sums 64-bit words");
+
 typedef struct service {
     const config *cfg;
     state *st;
@@ -37,30 +71,43 @@ typedef struct service {
     int64_t node;                          /* the node id in use; -1 while a lease is lost */
     int64_t now_ms;                        /* the time admitted for the mint in progress */
     uint64_t start_ns;                     /* monotonic, for uptime */
-    uint64_t requests[PROTO_COUNT];
-    uint64_t errors[PROTO_COUNT];
-    uint64_t connections[PROTO_COUNT]; /* open now */
-    uint64_t connections_total[PROTO_COUNT];
-    uint64_t connections_refused[PROTO_COUNT];
-    uint64_t auth_failures[PROTO_COUNT];
-    uint64_t auth_limited_address; /* secrets refused unchecked: too many wrong from their address */
-    uint64_t auth_limited_total;   /* ...from all clients together */
-    uint64_t accept_errors;        /* accept() failures (out of descriptors) */
-    uint64_t accept_shed;          /* connections closed unserved while out of descriptors */
-    uint64_t request_timeouts;     /* connections dropped: a request unfinished past request-timeout */
-    uint64_t shed_at_cap;          /* connections without a whole request closed for a new one at max-connections */
-    uint64_t tls_handshake_failures;
-    /* TLS handshakes that failed or timed out */ /* secrets refused: wrong, missing, or offered too fast */
-    uint64_t parked_total;                        /* requests that had to wait for their format */
-    uint64_t parked_now;                          /* ...in its wait queue now */
-    uint64_t clients_shed;                        /* connections dropped to bound the memory of queued replies */
-    uint64_t queued_bytes;                        /* replies queued for all clients */
-    uint64_t input_bytes;                         /* requests buffered for all clients (their buffers' sizes) */
-    int64_t last_admitted_ms;                     /* the time last admitted for minting; 0 before */
+    service_counters *c;                   /* the counters: own, or this worker's slot in the shared region */
+    service_counters own;                  /* ...of a single process */
+    service_counters *slots;               /* every worker's, to sum (nslots of them); &own in a single process */
+    unsigned nslots;
+    /* Workers: the supervisor's state writer is asked for a mark through these (shared.h); -1 and NULL in a
+     * single process, which asks its own writer. */
+    int reserve_fd;
+    _Atomic int64_t *reserve_asked;
+    _Atomic uint64_t *workers, *restarts;      /* the supervisor's counts of workers running and restarted; NULL: one */
+    char host_dir[300];                        /* the host-wide generators' directory; "" for process generators */
+    uint64_t log_base[2];                      /* log_dropped, log_held_back of earlier workers in c */
+    uint64_t gen_base[MINTID_FORMAT_COUNT][3]; /* waits, exhausted, rollbacks of earlier generators in c */
+    int64_t last_admitted_ms;                  /* the time last admitted for minting; 0 before */
 } service;
 
 /* Creates the generators (l: the node lease, or NULL). Returns 0, or -1 after logging why. */
 int service_init(service *svc, const config *cfg, state *st, lease *l);
+
+/* What a worker process's service shares with the supervisor and the other workers (shared.h). */
+typedef struct service_shared {
+    service_counters *slots; /* every worker's counters */
+    unsigned nslots, slot;   /* ...and this worker's */
+    int reserve_fd;          /* written to ask the supervisor's state writer for reserve_asked */
+    _Atomic int64_t *reserve_asked;
+    const char *host_dir; /* the host-wide generators' directory */
+    _Atomic uint64_t *workers, *restarts;
+    uint64_t start_ns; /* monotonic: when the server started, for uptime */
+} service_shared;
+
+/* service_init() for a worker: host-wide generators in sh->host_dir, counters in its slot. */
+int service_init_shared(service *svc, const config *cfg, state *st, lease *l, const service_shared *sh);
+
+/* The counters summed over every worker (a single process's own). */
+void service_totals(service *svc, service_counters *out);
+
+/* Brings the counters of the generators (waits, exhausted, rollbacks) and of the log in svc->c up to date. */
+void service_count_gens(service *svc);
 void service_free(service *svc);
 
 /*

@@ -24,7 +24,7 @@ static void on_shed(evutil_socket_t fd, short what, void *arg) {
     uint64_t limit = srv->cfg->max_output_total, target = limit - limit / 8;
     if (!server_over_total(srv))
         return;
-    while (svc->queued_bytes + svc->input_bytes > target) {
+    while (svc->c->queued_bytes + svc->c->input_bytes > target) {
         conn *worst = NULL;
         conn *c;
         TAILQ_FOREACH (c, &srv->conns, link) {
@@ -37,7 +37,7 @@ static void on_shed(evutil_socket_t fd, short what, void *arg) {
                     "%s client dropped holding %zu bytes of unread replies and %zu of request buffer: what all "
                     "clients hold passed max-output-total (%llu)",
                     worst->ops->label, conn_queued(worst), worst->in_cap, (unsigned long long)limit);
-        svc->clients_shed++;
+        svc->c->clients_shed++;
         conn_free(worst);
     }
     /* The survivors' jobs that yielded to the bound resume on their timers. */

@@ -632,7 +632,7 @@ static void *writer_main(void *arg) {
 }
 
 int state_writer_start(state *st) {
-    if (pthread_create(&st->writer, NULL, writer_main, st) != 0) {
+    if (log_thread_create(&st->writer, writer_main, st) != 0) {
         log_msg(LOG_ERROR, "cannot start the state writer thread");
         return -1;
     }

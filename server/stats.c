@@ -29,17 +29,12 @@ static void emitf(emit_fn emit, void *ctx, const char *fmt, ...) {
         emit(ctx, buf, (size_t)n);
 }
 
-static void per_format(service *svc, emit_fn emit, void *ctx, const char *name, const char *help, size_t field_offset) {
+static void per_format(service *svc, emit_fn emit, void *ctx, const char *name, const char *help, const uint64_t *v) {
     emitf(emit, ctx, "# HELP %s %s\n# TYPE %s counter\n", name, help, name);
-    for (int i = 0; i < MINTID_FORMAT_COUNT; i++) {
-        if (svc->gens[i] == NULL)
-            continue;
-        mintid_gen_stats s;
-        uint64_t v;
-        mintid_gen_get_stats(svc->gens[i], &s);
-        memcpy(&v, (const char *)&s + field_offset, sizeof v);
-        emitf(emit, ctx, "%s{format=\"%s\"} %" PRIu64 "\n", name, mintid_format_get((mintid_format_id)i)->name, v);
-    }
+    for (int i = 0; i < MINTID_FORMAT_COUNT; i++)
+        if (svc->gens[i] != NULL)
+            emitf(emit, ctx, "%s{format=\"%s\"} %" PRIu64 "\n", name, mintid_format_get((mintid_format_id)i)->name,
+                  v[i]);
 }
 
 static void per_proto(emit_fn emit, void *ctx, const char *name, const char *type, const char *help,
@@ -50,28 +45,29 @@ static void per_proto(emit_fn emit, void *ctx, const char *name, const char *typ
 }
 
 void stats_metrics(service *svc, emit_fn emit, void *ctx) {
-    per_format(svc, emit, ctx, "mintid_ids_issued_total", "IDs issued.", offsetof(mintid_gen_stats, issued));
-    per_format(svc, emit, ctx, "mintid_sequence_waits_total", "Times minting waited for the clock.",
-               offsetof(mintid_gen_stats, waits));
+    service_counters t;
+    service_totals(svc, &t);
+    per_format(svc, emit, ctx, "mintid_ids_issued_total", "IDs issued.", t.issued);
+    per_format(svc, emit, ctx, "mintid_sequence_waits_total", "Times minting waited for the clock.", t.waits);
     per_format(svc, emit, ctx, "mintid_sequence_exhausted_total", "Times a millisecond's sequence ran out.",
-               offsetof(mintid_gen_stats, exhausted));
+               t.exhausted);
     per_format(svc, emit, ctx, "mintid_clock_rollbacks_total", "Times the clock was seen going backwards.",
-               offsetof(mintid_gen_stats, rollbacks));
-    per_proto(emit, ctx, "mintid_requests_total", "counter", "Requests served.", svc->requests);
-    per_proto(emit, ctx, "mintid_errors_total", "counter", "Requests answered with an error.", svc->errors);
-    per_proto(emit, ctx, "mintid_connections", "gauge", "Client connections open.", svc->connections);
+               t.rollbacks);
+    per_proto(emit, ctx, "mintid_requests_total", "counter", "Requests served.", t.requests);
+    per_proto(emit, ctx, "mintid_errors_total", "counter", "Requests answered with an error.", t.errors);
+    per_proto(emit, ctx, "mintid_connections", "gauge", "Client connections open.", t.connections);
     per_proto(emit, ctx, "mintid_connections_refused_total", "counter", "Connections refused at max-connections.",
-              svc->connections_refused);
+              t.connections_refused);
     per_proto(emit, ctx, "mintid_auth_failures_total", "counter",
               "Requests refused for a wrong or missing secret, or one offered too soon after wrong ones.",
-              svc->auth_failures);
+              t.auth_failures);
     emitf(emit, ctx,
           "# HELP mintid_auth_limited_total Secrets refused unchecked for too many wrong ones across connections: "
           "from their client address (auth-failures-per-address), or from all clients (auth-failures-total).\n"
           "# TYPE mintid_auth_limited_total counter\n"
           "mintid_auth_limited_total{scope=\"address\"} %" PRIu64
           "\nmintid_auth_limited_total{scope=\"total\"} %" PRIu64 "\n",
-          svc->auth_limited_address, svc->auth_limited_total);
+          t.auth_limited_address, t.auth_limited_total);
     emitf(emit, ctx,
           "# HELP mintid_accept_errors_total Times accepting a connection failed (out of descriptors).\n"
           "# TYPE mintid_accept_errors_total counter\nmintid_accept_errors_total %" PRIu64 "\n"
@@ -83,18 +79,18 @@ void stats_metrics(service *svc, emit_fn emit, void *ctx) {
           "# HELP mintid_connections_shed_at_cap_total Connections without a whole request closed to make room for "
           "a new client at max-connections.\n"
           "# TYPE mintid_connections_shed_at_cap_total counter\nmintid_connections_shed_at_cap_total %" PRIu64 "\n",
-          svc->accept_errors, svc->accept_shed, svc->request_timeouts, svc->shed_at_cap);
+          t.accept_errors, t.accept_shed, t.request_timeouts, t.shed_at_cap);
     emitf(emit, ctx,
           "# HELP mintid_log_lines_dropped_total Log lines dropped: the log's buffer was full (stderr not read fast "
           "enough) or stderr failed.\n"
           "# TYPE mintid_log_lines_dropped_total counter\nmintid_log_lines_dropped_total %" PRIu64 "\n"
           "# HELP mintid_log_lines_held_back_total Log lines a client could trigger held back by their rate limit.\n"
           "# TYPE mintid_log_lines_held_back_total counter\nmintid_log_lines_held_back_total %" PRIu64 "\n",
-          log_dropped(), log_held_back());
+          t.log_dropped, t.log_held_back);
     emitf(emit, ctx,
           "# HELP mintid_tls_handshake_failures_total TLS handshakes that failed or did not finish in time.\n"
           "# TYPE mintid_tls_handshake_failures_total counter\nmintid_tls_handshake_failures_total %" PRIu64 "\n",
-          svc->tls_handshake_failures);
+          t.tls_handshake_failures);
     emitf(emit, ctx,
           "# HELP mintid_node_id The node id; -1 while a lease is lost.\n# TYPE mintid_node_id gauge\n"
           "mintid_node_id %" PRId64 "\n",
@@ -129,7 +125,7 @@ void stats_metrics(service *svc, emit_fn emit, void *ctx) {
           "# TYPE mintid_requests_parked_total counter\nmintid_requests_parked_total %" PRIu64 "\n"
           "# HELP mintid_requests_parked Requests waiting now.\n"
           "# TYPE mintid_requests_parked gauge\nmintid_requests_parked %" PRIu64 "\n",
-          svc->parked_total, svc->parked_now);
+          t.parked_total, t.parked_now);
     emitf(emit, ctx,
           "# HELP mintid_clients_shed_total Connections dropped to bound the replies queued for all clients.\n"
           "# TYPE mintid_clients_shed_total counter\nmintid_clients_shed_total %" PRIu64 "\n"
@@ -137,7 +133,13 @@ void stats_metrics(service *svc, emit_fn emit, void *ctx) {
           "# TYPE mintid_queued_bytes gauge\nmintid_queued_bytes %" PRIu64 "\n"
           "# HELP mintid_input_bytes Bytes of buffers holding requests for all clients.\n"
           "# TYPE mintid_input_bytes gauge\nmintid_input_bytes %" PRIu64 "\n",
-          svc->clients_shed, svc->queued_bytes, svc->input_bytes);
+          t.clients_shed, t.queued_bytes, t.input_bytes);
+    emitf(emit, ctx,
+          "# HELP mintid_workers Worker processes running (1 for a single process).\n"
+          "# TYPE mintid_workers gauge\nmintid_workers %" PRIu64 "\n"
+          "# HELP mintid_worker_restarts_total Workers restarted after they died.\n"
+          "# TYPE mintid_worker_restarts_total counter\nmintid_worker_restarts_total %" PRIu64 "\n",
+          svc->workers != NULL ? atomic_load(svc->workers) : 1, svc->restarts != NULL ? atomic_load(svc->restarts) : 0);
     emitf(emit, ctx,
           "# HELP mintid_uptime_seconds Seconds since start.\n# TYPE mintid_uptime_seconds gauge\n"
           "mintid_uptime_seconds %.3f\n",
@@ -145,6 +147,8 @@ void stats_metrics(service *svc, emit_fn emit, void *ctx) {
 }
 
 void stats_info(service *svc, emit_fn emit, void *ctx) {
+    service_counters t;
+    service_totals(svc, &t);
     emitf(emit, ctx, "# Server\r\nmintid_version:%s\r\nuptime_in_seconds:%" PRIu64 "\r\nnode_id:%" PRId64 "\r\n",
           MINTID_VERSION_STRING, (monotonic_ns() - svc->start_ns) / 1000000000u,
           svc->lease != NULL ? atomic_load(&svc->lease->node) : svc->node);
@@ -165,11 +169,11 @@ void stats_info(service *svc, emit_fn emit, void *ctx) {
               ls.valid, ls.id, ls.expiry_s, ls.keepalive_failures);
     }
     emitf(emit, ctx, "\r\n# Clients\r\nconnected_clients:%" PRIu64 "\r\nhttp_clients:%" PRIu64 "\r\n",
-          svc->connections[PROTO_RESP], svc->connections[PROTO_HTTP]);
+          t.connections[PROTO_RESP], t.connections[PROTO_HTTP]);
     emitf(emit, ctx,
           "\r\n# Stats\r\nresp_requests:%" PRIu64 "\r\nhttp_requests:%" PRIu64 "\r\nresp_errors:%" PRIu64
           "\r\nhttp_errors:%" PRIu64 "\r\n",
-          svc->requests[PROTO_RESP], svc->requests[PROTO_HTTP], svc->errors[PROTO_RESP], svc->errors[PROTO_HTTP]);
+          t.requests[PROTO_RESP], t.requests[PROTO_HTTP], t.errors[PROTO_RESP], t.errors[PROTO_HTTP]);
     emitf(emit, ctx, "\r\n# Formats\r\n");
     for (int i = 0; i < MINTID_FORMAT_COUNT; i++) {
         const char *name = mintid_format_get((mintid_format_id)i)->name;
@@ -177,10 +181,8 @@ void stats_info(service *svc, emit_fn emit, void *ctx) {
             emitf(emit, ctx, "%s:served=0\r\n", name);
             continue;
         }
-        mintid_gen_stats s;
-        mintid_gen_get_stats(svc->gens[i], &s);
-        emitf(emit, ctx, "%s:served=1,issued=%" PRIu64 ",waits=%" PRIu64 ",rollbacks=%" PRIu64 "\r\n", name, s.issued,
-              s.waits, s.rollbacks);
+        emitf(emit, ctx, "%s:served=1,issued=%" PRIu64 ",waits=%" PRIu64 ",rollbacks=%" PRIu64 "\r\n", name,
+              t.issued[i], t.waits[i], t.rollbacks[i]);
     }
 }
 

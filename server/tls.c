@@ -98,7 +98,7 @@ static int tls_handshake(conn *c) {
         want(c, err);
         return 0;
     }
-    c->srv->svc->tls_handshake_failures++;
+    c->srv->svc->c->tls_handshake_failures++;
     tls_log_failure(c, "handshake", err);
     return -1;
 }

@@ -401,6 +401,15 @@ def mint_http(port, fmt="nanoflake", count=100, timeout=10):
     return status, ([f.from_http(x) for x in body.split()] if status == 200 else body)
 
 
+def children(pid):
+    """The pids of a process's children: a supervisor's workers."""
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as f:
+            return [int(p) for p in f.read().split()]
+    except FileNotFoundError:
+        return []
+
+
 def wait_for(cond, timeout, step=0.05):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -411,11 +420,16 @@ def wait_for(cond, timeout, step=0.05):
 
 
 def vm_rss_kib(pid):
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    raise AssertionError(f"no VmRSS for pid {pid}")
+    """The resident memory of a server: the process's and its workers'."""
+    total = 0
+    for p in [pid] + children(pid):
+        try:
+            with open(f"/proc/{p}/status") as f:
+                total += next(int(line.split()[1]) for line in f if line.startswith("VmRSS:"))
+        except (FileNotFoundError, StopIteration):
+            if p == pid:
+                raise AssertionError(f"no VmRSS for pid {pid}") from None
+    return total
 
 
 def metric_value(metrics_text, name):

@@ -251,7 +251,8 @@ class ClockSetRight(FaultCase):
     def test_new_request_after_the_clock_is_set_right(self):
         self.need_faketime()
         clock = self.clock_file(0)
-        srv = self.server(None, ["--node", "1", "--max-wait", "10000"], faketime_file=clock).start()
+        # The wait queues are each worker's: one worker holds both requests.
+        srv = self.server(None, ["--node", "1", "--max-wait", "10000", "--workers", "1"], faketime_file=clock).start()
         r = Resp(srv.resp_port, timeout=30)
         self.assertIsInstance(r.call("MINT", "nanoflake", "1"), list)
         set_clock(clock, -5.0)

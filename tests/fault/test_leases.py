@@ -14,7 +14,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from faults import (MIX_SHARED, NANOFLAKE_EPOCH, Etcd, FaultCase, ask, check_client_order,  # noqa: E402
+from faults import (MIX_SHARED, NANOFLAKE_EPOCH, Etcd, FaultCase, ask, check_client_order, children,  # noqa: E402
                     check_unique, main, mint_http, nanoflake_node, scale, wait_for)
 
 NANOFLAKE_MIX = [("http", "nanoflake", 500, 1), ("http", "nanoflake", 50, 1), ("resp", "nanoflake", 200, 2)]
@@ -82,7 +82,10 @@ class FrozenHolder(LeaseCase):
         la = self.load(a, NANOFLAKE_MIX, name="A")
         time.sleep(scale(1.0, 10.0))
         stopped = time.monotonic()
-        a.proc.send_signal(signal.SIGSTOP)
+        # Frozen whole, as a frozen container is: the supervisor and its workers.
+        frozen = [a.proc.pid] + children(a.proc.pid)
+        for pid in frozen:
+            os.kill(pid, signal.SIGSTOP)
         time.sleep(3.5)  # past the TTL: etcd lets A's lease go
         mark_a = int(self.etcd.get("/frozen/marks/7"))  # A, frozen, cannot move it
         b = self.server(args=args).start(timeout=30)
@@ -90,7 +93,8 @@ class FrozenHolder(LeaseCase):
         lb = self.load(b, NANOFLAKE_MIX, name="B")
         time.sleep(1.5)
         resumed = time.monotonic()
-        a.proc.send_signal(signal.SIGCONT)
+        for pid in frozen:
+            os.kill(pid, signal.SIGCONT)
         time.sleep(scale(2.5, 20.0))
         b_leaves = time.monotonic()
         lb.stop()

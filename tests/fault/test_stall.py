@@ -194,7 +194,8 @@ class StderrNobodyReads(FaultCase):
         with stderr a full pipe: held connections are answered within
         LIVE_WITHIN all along, the lines that did not fit are counted, and
         SIGTERM still stops the server cleanly."""
-        srv = UnreadStderr(state_dir=self.dir("state"), args=["--max-connections", "4"])
+        # One worker: max-connections is each worker's.
+        srv = UnreadStderr(state_dir=self.dir("state"), args=["--max-connections", "4", "--workers", "1"])
         self.servers.append(srv)
         srv.start()
         probe = Probe(srv)
@@ -223,7 +224,8 @@ class StderrNobodyReads(FaultCase):
     def test_client_lines_rate_limited(self):
         """The same flood with stderr read: the refusals are logged at most
         10 a second, and the rest counted as held back."""
-        srv = self.server(args=["--max-connections", "2"]).start()
+        # One worker: max-connections is each worker's.
+        srv = self.server(args=["--max-connections", "2", "--workers", "1"]).start()
         time.sleep(0.3)  # the start-up probe's connections close first
         held = [Resp(srv.resp_port) for _ in range(2)]
         for h in held:
@@ -263,7 +265,8 @@ class DescriptorExhaustion(FaultCase):
         logged once, every client is served or refused at once (none left
         in the backlog), and the server accepts again once descriptors are
         free."""
-        srv = self.server(args=["--max-connections", "1000"]).start()
+        # One worker: the limit is lowered on the process that accepts.
+        srv = self.server(args=["--max-connections", "1000", "--workers", "1"]).start()
         probe = Probe(srv)
         pid = srv.proc.pid
         open_fds = len(os.listdir(f"/proc/{pid}/fd"))
@@ -385,7 +388,8 @@ class GuessingSecrets(FaultCase):
         with open(path, "w") as f:
             f.write(SECRET + "\n")
         os.chmod(path, 0o600)
-        return self.server(args=["--auth-file", path] + args).start()
+        # One worker: the limits on wrong secrets are each worker's.
+        return self.server(args=["--auth-file", path, "--workers", "1"] + args).start()
 
     def test_per_address(self):
         rate = 2  # a wrong secret every 500 ms: the budget is still spent when the right secret is tried below
@@ -458,8 +462,9 @@ class SlowClientsAtCap(FaultCase):
         (the tricklers make room), the served one keeps its connection, and
         every trickler is dropped at request-timeout, long before
         idle-timeout (300 s)."""
+        # One worker: max-connections is each worker's.
         srv = self.server(args=["--max-connections", str(self.CAP), "--request-timeout",
-                                str(self.REQUEST_TIMEOUT)]).start()
+                                str(self.REQUEST_TIMEOUT), "--workers", "1"]).start()
         served = Resp(srv.resp_port)
         self.assertEqual(served.call("PING"), "PONG")
         time.sleep(0.3)  # the start-up probe's connections close first
@@ -530,7 +535,8 @@ class Refusal(FaultCase):
     def test_503_content_length(self):
         """curl reads the whole refusal: exit 0, status 503, and the body
         Content-Length announces."""
-        srv = self.server(args=["--max-connections", "1"]).start()
+        # One worker: max-connections is each worker's.
+        srv = self.server(args=["--max-connections", "1", "--workers", "1"]).start()
         time.sleep(0.3)
         held = Resp(srv.resp_port)
         self.assertEqual(held.call("PING"), "PONG")

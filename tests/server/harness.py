@@ -76,6 +76,10 @@ class Server:
         self.args = list(args)
         self.env = dict(os.environ)
         self.env["MINTID_ID_SPACE"] = f"test-{os.getpid()}-{next(_id_spaces)}"
+        # Worker processes: TEST_MINTIDD_WORKERS, which tests/CMakeLists.txt
+        # sets (2 in the plain build, 1 in the sanitizer build); a test that
+        # needs a count passes --workers or MINTID_WORKERS itself.
+        self.env["MINTID_WORKERS"] = self.env.pop("TEST_MINTIDD_WORKERS", "1")
         self.env.update(env or {})
         self.faketime = faketime
         self.faketime_file = faketime_file  # a file whose offset ("+600") may change while running
@@ -103,6 +107,24 @@ class Server:
             # Under AddressSanitizer, its runtime need not come first.
             self.env["ASAN_OPTIONS"] = self.env.get("ASAN_OPTIONS", "") + ":verify_asan_link_order=0"
         return cmd
+
+    @property
+    def workers(self):
+        """The worker processes this server runs (each logs its own reload)."""
+        n = int(self.env.get("MINTID_WORKERS", "1"))
+        for i, a in enumerate(self.args[:-1]):
+            if a == "--workers":
+                n = int(self.args[i + 1])
+        return n if n > 0 else len(os.sched_getaffinity(0))
+
+    def wait_log(self, text, count=None, timeout=5):
+        """Waits until `text` (bytes) is in the log `count` times (default:
+        once per worker, for what each worker logs); True if it came."""
+        count = self.workers if count is None else count
+        deadline = time.monotonic() + timeout
+        while self.log.count(text) < count and time.monotonic() < deadline:
+            time.sleep(0.05)
+        return self.log.count(text) >= count
 
     def _read_stderr(self):
         for chunk in iter(lambda: self.proc.stderr.read1(65536), b""):

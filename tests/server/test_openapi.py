@@ -140,7 +140,8 @@ class Spec(unittest.TestCase):
             os.chmod(path, 0o600)
             args += ["--auth-file", path]
         elif kind == "one-connection":
-            args += ["--max-connections", "1"]
+            # max-connections is each worker's: one worker.
+            args += ["--max-connections", "1", "--workers", "1"]
         elif kind == "year-2160":
             faketime = "@2160-01-01 00:00:00"
         else:

@@ -479,7 +479,9 @@ def as_int_cached(ident):
 
 class Limits(unittest.TestCase):
     def test_max_connections(self):
-        with Server(MINTIDD, args=["--max-connections", "3"]) as srv:
+        # max-connections is each worker's (a process's descriptors): one
+        # worker, so that the kernel's choice of worker cannot matter.
+        with Server(MINTIDD, args=["--max-connections", "3", "--workers", "1"]) as srv:
             time.sleep(0.3)  # the start-up probe's connections close first
             held = [Resp(srv.resp_port) for _ in range(3)]
             for r in held:
@@ -614,7 +616,9 @@ class Lifecycle(unittest.TestCase):
             self.assertEqual(get(first.http_port, "/v1/nanoflake")[0], 200)
 
         def files():
-            return {n: open(os.path.join(state_dir, n), "rb").read() for n in sorted(os.listdir(state_dir))}
+            # With workers, their host-wide generators' files are in a directory of their own in it.
+            return {os.path.relpath(os.path.join(d, n), state_dir): open(os.path.join(d, n), "rb").read()
+                    for d, _, names in os.walk(state_dir) for n in names}
         before = files()
         for bad, text in refusals:
             status, log = Server(MINTIDD, state_dir=state_dir, args=bad).start(expect_ready=False).wait()
