@@ -23,7 +23,7 @@ TSAN    := build-tsan
 # only when the command is missing: a Node.js that ships its own npm, as
 # NodeSource's does, conflicts with Debian's npm package.)
 PACKAGES := build-essential cmake pkg-config clang libssl-dev libclang-rt-14-dev python3 faketime clang-format \
-            libevent-dev libcurl4-openssl-dev libjansson-dev curl redis-tools redis-server etcd-server wrk \
+            libevent-dev libcurl4-openssl-dev libjansson-dev curl redis-tools redis-server etcd-server wrk nginx \
             nodejs postgresql-15 postgresql-server-dev-15 python3-redis libhiredis-dev \
             python3-yaml python3-jsonschema prometheus groff-base man-db bash-completion \
             libsqlite3-dev sqlite3 python3-dev python3-setuptools python3-wheel python3-pip python3-venv python3-mypy \

@@ -12,11 +12,18 @@
 #                cheapest command that also hands out a new value per
 #                request; unpipelined and with -P 16. The two servers take
 #                turns, ROUNDS times each, and the medians are compared.
+#   HTTP         `GET /v1/nanoflake` against nginx answering a fixed 20-byte
+#                body from its own temporary nginx.conf (access_log off,
+#                as many worker processes as mintidd has workers), both
+#                driven by `wrk -t2 -c50`, taking turns as above.
 #   batches      `MINT nanoflake 1000` over RESP (redis-benchmark) and
 #                `GET /v1/nanoflake?count=1000` over HTTP (wrk, when it is
 #                installed), as IDs per second against nanoflake's capacity
 #                of 4096 IDs per ms (4,096,000 IDs/s): a server that keeps
 #                up with its format reads about 1.00.
+#
+# Everything is measured with 1 worker, and again with 2 when the server
+# has the setting (`mintidd --help` lists --workers).
 #
 # usage: bench/bench_server.sh [MINTIDD]
 #   MINTIDD              path to the built server (default: build/mintidd in
@@ -84,16 +91,22 @@ need redis-benchmark redis-tools
 need redis-cli redis-tools
 need timeout coreutils
 need awk mawk
+need nginx nginx
+need wrk wrk
 ((BASH_VERSINFO[0] * 100 + BASH_VERSINFO[1] >= 501)) || die "bash 5.1 or later is needed (wait -n -p); this is $BASH_VERSION"
-have_wrk=0
-if command -v wrk >/dev/null; then
-    have_wrk=1
+worker_counts=(1)
+if "$mintidd" --help 2>/dev/null | grep -q -- '--workers'; then
+    worker_counts=(1 2)
 fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/bench_server.XXXXXX") || die "cannot make a temporary directory"
-mkdir -p "$work/mintidd-state" "$work/redis"
+mkdir -p "$work/mintidd-state" "$work/redis" "$work/nginx"
 mintidd_pid=
 redis_pid=
+nginx_pid=
+workers=1
+workers_arg=()
+resp_port='' http_port='' redis_port='' nginx_port=''
 step_pid=
 
 # True while PID is a process that has not exited (a zombie has).
@@ -133,7 +146,7 @@ cleanup() {
     fi
     if ((rc == 1)); then # a failure, not an interruption: the servers may say why
         local log
-        for log in "$work/mintidd.log" "$work/redis.log"; do
+        for log in "$work/mintidd.log" "$work/redis.log" "$work/nginx.log"; do
             if [[ -s $log ]]; then
                 echo "--- last lines of ${log##*/}:" >&2
                 grep -v overcommit "$log" | tail -n 5 >&2
@@ -142,6 +155,7 @@ cleanup() {
     fi
     stop_server "$mintidd_pid" mintidd
     stop_server "$redis_pid" redis-server
+    stop_server "$nginx_pid" nginx
     rm -rf "$work"
     exit "$rc"
 }
@@ -160,7 +174,7 @@ bounded() { # SECONDS OUT ERR COMMAND...
     shift 3
     timeout -k 5 "$secs" "$@" >"$out" 2>"$err" &
     step_pid=$!
-    wait -n -p done_pid "$step_pid" ${mintidd_pid:+"$mintidd_pid"} ${redis_pid:+"$redis_pid"} || rc=$?
+    wait -n -p done_pid "$step_pid" ${mintidd_pid:+"$mintidd_pid"} ${redis_pid:+"$redis_pid"} ${nginx_pid:+"$nginx_pid"} || rc=$?
     if [[ $done_pid != "$step_pid" ]]; then
         kill -TERM "$step_pid" 2>/dev/null || true
         wait "$step_pid" 2>/dev/null || true
@@ -170,6 +184,8 @@ bounded() { # SECONDS OUT ERR COMMAND...
             who="mintidd (pid $done_pid)" mintidd_pid=
         elif [[ $done_pid == "$redis_pid" ]]; then
             who="redis-server (pid $done_pid)" redis_pid=
+        elif [[ $done_pid == "$nginx_pid" ]]; then
+            who="nginx (pid $done_pid)" nginx_pid=
         fi
         die "$who exited (status $rc) while this ran: $*"
     fi
@@ -241,10 +257,10 @@ wait_ready() { # PID PORT
 start_mintidd() {
     local rc
     for _ in 1 2 3; do
-        resp_port=$(free_port) || die "no free loopback port found"
-        http_port=$(free_port "$resp_port") || die "no free loopback port found"
+        resp_port=$(free_port "$redis_port" "$nginx_port") || die "no free loopback port found"
+        http_port=$(free_port "$resp_port" "$redis_port" "$nginx_port") || die "no free loopback port found"
         "$mintidd" --state-dir "$work/mintidd-state" --http "127.0.0.1:$http_port" \
-            --resp "127.0.0.1:$resp_port" --log-level warn >"$work/mintidd.log" 2>&1 &
+            --resp "127.0.0.1:$resp_port" --log-level warn ${workers_arg[@]+"${workers_arg[@]}"} >"$work/mintidd.log" 2>&1 &
         mintidd_pid=$!
         rc=0
         wait_ready "$mintidd_pid" "$resp_port" || rc=$?
@@ -279,6 +295,58 @@ start_redis() {
     die "redis-server exited at start: $(tail -n 3 "$work/redis.log" | tr '\n' ' ')"
 }
 
+# The nginx that HTTP is compared with: WORKERS worker processes, no log
+# of requests, and one location answering a fixed 20-byte body, as short
+# as a reply of one nanoflake. Waits until it answers on a port it holds.
+start_nginx() {
+    local i body
+    stop_server "$nginx_pid" nginx
+    nginx_pid=
+    for _ in 1 2 3; do
+        nginx_port=$(free_port "$resp_port" "$http_port" "$redis_port") || die "no free loopback port found"
+        cat >"$work/nginx/nginx.conf" <<CONF
+daemon off;
+master_process on;
+worker_processes $workers;
+pid $work/nginx/nginx.pid;
+error_log $work/nginx.log warn;
+events { worker_connections 1024; }
+http {
+    access_log off;
+    client_body_temp_path $work/nginx/tmp;
+    proxy_temp_path $work/nginx/tmp;
+    fastcgi_temp_path $work/nginx/tmp;
+    uwsgi_temp_path $work/nginx/tmp;
+    scgi_temp_path $work/nginx/tmp;
+    server {
+        listen 127.0.0.1:$nginx_port;
+        location / { default_type text/plain; return 200 "0123456789abcdefghi\n"; }
+    }
+}
+CONF
+        mkdir -p "$work/nginx/tmp"
+        nginx -c "$work/nginx/nginx.conf" -p "$work/nginx" -e "$work/nginx.log" >"$work/nginx.out" 2>&1 &
+        nginx_pid=$!
+        for ((i = 0; i < START_SECONDS * 10; i++)); do
+            alive "$nginx_pid" || break
+            # shellcheck disable=SC2016 # $1 is the inner shell's
+            body=$(timeout -k 1 2 bash -c '
+                exec 3<>"/dev/tcp/127.0.0.1/$1" || exit 1
+                printf "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n" >&3
+                cat <&3' _ "$nginx_port" 2>/dev/null | tail -n 1) || body=
+            if [[ $body == 0123456789abcdefghi ]] && owns_port "$nginx_pid" "$nginx_port"; then
+                return 0
+            fi
+            sleep 0.1
+        done
+        alive "$nginx_pid" && die "nginx (pid $nginx_pid) did not answer on 127.0.0.1:$nginx_port within $START_SECONDS s"
+        wait "$nginx_pid" 2>/dev/null || true
+        nginx_pid=
+        grep -q 'in use' "$work/nginx.log" || break
+    done
+    die "nginx exited at start: $(tail -n 3 "$work/nginx.log" | tr '\n' ' ')"
+}
+
 # One redis-benchmark run; sets rate to its requests per second. It runs in
 # this shell, not in $(...), so that a Ctrl-C finds the client's pid in
 # step_pid. redis-benchmark exits non-zero on an error reply, which ends the
@@ -297,13 +365,13 @@ rb() { # PORT REQUESTS PIPELINE COMMAND...
     rate=$rps
 }
 
-# One wrk run against mintidd's HTTP port; sets rate to its requests per
-# second. A reply other than 2xx, or a connection refused, is a failure.
-wrk_run() {
-    local url="http://127.0.0.1:$http_port/v1/nanoflake?count=$BATCH" rc=0 rps
-    # One thread, as redis-benchmark has: the other core is the server's.
+# One wrk run of THREADS threads and 50 connections against URL; sets rate
+# to its requests per second. A reply other than 2xx, or a connection
+# refused, is a failure.
+wrk_run() { # THREADS URL
+    local threads=$1 url=$2 rc=0 rps
     bounded "$step_timeout" "$work/wrk.out" "$work/wrk.err" \
-        wrk -t 1 -c "$CLIENTS" -d "${wrk_seconds}s" --timeout 5s "$url" || rc=$?
+        wrk -t "$threads" -c "$CLIENTS" -d "${wrk_seconds}s" --timeout 5s "$url" || rc=$?
     ((rc != 124)) || die "wrk $url took more than $step_timeout s"
     ((rc == 0)) || die "wrk $url failed (status $rc): $(tail -n 3 "$work/wrk.err" | tr '\n' ' ')"
     if grep -q 'Non-2xx' "$work/wrk.out"; then
@@ -339,81 +407,108 @@ note() {
     return 0
 }
 
-start_mintidd
 start_redis
-
-# Before any timing: each command answers as this script expects, so that
-# a missing or changed command is told apart from a slow one. A nanoflake's
-# text is base36, lower case, unpadded: 1 to 13 characters.
-reply=$(timeout -k 1 5 redis-cli -h 127.0.0.1 -p "$resp_port" MINT nanoflake 2>&1) || reply="(redis-cli failed) $reply"
-[[ $reply =~ ^[0-9a-z]{1,13}$ ]] || die "mintidd: 'MINT nanoflake' answered '$reply', not one ID"
-lines=$(timeout -k 1 5 redis-cli -h 127.0.0.1 -p "$resp_port" MINT nanoflake "$BATCH" 2>&1 | grep -c '^[0-9a-z]\{1,13\}$' || true)
-[[ $lines == "$BATCH" ]] || die "mintidd: 'MINT nanoflake $BATCH' answered $lines IDs, not $BATCH"
-reply=$(timeout -k 1 5 redis-cli -h 127.0.0.1 -p "$redis_port" INCR counter 2>&1) || reply="(redis-cli failed) $reply"
-[[ $reply =~ ^[0-9]+$ ]] || die "redis-server: 'INCR counter' answered '$reply', not a number"
-if ((have_wrk)); then
-    lines=$(http_lines "$BATCH")
-    [[ $lines == "$BATCH" ]] || die "mintidd: GET /v1/nanoflake?count=$BATCH on port $http_port gave $lines lines, not $BATCH"
-fi
-
-# A short warm-up of each, not counted: the first connections and the
-# first allocations of a fresh server should not fall on round 1.
-rate=
-rb "$resp_port" 10000 1 MINT nanoflake
-rb "$redis_port" 10000 1 INCR counter
-
-mint_single=() redis_single=() mint_piped=() redis_piped=() resp_batch=() http_batch=()
-for ((r = 1; r <= rounds; r++)); do
-    # The servers take turns, and which goes first alternates from round to
-    # round, so that a burst of load elsewhere falls on both alike.
-    for p in 1 "$PIPELINE"; do
-        if ((p == 1)); then n=$single_n; else n=$pipelined_n; fi
-        if ((r % 2)); then
-            rb "$resp_port" "$n" "$p" MINT nanoflake
-            m=$rate
-            rb "$redis_port" "$n" "$p" INCR counter
-            x=$rate
-        else
-            rb "$redis_port" "$n" "$p" INCR counter
-            x=$rate
-            rb "$resp_port" "$n" "$p" MINT nanoflake
-            m=$rate
-        fi
-        note "round $r -P $p: mintidd $m req/s, redis-server $x req/s"
-        if ((p == 1)); then
-            mint_single+=("$m") redis_single+=("$x")
-        else
-            mint_piped+=("$m") redis_piped+=("$x")
-        fi
-    done
-    rb "$resp_port" "$batch_n" 1 MINT nanoflake "$BATCH"
-    b=$rate
-    resp_batch+=("$b")
-    note "round $r RESP MINT nanoflake $BATCH: $b req/s"
-    if ((have_wrk)); then
-        wrk_run
-        h=$rate
-        http_batch+=("$h")
-        note "round $r HTTP count=$BATCH: $h req/s"
-    fi
-    echo "bench_server.sh: round $r of $rounds done" >&2
-done
-
-read -r load1 load5 _ </proc/loadavg
-printf 'mintidd against redis-server %s: %d clients, median of %d round%s, %s CPUs online, load %s %s\n' \
-    "$(redis-server --version | awk '{ sub("v=", "", $3); print $3 }')" "$CLIENTS" "$rounds" \
-    "$( ((rounds == 1)) || echo s)" "$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo '?')" "$load1" "$load5"
+redis_version=$(redis-server --version | awk '{ sub("v=", "", $3); print $3 }')
+nginx_version=$(nginx -v 2>&1 | awk -F/ '{ print $2 }')
 row() { # LABEL MINTIDD OTHER
     awk -v l="$1" -v a="$2" -v b="$3" 'BEGIN { printf "%-34s %12.0f %12.0f %8.3f\n", l, a, b, a / b }'
 }
-printf '%-34s %12s %12s %8s\n' "single IDs, requests/s" mintidd redis "m/redis"
-row "MINT nanoflake : INCR, -P 1" "$(median "${mint_single[@]}")" "$(median "${redis_single[@]}")"
-row "MINT nanoflake : INCR, -P $PIPELINE" "$(median "${mint_piped[@]}")" "$(median "${redis_piped[@]}")"
-printf '%-34s %12s %12s %8s\n' "batches of $BATCH, IDs/s" mintidd capacity "/cap"
-row "RESP MINT nanoflake $BATCH" "$(awk -v r="$(median "${resp_batch[@]}")" -v b="$BATCH" 'BEGIN { printf "%.0f", r * b }')" "$CAPACITY"
-if ((have_wrk)); then
+
+for workers in "${worker_counts[@]}"; do
+    workers_arg=()
+    if ((${#worker_counts[@]} > 1)); then
+        workers_arg=(--workers "$workers")
+    fi
+    stop_server "$mintidd_pid" mintidd
+    mintidd_pid=
+    start_mintidd
+    start_nginx
+
+    # Before any timing: each command answers as this script expects, so
+    # that a missing or changed command is told apart from a slow one. A
+    # nanoflake's text is base36, lower case, unpadded: 1 to 13 characters.
+    reply=$(timeout -k 1 5 redis-cli -h 127.0.0.1 -p "$resp_port" MINT nanoflake 2>&1) || reply="(redis-cli failed) $reply"
+    [[ $reply =~ ^[0-9a-z]{1,13}$ ]] || die "mintidd: 'MINT nanoflake' answered '$reply', not one ID"
+    lines=$(timeout -k 1 5 redis-cli -h 127.0.0.1 -p "$resp_port" MINT nanoflake "$BATCH" 2>&1 | grep -c '^[0-9a-z]\{1,13\}$' || true)
+    [[ $lines == "$BATCH" ]] || die "mintidd: 'MINT nanoflake $BATCH' answered $lines IDs, not $BATCH"
+    reply=$(timeout -k 1 5 redis-cli -h 127.0.0.1 -p "$redis_port" INCR counter 2>&1) || reply="(redis-cli failed) $reply"
+    [[ $reply =~ ^[0-9]+$ ]] || die "redis-server: 'INCR counter' answered '$reply', not a number"
+    lines=$(http_lines "$BATCH")
+    [[ $lines == "$BATCH" ]] || die "mintidd: GET /v1/nanoflake?count=$BATCH on port $http_port gave $lines lines, not $BATCH"
+    lines=$(http_lines 1)
+    [[ $lines == 1 ]] || die "mintidd: GET /v1/nanoflake on port $http_port gave $lines lines, not 1"
+
+    # A short warm-up of each, not counted: the first connections and the
+    # first allocations of a fresh server should not fall on round 1.
+    rate=
+    rb "$resp_port" 10000 1 MINT nanoflake
+    rb "$redis_port" 10000 1 INCR counter
+    wrk_run 2 "http://127.0.0.1:$http_port/v1/nanoflake"
+    wrk_run 2 "http://127.0.0.1:$nginx_port/"
+
+    mint_single=() redis_single=() mint_piped=() redis_piped=() http_single=() nginx_single=()
+    resp_batch=() http_batch=()
+    for ((r = 1; r <= rounds; r++)); do
+        # The servers take turns, and which goes first alternates from round
+        # to round, so that a burst of load elsewhere falls on both alike.
+        for p in 1 "$PIPELINE"; do
+            if ((p == 1)); then n=$single_n; else n=$pipelined_n; fi
+            if ((r % 2)); then
+                rb "$resp_port" "$n" "$p" MINT nanoflake
+                m=$rate
+                rb "$redis_port" "$n" "$p" INCR counter
+                x=$rate
+            else
+                rb "$redis_port" "$n" "$p" INCR counter
+                x=$rate
+                rb "$resp_port" "$n" "$p" MINT nanoflake
+                m=$rate
+            fi
+            note "$workers worker(s), round $r -P $p: mintidd $m req/s, redis-server $x req/s"
+            if ((p == 1)); then
+                mint_single+=("$m") redis_single+=("$x")
+            else
+                mint_piped+=("$m") redis_piped+=("$x")
+            fi
+        done
+        if ((r % 2)); then
+            wrk_run 2 "http://127.0.0.1:$http_port/v1/nanoflake"
+            m=$rate
+            wrk_run 2 "http://127.0.0.1:$nginx_port/"
+            x=$rate
+        else
+            wrk_run 2 "http://127.0.0.1:$nginx_port/"
+            x=$rate
+            wrk_run 2 "http://127.0.0.1:$http_port/v1/nanoflake"
+            m=$rate
+        fi
+        http_single+=("$m") nginx_single+=("$x")
+        note "$workers worker(s), round $r HTTP: mintidd $m req/s, nginx $x req/s"
+        rb "$resp_port" "$batch_n" 1 MINT nanoflake "$BATCH"
+        b=$rate
+        resp_batch+=("$b")
+        note "$workers worker(s), round $r RESP MINT nanoflake $BATCH: $b req/s"
+        # One thread, as redis-benchmark has: the other core is the server's.
+        wrk_run 1 "http://127.0.0.1:$http_port/v1/nanoflake?count=$BATCH"
+        h=$rate
+        http_batch+=("$h")
+        note "$workers worker(s), round $r HTTP count=$BATCH: $h req/s"
+        echo "bench_server.sh: $workers worker(s), round $r of $rounds done" >&2
+    done
+
+    read -r load1 load5 _ </proc/loadavg
+    printf 'mintidd, %d worker%s, against redis-server %s and nginx %s (%d worker%s): %d clients, median of %d round%s, %s CPUs online, load %s %s\n' \
+        "$workers" "$( ((workers == 1)) || echo s)" "$redis_version" "$nginx_version" "$workers" \
+        "$( ((workers == 1)) || echo s)" "$CLIENTS" "$rounds" "$( ((rounds == 1)) || echo s)" \
+        "$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo '?')" "$load1" "$load5"
+    printf '%-34s %12s %12s %8s\n' "single IDs, requests/s" mintidd other ratio
+    row "MINT nanoflake : INCR, -P 1" "$(median "${mint_single[@]}")" "$(median "${redis_single[@]}")"
+    row "MINT nanoflake : INCR, -P $PIPELINE" "$(median "${mint_piped[@]}")" "$(median "${redis_piped[@]}")"
+    row "GET /v1/nanoflake : nginx (wrk)" "$(median "${http_single[@]}")" "$(median "${nginx_single[@]}")"
+    printf '%-34s %12s %12s %8s\n' "batches of $BATCH, IDs/s" mintidd capacity "/cap"
+    row "RESP MINT nanoflake $BATCH" "$(awk -v r="$(median "${resp_batch[@]}")" -v b="$BATCH" 'BEGIN { printf "%.0f", r * b }')" "$CAPACITY"
     row "HTTP GET ?count=$BATCH (wrk)" "$(awk -v r="$(median "${http_batch[@]}")" -v b="$BATCH" 'BEGIN { printf "%.0f", r * b }')" "$CAPACITY"
-else
-    printf '%-34s %s\n' "HTTP GET ?count=$BATCH (wrk)" "skipped: wrk is not installed (Debian package wrk)"
-fi
-echo "m/redis: mintidd's MINT req/s / redis-server's INCR req/s (target >= 1.0); /cap: IDs/s / nanoflake's 4,096,000 (target >= 0.9)."
+    echo
+done
+echo "ratio: mintidd's req/s / redis-server's INCR req/s (target >= 1.2 with 2 workers) or nginx's fixed body req/s (target >= 1.0);"
+echo "/cap: IDs/s / nanoflake's 4,096,000 (target >= 0.9)."

@@ -49,6 +49,9 @@ typedef struct http_session {
     http_method method;
     int minor;
     bool keep_alive, json;
+    /* The line of a text reply of one ID, which needs no buffer of its own. */
+    char one[MINTID_TEXT_MAX + 1];
+    size_t one_len;
 } http_session;
 
 static http_session *session_of(const conn *c) { return c->session; }
@@ -61,6 +64,78 @@ typedef struct response {
 
 static void add_to_evbuffer(void *ctx, const char *s, size_t n) { evbuffer_add(ctx, s, n); }
 
+/* A body this short is copied in behind its head, and both go out as one piece. */
+#define SMALL_BODY 512
+
+/* Appends the n bytes of s at dst[*at], which has room (send_head() counts). */
+static void put(char *dst, size_t *at, const char *s, size_t n) {
+    memcpy(dst + *at, s, n);
+    *at += n;
+}
+
+/*
+ * Queues the head of r for a body of len bytes, with header lines of its
+ * own (own: "Name: value\r\n"...; NULL: those of its status), then the
+ * body: text when it is not NULL, else all of body. The head is put together by hand, not
+ * by printf, as it is on every request's path.
+ */
+static void send_head(conn *c, const http_request *req, struct evbuffer *out, const response *r, const char *text,
+                      size_t len, struct evbuffer *body, const char *own) {
+    const char *connection = !req->keep_alive || c->closing ? "Connection: close\r\n"
+                             : req->minor_version == 0      ? "Connection: keep-alive\r\n"
+                                                            : "";
+    const char *extra = own != NULL        ? own
+                        : r->status == 405 ? "Allow: GET, HEAD\r\n"
+                        : r->status == 401 ? "WWW-Authenticate: Bearer realm=\"mintidd\"\r\n"
+                                           : "";
+    static const char no_store[] = "Cache-Control: no-store\r\n";
+    const char *reason = http_reason(r->status);
+    size_t reason_len = strlen(reason), type_len = strlen(r->type), extra_len = strlen(extra),
+           connection_len = strlen(connection);
+    bool head_only = req->method == HTTP_HEAD;
+    char buf[512 + SMALL_BODY], digits[20];
+    size_t nd = 0;
+    for (size_t v = len; nd == 0 || v > 0; v /= 10)
+        digits[sizeof digits - 1 - nd++] = (char)('0' + v % 10);
+    size_t need = sizeof "HTTP/1.1 000 \r\nContent-Type: \r\nContent-Length: \r\n\r\n" + reason_len + type_len + nd +
+                  sizeof no_store + extra_len + connection_len + (text != NULL && !head_only ? len : 0);
+    if (need > sizeof buf || r->status < 100 || r->status > 999) {
+        /* Not a response this file makes; printf has no limit to keep. */
+        evbuffer_add_printf(out, "HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\n%s%s%s\r\n", r->status,
+                            reason, r->type, len, r->no_store ? no_store : "", extra, connection);
+        if (!head_only && text != NULL)
+            evbuffer_add(out, text, len);
+        else if (!head_only)
+            evbuffer_add_buffer(out, body);
+    } else {
+        size_t at = 0;
+        char status[4] = {(char)('0' + r->status / 100), (char)('0' + r->status / 10 % 10),
+                          (char)('0' + r->status % 10), ' '};
+        put(buf, &at, "HTTP/1.1 ", 9);
+        put(buf, &at, status, 4);
+        put(buf, &at, reason, reason_len);
+        put(buf, &at, "\r\nContent-Type: ", 16);
+        put(buf, &at, r->type, type_len);
+        put(buf, &at, "\r\nContent-Length: ", 18);
+        put(buf, &at, digits + sizeof digits - nd, nd);
+        put(buf, &at, "\r\n", 2);
+        if (r->no_store)
+            put(buf, &at, no_store, sizeof no_store - 1);
+        put(buf, &at, extra, extra_len);
+        put(buf, &at, connection, connection_len);
+        put(buf, &at, "\r\n", 2);
+        if (text != NULL && !head_only)
+            put(buf, &at, text, len);
+        evbuffer_add(out, buf, at);
+        if (text == NULL && !head_only)
+            evbuffer_add_buffer(out, body);
+    }
+    if (body != NULL)
+        evbuffer_drain(body, evbuffer_get_length(body));
+    if (r->status >= 400)
+        c->srv->svc->c->errors[PROTO_HTTP]++;
+}
+
 /*
  * Sends head and body (srv->scratch unless the response is a mint's), with
  * header lines of its own (own: "Name: value\r\n"...; NULL: those of its
@@ -69,22 +144,11 @@ static void add_to_evbuffer(void *ctx, const char *s, size_t n) { evbuffer_add(c
 static void send_body_with(conn *c, const http_request *req, struct evbuffer *out, const response *r,
                            struct evbuffer *body, const char *own) {
     size_t len = evbuffer_get_length(body);
-    const char *connection = !req->keep_alive || c->closing ? "Connection: close\r\n"
-                             : req->minor_version == 0      ? "Connection: keep-alive\r\n"
-                                                            : "";
-    const char *extra = own != NULL        ? own
-                        : r->status == 405 ? "Allow: GET, HEAD\r\n"
-                        : r->status == 401 ? "WWW-Authenticate: Bearer realm=\"mintidd\"\r\n"
-                                           : "";
-    evbuffer_add_printf(out, "HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\n%s%s%s\r\n", r->status,
-                        http_reason(r->status), r->type, len, r->no_store ? "Cache-Control: no-store\r\n" : "", extra,
-                        connection);
-    if (req->method == HTTP_HEAD)
-        evbuffer_drain(body, len);
+    char text[SMALL_BODY];
+    if (len <= sizeof text && evbuffer_copyout(body, text, len) == (ev_ssize_t)len)
+        send_head(c, req, out, r, text, len, body, own);
     else
-        evbuffer_add_buffer(out, body);
-    if (r->status >= 400)
-        c->srv->svc->c->errors[PROTO_HTTP]++;
+        send_head(c, req, out, r, NULL, len, body, own);
 }
 
 static void send_body(conn *c, const http_request *req, struct evbuffer *out, const response *r,
@@ -301,7 +365,12 @@ static void http_encode(conn *c, const mintid_id *ids, size_t n) {
         }
         off += (size_t)len;
         line[off++] = json ? '"' : '\n';
-        evbuffer_add(j->body, line, off);
+        if (!json && j->count == 1) {
+            memcpy(session_of(c)->one, line, off);
+            session_of(c)->one_len = off;
+        } else {
+            evbuffer_add(j->body, line, off);
+        }
     }
 }
 
@@ -408,7 +477,10 @@ static void http_finish(conn *c, int status, const char *why) {
     if (s->json)
         evbuffer_add(j->body, "]}\n", 3);
     response r = {200, s->json ? "application/json" : "text/plain; charset=utf-8", true};
-    send_body(c, &req, c->out, &r, j->body);
+    if (!s->json && j->count == 1)
+        send_head(c, &req, c->out, &r, s->one, s->one_len, j->body, NULL);
+    else
+        send_body(c, &req, c->out, &r, j->body);
 }
 
 static void route_mint(conn *c, const http_request *req, struct evbuffer *out, const mintid_format *fmt, const char *q,

@@ -149,9 +149,17 @@ static const mintid_format *arg_format(conn *c, const resp_arg *a, struct evbuff
     return NULL;
 }
 
-/* Each ID as a bulk string: "$len\r\n" + text + "\r\n" in one add. */
+/*
+ * Each ID as a bulk string: "$len\r\n" + text + "\r\n" in one add. The
+ * IDs of an array gather in the job's body, behind the array's head; the
+ * one ID of `MINT format` is its whole reply and goes straight to the
+ * replies, where the replies to a pipeline's other requests share its
+ * buffer (a reply of its own would be a buffer to allocate and free, and
+ * one piece more for the write to gather).
+ */
 static void resp_encode(conn *c, const mintid_id *ids, size_t n) {
     mint_job *j = &c->job;
+    struct evbuffer *dst = session_of(c)->array ? j->body : c->out;
     /* The text is encoded after room for its header, which is then put
      * before it: n < 100, so the head is "$n\r\n", built by hand, as this
      * is the hot path. */
@@ -169,7 +177,7 @@ static void resp_encode(conn *c, const mintid_id *ids, size_t n) {
             head[1] = (char)('0' + len / 10);
         head[len >= 10 ? 2 : 1] = (char)('0' + len % 10);
         memcpy(line + 8 + len, "\r\n", 2);
-        evbuffer_add(j->body, head, (size_t)(line + 8 + len + 2 - head));
+        evbuffer_add(dst, head, (size_t)(line + 8 + len + 2 - head));
     }
 }
 
@@ -243,8 +251,9 @@ static void resp_finish(conn *c, int status, const char *why) {
         reply_error(c, c->out, "%s: %s", j->fmt->name, why);
         return;
     }
-    if (session_of(c)->array)
-        evbuffer_add_printf(c->out, "*%" PRIu64 "\r\n", j->count);
+    if (!session_of(c)->array)
+        return; /* the ID is in c->out already */
+    evbuffer_add_printf(c->out, "*%" PRIu64 "\r\n", j->count);
     evbuffer_add_buffer(c->out, j->body);
 }
 
