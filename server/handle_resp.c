@@ -155,11 +155,12 @@ static const mintid_format *arg_format(conn *c, const resp_arg *a, struct evbuff
  * one ID of `MINT format` is its whole reply and goes straight to the
  * replies, where the replies to a pipeline's other requests share its
  * buffer (a reply of its own would be a buffer to allocate and free, and
- * one piece more for the write to gather).
+ * one piece more for the write to gather). A keyed MINT's IDs wait in the
+ * body for the key store (keys.c), which answers.
  */
 static void resp_encode(conn *c, const mintid_id *ids, size_t n) {
     mint_job *j = &c->job;
-    struct evbuffer *dst = session_of(c)->array ? j->body : c->out;
+    struct evbuffer *dst = session_of(c)->array || j->key != NULL ? j->body : c->out;
     /* The text is encoded after room for its header, which is then put
      * before it: n < 100, so the head is "$n\r\n", built by hand, as this
      * is the hot path. */
