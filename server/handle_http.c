@@ -457,19 +457,8 @@ static void http_finish(conn *c, int status, const char *why) {
     mint_job *j = &c->job;
     const http_session *s = session_of(c);
     http_request req = saved_request(c);
-    if (j->key != NULL) {
-        /* Keyed: the reply is the key store's, once the IDs are on disk. */
-        if (status == MINTID_OK) {
-            keys_commit(c);
-            return;
-        }
-        if (status != MINTID_EFORMAT) {
-            /* A retry still gets the IDs the key was given. */
-            keys_replay_or_fail(c, why);
-            return;
-        }
-        keys_abandon(c);
-    }
+    if (keys_finish(c, status, why))
+        return;
     if (status != MINTID_OK) {
         send_error(c, &req, c->out, status == MINTID_EFORMAT ? 404 : 503, "%s: %s", j->fmt->name, why);
         return;

@@ -235,19 +235,8 @@ static void resp_keyget_done(conn *c, const key_request *r) {
 
 static void resp_finish(conn *c, int status, const char *why) {
     mint_job *j = &c->job;
-    if (j->key != NULL) {
-        /* Keyed: the reply is the key store's, once the IDs are on disk. */
-        if (status == MINTID_OK) {
-            keys_commit(c);
-            return;
-        }
-        if (status != MINTID_EFORMAT) {
-            /* A retry still gets the IDs the key was given. */
-            keys_replay_or_fail(c, why);
-            return;
-        }
-        keys_abandon(c);
-    }
+    if (keys_finish(c, status, why))
+        return;
     if (status != MINTID_OK) {
         reply_error(c, c->out, "%s: %s", j->fmt->name, why);
         return;

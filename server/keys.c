@@ -221,3 +221,18 @@ void keys_forget(conn *c) {
     inflight_remove(c->srv->keys, r);
     key_request_free(r);
 }
+
+bool keys_finish(conn *c, int status, const char *why) {
+    if (c->job.key == NULL)
+        return false;
+    if (status == MINTID_OK) {
+        keys_commit(c);
+        return true;
+    }
+    if (status != MINTID_EFORMAT) {
+        keys_replay_or_fail(c, why);
+        return true;
+    }
+    keys_abandon(c);
+    return false;
+}

@@ -70,4 +70,12 @@ void keys_lookup(conn *c, const mintid_format *fmt, const char *key, size_t len,
 /* c is being freed while it waits: the store's answer will find no one. */
 void keys_forget(conn *c);
 
+/*
+ * A mint job's end, for a keyed job: true when the key store answers it
+ * (minted: the IDs are committed under the key; failed: a retry is
+ * answered with the IDs the key was given, if any). False when the job
+ * has no key, or its format is unknown: the caller answers as for any mint.
+ */
+bool keys_finish(conn *c, int status, const char *why);
+
 #endif
