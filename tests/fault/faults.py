@@ -29,7 +29,7 @@ import urllib.request
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "server"))
-from harness import Etcd, Server, have_faketime, spare_port  # noqa: E402
+from harness import Etcd, Server, children, have_faketime, spare_port  # noqa: E402
 from resp_client import Resp, RespError  # noqa: E402
 
 
@@ -399,15 +399,6 @@ def mint_http(port, fmt="nanoflake", count=100, timeout=10):
     f = FORMATS[fmt]
     status, body = ask(port, f"/v1/{fmt}?count={count}&as={f.http_form}", timeout)
     return status, ([f.from_http(x) for x in body.split()] if status == 200 else body)
-
-
-def children(pid):
-    """The pids of a process's children: a supervisor's workers."""
-    try:
-        with open(f"/proc/{pid}/task/{pid}/children") as f:
-            return [int(p) for p in f.read().split()]
-    except FileNotFoundError:
-        return []
 
 
 def wait_for(cond, timeout, step=0.05):

@@ -34,6 +34,15 @@ SANITIZER_REPORT = re.compile(
     r": runtime error: ")
 
 
+def children(pid):
+    """The pids of a process's children: a supervisor's workers."""
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as f:
+            return [int(p) for p in f.read().split()]
+    except FileNotFoundError:
+        return []
+
+
 def have_faketime():
     return os.path.exists(FAKETIME_LIB)
 

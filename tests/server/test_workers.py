@@ -18,7 +18,7 @@ import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import Server  # noqa: E402
+from harness import Server, children  # noqa: E402
 from resp_client import Resp, RespError  # noqa: E402
 
 MINTIDD = None
@@ -45,15 +45,6 @@ def metrics(port):
             k, v = line.rsplit(" ", 1)
             out[k] = float(v)
     return out
-
-
-def children(pid):
-    """The pids of a process's children (its workers)."""
-    try:
-        with open(f"/proc/{pid}/task/{pid}/children") as f:
-            return [int(p) for p in f.read().split()]
-    except FileNotFoundError:
-        return []
 
 
 def alive(pid):
