@@ -235,12 +235,7 @@ static void answer_one(keys_etcd *e, key_request *r, int64_t now, bool retry) {
         }
         if (a != NULL) {
             if (json_is_true(json_object_get(a, "succeeded"))) {
-                r->outcome = KEY_CREATED;
-                r->got_ids = r->ids;
-                r->got_count = r->count;
-                r->got_form = r->form;
-                memcpy(r->got_prefix, r->prefix, sizeof r->got_prefix);
-                r->created_ms = now;
+                key_request_created(r, now);
             } else {
                 json_t *range = json_object_get(json_array_get(json_object_get(a, "responses"), 0), "response_range");
                 const char *v = range_value(range);

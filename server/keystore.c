@@ -24,6 +24,15 @@
 /* How long the thread waits for another process's write lock before it gives up on a batch. */
 #define BUSY_TIMEOUT_MS 10000
 
+void key_request_created(key_request *r, int64_t now) {
+    r->outcome = KEY_CREATED;
+    r->got_ids = r->ids;
+    r->got_count = r->count;
+    r->got_form = r->form;
+    memcpy(r->got_prefix, r->prefix, sizeof r->got_prefix);
+    r->created_ms = now;
+}
+
 static const char schema[] = "CREATE TABLE IF NOT EXISTS keys("
                              " scope BLOB NOT NULL, format TEXT NOT NULL, key BLOB NOT NULL,"
                              " count INTEGER NOT NULL, form TEXT NOT NULL, prefix TEXT NOT NULL, ids BLOB NOT NULL,"
@@ -190,12 +199,7 @@ static bool answer_insert(keystore *ks, key_request *r, int64_t now, int64_t *he
             return false;
         if (sqlite3_changes(ks->db) == 1) {
             (*added)++;
-            r->outcome = KEY_CREATED;
-            r->got_ids = r->ids;
-            r->got_count = r->count;
-            r->got_form = r->form;
-            memcpy(r->got_prefix, r->prefix, sizeof r->got_prefix);
-            r->created_ms = now;
+            key_request_created(r, now);
             return true;
         }
         /* The key was there: the winner's IDs, read in the same transaction. */

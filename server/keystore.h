@@ -97,4 +97,7 @@ key_request *keystore_take(keystore *ks);
 /* Frees r and what it holds. */
 void key_request_free(key_request *r);
 
+/* r was given its own IDs (the key is new): its answer is what it asked, created at now (Unix ms). */
+void key_request_created(key_request *r, int64_t now);
+
 #endif
