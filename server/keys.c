@@ -106,9 +106,19 @@ static void on_answers(evutil_socket_t fd, short what, void *arg) {
     }
 }
 
+static void store_path(const config *cfg, char *path, size_t size) {
+    snprintf(path, size, "%s/keys.sqlite", cfg->state_dir);
+}
+
+int keys_prepare(const config *cfg) {
+    char path[CONFIG_STR_MAX + 32];
+    store_path(cfg, path, sizeof path);
+    return keystore_prepare(path);
+}
+
 int keys_open(server *srv, keystore_remote *remote) {
     char path[CONFIG_STR_MAX + 32];
-    snprintf(path, sizeof path, "%s/keys.sqlite", srv->cfg->state_dir);
+    store_path(srv->cfg, path, sizeof path);
     struct keys *k = calloc(1, sizeof *k);
     if (k == NULL) {
         log_msg(LOG_ERROR, "out of memory");

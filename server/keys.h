@@ -24,6 +24,13 @@
 typedef void key_done_fn(conn *c, const key_request *r);
 
 /*
+ * Makes and checks the key store's file in cfg's state directory
+ * (keystore_prepare), once, before any worker opens it: the workers'
+ * opens then take no lock that could refuse one of them. Returns 0, or -1
+ * after logging why.
+ */
+int keys_prepare(const config *cfg);
+/*
  * Opens srv's key store in the state directory (or, with remote, the one
  * that decides keys for a cluster: keys_etcd.h) and watches its answers.
  * Returns 0, or -1 after logging why.

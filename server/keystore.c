@@ -348,6 +348,42 @@ static void close_db(keystore *ks) {
     sqlite3_close(ks->db);
 }
 
+static bool open_db(sqlite3 **db, const char *path, int flags) {
+    int rc = sqlite3_open_v2(path, db, flags | SQLITE_OPEN_NOMUTEX, NULL);
+    if (rc != SQLITE_OK) {
+        log_msg(LOG_ERROR, "key store %s cannot be opened: %s", path,
+                *db != NULL ? sqlite3_errmsg(*db) : sqlite3_errstr(rc));
+        return false;
+    }
+    sqlite3_busy_timeout(*db, BUSY_TIMEOUT_MS);
+    return true;
+}
+
+int keystore_prepare(const char *path) {
+    keystore ks = {.db = NULL};
+    snprintf(ks.path, sizeof ks.path, "%s", path);
+    int ok = open_db(&ks.db, path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+    /* A damaged file is refused before anything is served: a key answered
+     * from it could get other IDs than the ones it was given. */
+    sqlite3_stmt *check = NULL;
+    const char *verdict = NULL;
+    if (ok && sqlite3_prepare_v2(ks.db, "PRAGMA quick_check", -1, &check, NULL) == SQLITE_OK &&
+        sqlite3_step(check) == SQLITE_ROW)
+        verdict = (const char *)sqlite3_column_text(check, 0);
+    if (ok && (verdict == NULL || strcmp(verdict, "ok") != 0)) {
+        log_msg(LOG_ERROR,
+                "key store %s is damaged (%s): mintidd will not start with it. Restore it from a backup, or move it "
+                "aside to start with no keys (every key's IDs then forgotten)",
+                path, verdict != NULL ? verdict : sqlite3_errmsg(ks.db));
+        ok = false;
+    }
+    sqlite3_finalize(check);
+    /* WAL is a property of the file, kept by every connection opened later. */
+    ok = ok && exec_sql(&ks, "PRAGMA journal_mode=WAL") && exec_sql(&ks, schema);
+    sqlite3_close(ks.db);
+    return ok ? 0 : -1;
+}
+
 keystore *keystore_open(const char *path, uint64_t ttl_s, uint64_t max, keystore_remote *remote) {
     keystore *ks = calloc(1, sizeof *ks);
     if (ks == NULL) {
@@ -367,30 +403,10 @@ keystore *keystore_open(const char *path, uint64_t ttl_s, uint64_t max, keystore
     ks->out_tail = &ks->out;
     if (remote != NULL)
         goto thread;
-    int rc = sqlite3_open_v2(path, &ks->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL);
-    if (rc != SQLITE_OK) {
-        log_msg(LOG_ERROR, "key store %s cannot be opened: %s", path,
-                ks->db != NULL ? sqlite3_errmsg(ks->db) : sqlite3_errstr(rc));
-        goto fail;
-    }
-    sqlite3_busy_timeout(ks->db, BUSY_TIMEOUT_MS);
-    /* A damaged file is refused before anything is served: a key answered
-     * from it could get other IDs than the ones it was given. */
-    sqlite3_stmt *check = NULL;
-    rc = sqlite3_prepare_v2(ks->db, "PRAGMA quick_check", -1, &check, NULL);
-    const char *verdict = NULL;
-    if (rc == SQLITE_OK && (rc = sqlite3_step(check)) == SQLITE_ROW)
-        verdict = (const char *)sqlite3_column_text(check, 0);
-    if (verdict == NULL || strcmp(verdict, "ok") != 0) {
-        log_msg(LOG_ERROR,
-                "key store %s is damaged (%s): mintidd will not start with it. Restore it from a backup, or move it "
-                "aside to start with no keys (every key's IDs then forgotten)",
-                path, verdict != NULL ? verdict : sqlite3_errmsg(ks->db));
-        sqlite3_finalize(check);
-        goto fail;
-    }
-    sqlite3_finalize(check);
-    if (!exec_sql(ks, "PRAGMA journal_mode=WAL") || !exec_sql(ks, "PRAGMA synchronous=FULL") || !exec_sql(ks, schema))
+    /* The file was made and checked by keystore_prepare: one missing now
+     * (a state directory restored without it) is refused, not made anew
+     * with every key forgotten. */
+    if (!open_db(&ks->db, path, SQLITE_OPEN_READWRITE) || !exec_sql(ks, "PRAGMA synchronous=FULL"))
         goto fail;
     for (int i = 0; i < ST_N; i++)
         if (sqlite3_prepare_v3(ks->db, statements[i], -1, SQLITE_PREPARE_PERSISTENT, &ks->st[i], NULL) != SQLITE_OK) {

@@ -77,8 +77,14 @@ typedef struct keystore_remote {
 } keystore_remote;
 
 /*
- * Opens (creating) the store at path, checks it (PRAGMA quick_check) and
- * starts its thread. ttl_s: seconds a key lives (0: forever); max: keys
+ * Makes the store's file at path if there is none, checks it (PRAGMA
+ * quick_check), puts it in WAL mode and makes its tables; once, before any
+ * process opens it. 0, or -1 after logging why, naming the file.
+ */
+int keystore_prepare(const char *path);
+/*
+ * Opens the store at path, as keystore_prepare left it, and starts its
+ * thread. ttl_s: seconds a key lives (0: forever); max: keys
  * it may hold. With remote, keys are decided there and the file is not
  * used; the store owns remote from here on, and closes it. Returns NULL
  * after logging why, naming the file.

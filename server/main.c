@@ -671,6 +671,10 @@ static int run(int argc, char **argv) {
             goto out;
         }
     }
+    /* The key store's file is made and checked once, here, whether one
+     * process or many then open it (etcd decides keys for a leased one). */
+    if (!leased && keys_prepare(&cfg) != 0)
+        goto out;
     /* The first reservation, and the parameters in force, are on disk
      * before anything is served; from here the writer thread keeps the
      * reservation ahead (never lowering the mark). */

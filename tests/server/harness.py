@@ -16,6 +16,7 @@ import signal
 import socket
 import ssl
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -32,6 +33,10 @@ FAKETIME_LIB = "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1"
 SANITIZER_REPORT = re.compile(
     r"(WARNING|ERROR|FATAL): [A-Za-z]+Sanitizer|SUMMARY: [A-Za-z]+Sanitizer|[A-Za-z]+Sanitizer: CHECK failed|"
     r": runtime error: ")
+
+
+WORKER_DEATH = re.compile(r"^.*worker \d+ \(pid \d+\) (?:was killed by signal|exited with status|did not stop).*$",
+                          re.M)
 
 
 def children(pid):
@@ -97,6 +102,7 @@ class Server:
         self._drain = None
         self.log = b""
         self.sanitizer_reported = False
+        self._deaths_shown = 0
 
     def command(self):
         cmd = [self.binary, "--http", f"127.0.0.1:{self.http_port}", "--resp", f"127.0.0.1:{self.resp_port}",
@@ -180,6 +186,12 @@ class Server:
         if self._drain is not None:
             self._drain.join(10)
         log = self.log.decode(errors="replace")
+        # A worker that died is worth seeing in any failed test's output
+        # (ctest shows it only then), even where the test wanted the death.
+        deaths = WORKER_DEATH.findall(log)
+        for line in deaths[self._deaths_shown:]:
+            sys.stderr.write(f"mintidd on :{self.http_port}: {line}\n")
+        self._deaths_shown = len(deaths)
         if not self.sanitizer_reported and SANITIZER_REPORT.search(log):
             self.sanitizer_reported = True
             raise AssertionError(f"mintidd (exit status {self.proc.returncode}) had a sanitizer report:\n{log}")
@@ -197,9 +209,13 @@ class Server:
     def __enter__(self):
         return self.start()
 
-    def __exit__(self, *exc):
+    def __exit__(self, exc_type, exc, tb):
         try:
-            self.stop()
+            status, log = self.stop()
+            if exc_type is not None:
+                # A failing test shows what its server logged: with
+                # workers, the supervisor logs a worker's death there.
+                sys.stderr.write(f"--- mintidd log (exit status {status}) ---\n{log}--- end of log ---\n")
         finally:
             if self._tmp is not None:
                 self._tmp.cleanup()
