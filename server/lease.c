@@ -29,6 +29,7 @@
  */
 #include "lease.h"
 
+#include "forkgate.h"
 #include "log.h"
 #include "mintid.h"
 
@@ -927,12 +928,14 @@ static int acquire(lease *l) {
 
 static bool stopping(lease *l) { return atomic_load(&l->stop); }
 
-/* Sleeps up to ms, waking early when asked to stop. */
+/* Sleeps up to ms, out of the fork gate, waking early when asked to stop. */
 static void nap(lease *l, unsigned ms) {
+    fork_gate_leave();
     for (unsigned slept = 0; slept < ms && !stopping(l); slept += 20) {
         struct timespec ts = {0, 20 * 1000000L};
         nanosleep(&ts, NULL);
     }
+    fork_gate_enter();
 }
 
 /* Keeps the mark in etcd at least half of reserve-ahead ahead of the clock. */
@@ -962,6 +965,8 @@ static void *run(void *arg) {
         tick_ms = 20;
     uint64_t next_keepalive = lease_clock_ns() + keepalive_every;
     int last_rc = 0; /* the last failure to acquire, said once */
+    /* Held but while napping: forkgate.h. */
+    fork_gate_enter();
     while (!stopping(l)) {
         uint64_t id = atomic_load(&l->id);
         if (id == 0) {
@@ -1018,6 +1023,7 @@ static void *run(void *arg) {
         next_keepalive = sent + keepalive_every;
         renew_mark(l, id);
     }
+    fork_gate_leave();
     return NULL;
 }
 

@@ -16,6 +16,8 @@
 #include <limits.h>
 #include <poll.h>
 #include <pthread.h>
+#include <semaphore.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -131,6 +133,40 @@ static void *writer_main(void *arg) {
     }
     pthread_mutex_unlock(&queue.lock);
     return NULL;
+}
+
+typedef struct thread_start {
+    void *(*fn)(void *);
+    void *arg;
+    sem_t running;
+} thread_start;
+
+static void *thread_main(void *p) {
+    thread_start *ts = p;
+    void *(*fn)(void *) = ts->fn;
+    void *arg = ts->arg;
+    sem_post(&ts->running); /* ts is the creator's, gone from here on */
+    return fn(arg);
+}
+
+int log_thread_create(pthread_t *t, void *(*fn)(void *), void *arg) {
+    thread_start ts = {.fn = fn, .arg = arg};
+    if (sem_init(&ts.running, 0, 0) != 0)
+        return -1;
+    sigset_t sigs, old;
+    sigemptyset(&sigs);
+    sigaddset(&sigs, SIGTERM);
+    sigaddset(&sigs, SIGINT);
+    sigaddset(&sigs, SIGHUP);
+    sigaddset(&sigs, SIGCHLD);
+    pthread_sigmask(SIG_BLOCK, &sigs, &old);
+    int rc = pthread_create(t, NULL, thread_main, &ts);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (rc == 0)
+        while (sem_wait(&ts.running) != 0 && errno == EINTR) {
+        }
+    sem_destroy(&ts.running);
+    return rc;
 }
 
 int log_start(void) {

@@ -9,7 +9,6 @@
 #define MINTIDD_LOG_H
 
 #include <pthread.h>
-#include <signal.h>
 #include <stdint.h>
 
 typedef enum log_level { LOG_ERROR, LOG_WARN, LOG_INFO, LOG_DEBUG } log_level;
@@ -29,20 +28,11 @@ int log_start(void);
  * pthread_create() for the server's threads (the log's writer, the state
  * writer, the lease): they never take SIGTERM, SIGINT, SIGHUP or SIGCHLD,
  * which the event loop handles (or a supervisor reads from a signalfd,
- * with them blocked in its own thread).
+ * with them blocked in its own thread). It returns once the thread runs fn:
+ * what the thread's start does (AddressSanitizer allocates there) is over
+ * before the caller can fork a worker (forkgate.h).
  */
-static inline int log_thread_create(pthread_t *t, void *(*fn)(void *), void *arg) {
-    sigset_t sigs, old;
-    sigemptyset(&sigs);
-    sigaddset(&sigs, SIGTERM);
-    sigaddset(&sigs, SIGINT);
-    sigaddset(&sigs, SIGHUP);
-    sigaddset(&sigs, SIGCHLD);
-    pthread_sigmask(SIG_BLOCK, &sigs, &old);
-    int rc = pthread_create(t, NULL, fn, arg);
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
-    return rc;
-}
+int log_thread_create(pthread_t *t, void *(*fn)(void *), void *arg);
 
 /* In a child just forked: a writer thread of its own, the parent's queue left to the parent. */
 void log_after_fork(void);

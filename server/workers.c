@@ -6,6 +6,7 @@
  */
 #include "workers.h"
 
+#include "forkgate.h"
 #include "log.h"
 
 #include <errno.h>
@@ -73,12 +74,17 @@ static pid_t spawn(run *r, unsigned i) {
     supervisor *sv = r->sv;
     worker_ctx wc = {.slot = i, .n = sv->n, .reserve_fd = r->reserve_fd, .ready_fd = r->ready[1]};
     pid_t parent = getpid();
-    /* The lease thread moves the claim under its lock: the child's copy is
-     * whole, and the child closes the one descriptor it names. */
+    /* The other threads wait where they hold no library's lock
+     * (forkgate.h); the gate is closed before the claim's lock is taken, as
+     * the lease thread takes that lock inside the gate. The lease thread
+     * moves the claim under its lock: the child's copy is whole, and the
+     * child closes the one descriptor it names. */
+    fork_gate_close();
     if (sv->claim != NULL)
         pthread_mutex_lock(&sv->claim->lock);
     pid_t pid = fork();
     if (pid == 0) {
+        fork_gate_open();
         if (sv->claim != NULL && sv->claim->fd >= 0)
             close(sv->claim->fd);
         close(r->sig_fd);
@@ -97,6 +103,7 @@ static pid_t spawn(run *r, unsigned i) {
     int err = errno;
     if (sv->claim != NULL)
         pthread_mutex_unlock(&sv->claim->lock);
+    fork_gate_open();
     if (pid < 0) {
         log_msg(LOG_ERROR, "cannot start worker %u: %s", i, strerror(err));
         return -1;

@@ -91,9 +91,9 @@ class Server:
         self.env = dict(os.environ)
         self.env["MINTID_ID_SPACE"] = f"test-{os.getpid()}-{next(_id_spaces)}"
         # Worker processes: TEST_MINTIDD_WORKERS, which tests/CMakeLists.txt
-        # sets (MINTID_TEST_WORKERS: 1 in make check, 2 in make
-        # check-workers); a test that
-        # needs a count passes --workers or MINTID_WORKERS itself.
+        # sets (MINTID_TEST_WORKERS: 2 in the plain build, 1 in the
+        # sanitizer builds); a test that needs a count passes --workers or
+        # MINTID_WORKERS itself.
         self.env["MINTID_WORKERS"] = self.env.pop("TEST_MINTIDD_WORKERS", "1")
         self.env.update(env or {})
         self.faketime = faketime

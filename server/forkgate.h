@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * forkgate.h - what makes the supervisor's fork of a worker safe while its
+ * own threads (the state writer, the lease thread) run.
+ *
+ * A child of fork() has one thread, and every lock another thread held at
+ * that moment stays held in it for good: the allocator's (AddressSanitizer's
+ * takes none across a fork), OpenSSL's method store, libcurl's. A worker
+ * forked while the lease thread was inside libcurl could hang at its first
+ * TLS handshake or allocation. So those threads hold the gate, shared, while
+ * they work, and let go of it only where they wait (holding no library's
+ * lock); the supervisor closes the gate around fork(), waiting for them to
+ * reach such a place, and opens it again in the parent and in the child.
+ * A restart can wait as long as one etcd request of the lease thread.
+ */
+#ifndef MINTIDD_FORKGATE_H
+#define MINTIDD_FORKGATE_H
+
+/* A thread of the supervisor's is about to call into libraries. */
+void fork_gate_enter(void);
+/* It is about to wait, holding no library's lock. */
+void fork_gate_leave(void);
+/* Before fork(): returns once no thread is between enter and leave, and keeps them out. */
+void fork_gate_close(void);
+/* After fork(), in the parent and in the child. */
+void fork_gate_open(void);
+
+#endif
