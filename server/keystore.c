@@ -10,6 +10,7 @@
 #include "service.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <sqlite3.h>
 #include <stdio.h>
@@ -310,7 +311,7 @@ static void *store_main(void *arg) {
         pthread_mutex_lock(&ks->mu);
         while (ks->in == NULL && !ks->stop && !(expiring && monotonic_ns() >= next_expiry)) {
             struct timespec until;
-            clock_gettime(CLOCK_REALTIME, &until);
+            clock_gettime(CLOCK_MONOTONIC, &until);
             until.tv_sec += 1;
             pthread_cond_timedwait(&ks->cv, &ks->mu, &until);
         }
@@ -362,6 +363,14 @@ static bool open_db(sqlite3 **db, const char *path, int flags) {
 int keystore_prepare(const char *path) {
     keystore ks = {.db = NULL};
     snprintf(ks.path, sizeof ks.path, "%s", path);
+    /* Made readable by its owner alone, as the state directory is; SQLite
+     * gives its -wal and -shm files the same permissions. */
+    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    if (fd < 0) {
+        log_msg(LOG_ERROR, "key store %s cannot be opened: %s", path, strerror(errno));
+        return -1;
+    }
+    close(fd);
     int ok = open_db(&ks.db, path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
     /* A damaged file is refused before anything is served: a key answered
      * from it could get other IDs than the ones it was given. */
@@ -422,9 +431,12 @@ thread:
     pthread_mutex_init(&ks->mu, NULL);
     pthread_condattr_t ca;
     pthread_condattr_init(&ca);
+    /* The thread's naps run on the monotonic clock: a wall clock set back
+     * does not pause expiry. */
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
     pthread_cond_init(&ks->cv, &ca);
     pthread_condattr_destroy(&ca);
-    if (pthread_create(&ks->thread, NULL, store_main, ks) != 0) {
+    if (log_thread_create(&ks->thread, store_main, ks) != 0) {
         log_msg(LOG_ERROR, "key store: cannot start its thread");
         pthread_mutex_destroy(&ks->mu);
         pthread_cond_destroy(&ks->cv);

@@ -223,6 +223,11 @@ class Keys(unittest.TestCase):
         # Never the secret, nor a key's ID beside another's.
         with sqlite3.connect(store_path(self.srv)) as db:
             self.assertEqual(db.execute("PRAGMA journal_mode").fetchone()[0], "wal")
+        # Its owner's alone, as the state directory is, with its WAL.
+        self.assertEqual(post(self.srv, "/v1/nanoflake", '"file-mode"')[0], 201)
+        for suffix in ("", "-wal"):
+            mode = os.stat(store_path(self.srv) + suffix).st_mode & 0o777
+            self.assertEqual(mode, 0o600, f"keys.sqlite{suffix} is {mode:o}")
 
 
 class Lifetimes(unittest.TestCase):
