@@ -22,6 +22,10 @@
 #                of 4096 IDs per ms (4,096,000 IDs/s): a server that keeps
 #                up with its format reads about 1.00.
 #
+# For the single-ID tests it also prints each server's CPU time per request
+# (user and system, its processes together, from /proc/PID/stat): where the
+# client is what limits the rate, that is what tells the servers apart.
+#
 # Everything is measured with 1 worker, and again with 2 when the server
 # has the setting (`mintidd --help` lists --workers).
 #
@@ -347,13 +351,49 @@ CONF
     die "nginx exited at start: $(tail -n 3 "$work/nginx.log" | tr '\n' ' ')"
 }
 
-# One redis-benchmark run; sets rate to its requests per second. It runs in
+# The CPU time, in clock ticks, that the server PID and its children (the
+# workers of mintidd and of nginx) have used so far, user and system.
+tree_ticks() { # PID
+    local pids=("$1") kids
+    kids=$(cat /proc/"$1"/task/*/children 2>/dev/null) || kids=
+    # shellcheck disable=SC2206 # one pid per word
+    pids+=($kids)
+    local p t=0 stat
+    for p in "${pids[@]}"; do
+        stat=$(cat /proc/"$p"/stat 2>/dev/null) || continue
+        # The fields after the command's ")": utime and stime are 12th and 13th.
+        read -r -a f <<<"${stat##*) }"
+        t=$((t + f[11] + f[12]))
+    done
+    echo "$t"
+}
+
+# The server listening on PORT, for tree_ticks.
+server_of_port() { # PORT
+    case $1 in
+    "$resp_port" | "$http_port") echo "$mintidd_pid" ;;
+    "$redis_port") echo "$redis_pid" ;;
+    "$nginx_port") echo "$nginx_pid" ;;
+    esac
+}
+
+# Sets cpu to the server's CPU time per request in microseconds, from its
+# ticks before (T0) and now, over N requests.
+cpu_per_request() { # PORT T0 N
+    local t1
+    t1=$(tree_ticks "$(server_of_port "$1")")
+    cpu=$(awk -v d=$((t1 - $2)) -v hz="$clk_tck" -v n="$3" 'BEGIN { printf "%.3f", d * 1e6 / hz / n }')
+}
+
+# One redis-benchmark run; sets rate to its requests per second, and cpu
+# to the server's CPU time per request (microseconds). It runs in
 # this shell, not in $(...), so that a Ctrl-C finds the client's pid in
 # step_pid. redis-benchmark exits non-zero on an error reply, which ends the
 # script here.
 rb() { # PORT REQUESTS PIPELINE COMMAND...
-    local port=$1 n=$2 p=$3 rc=0 rps
+    local port=$1 n=$2 p=$3 rc=0 rps t0
     shift 3
+    t0=$(tree_ticks "$(server_of_port "$port")")
     bounded "$step_timeout" "$work/rb.out" "$work/rb.err" \
         redis-benchmark -h 127.0.0.1 -p "$port" -c "$CLIENTS" -n "$n" -P "$p" --csv "$@" || rc=$?
     ((rc != 124)) || die "redis-benchmark -P $p $* on port $port took more than $step_timeout s"
@@ -363,13 +403,17 @@ rb() { # PORT REQUESTS PIPELINE COMMAND...
     [[ -n $rps ]] && awk -v r="$rps" 'BEGIN { exit !(r > 0) }' ||
         die "redis-benchmark -P $p $* on port $port printed no rate: $(head -c 300 "$work/rb.out")"
     rate=$rps
+    cpu_per_request "$port" "$t0" "$n"
 }
 
 # One wrk run of THREADS threads and 50 connections against URL; sets rate
-# to its requests per second. A reply other than 2xx, or a connection
-# refused, is a failure.
+# to its requests per second and cpu as rb does. A reply other than 2xx, or
+# a connection refused, is a failure.
 wrk_run() { # THREADS URL
-    local threads=$1 url=$2 rc=0 rps
+    local threads=$1 url=$2 rc=0 rps t0 port n
+    port=${url#http://127.0.0.1:}
+    port=${port%%/*}
+    t0=$(tree_ticks "$(server_of_port "$port")")
     bounded "$step_timeout" "$work/wrk.out" "$work/wrk.err" \
         wrk -t "$threads" -c "$CLIENTS" -d "${wrk_seconds}s" --timeout 5s "$url" || rc=$?
     ((rc != 124)) || die "wrk $url took more than $step_timeout s"
@@ -384,6 +428,9 @@ wrk_run() { # THREADS URL
     [[ -n $rps ]] && awk -v r="$rps" 'BEGIN { exit !(r > 0) }' ||
         die "wrk $url printed no rate: $(head -c 300 "$work/wrk.out")"
     rate=$rps
+    n=$(awk '$2 == "requests" && $3 == "in" { print $1 }' "$work/wrk.out")
+    [[ $n =~ ^[1-9][0-9]*$ ]] || die "wrk $url printed no count of requests"
+    cpu_per_request "$port" "$t0" "$n"
 }
 
 # One GET of COUNT IDs over HTTP, by hand (no curl needed); prints the
@@ -407,11 +454,17 @@ note() {
     return 0
 }
 
+clk_tck=$(getconf CLK_TCK)
 start_redis
 redis_version=$(redis-server --version | awk '{ sub("v=", "", $3); print $3 }')
 nginx_version=$(nginx -v 2>&1 | awk -F/ '{ print $2 }')
 row() { # LABEL MINTIDD OTHER
     awk -v l="$1" -v a="$2" -v b="$3" 'BEGIN { printf "%-34s %12.0f %12.0f %8.3f\n", l, a, b, a / b }'
+}
+# CPU per request: the ratio is the other's over mintidd's, so that above 1
+# means mintidd spends less, as above 1 means it serves more in row.
+cpu_row() { # LABEL MINTIDD OTHER
+    awk -v l="$1" -v a="$2" -v b="$3" 'BEGIN { printf "%-34s %12.2f %12.2f %8.3f\n", l, a, b, (a > 0 ? b / a : 0) }'
 }
 
 for workers in "${worker_counts[@]}"; do
@@ -447,6 +500,7 @@ for workers in "${worker_counts[@]}"; do
     wrk_run 2 "http://127.0.0.1:$nginx_port/"
 
     mint_single=() redis_single=() mint_piped=() redis_piped=() http_single=() nginx_single=()
+    mint_single_cpu=() redis_single_cpu=() mint_piped_cpu=() redis_piped_cpu=() http_single_cpu=() nginx_single_cpu=()
     resp_batch=() http_batch=()
     for ((r = 1; r <= rounds; r++)); do
         # The servers take turns, and which goes first alternates from round
@@ -455,35 +509,35 @@ for workers in "${worker_counts[@]}"; do
             if ((p == 1)); then n=$single_n; else n=$pipelined_n; fi
             if ((r % 2)); then
                 rb "$resp_port" "$n" "$p" MINT nanoflake
-                m=$rate
+                m=$rate mc=$cpu
                 rb "$redis_port" "$n" "$p" INCR counter
-                x=$rate
+                x=$rate xc=$cpu
             else
                 rb "$redis_port" "$n" "$p" INCR counter
-                x=$rate
+                x=$rate xc=$cpu
                 rb "$resp_port" "$n" "$p" MINT nanoflake
-                m=$rate
+                m=$rate mc=$cpu
             fi
-            note "$workers worker(s), round $r -P $p: mintidd $m req/s, redis-server $x req/s"
+            note "$workers worker(s), round $r -P $p: mintidd $m req/s ($mc us CPU each), redis-server $x req/s ($xc us)"
             if ((p == 1)); then
-                mint_single+=("$m") redis_single+=("$x")
+                mint_single+=("$m") redis_single+=("$x") mint_single_cpu+=("$mc") redis_single_cpu+=("$xc")
             else
-                mint_piped+=("$m") redis_piped+=("$x")
+                mint_piped+=("$m") redis_piped+=("$x") mint_piped_cpu+=("$mc") redis_piped_cpu+=("$xc")
             fi
         done
         if ((r % 2)); then
             wrk_run 2 "http://127.0.0.1:$http_port/v1/nanoflake"
-            m=$rate
+            m=$rate mc=$cpu
             wrk_run 2 "http://127.0.0.1:$nginx_port/"
-            x=$rate
+            x=$rate xc=$cpu
         else
             wrk_run 2 "http://127.0.0.1:$nginx_port/"
-            x=$rate
+            x=$rate xc=$cpu
             wrk_run 2 "http://127.0.0.1:$http_port/v1/nanoflake"
-            m=$rate
+            m=$rate mc=$cpu
         fi
-        http_single+=("$m") nginx_single+=("$x")
-        note "$workers worker(s), round $r HTTP: mintidd $m req/s, nginx $x req/s"
+        http_single+=("$m") nginx_single+=("$x") http_single_cpu+=("$mc") nginx_single_cpu+=("$xc")
+        note "$workers worker(s), round $r HTTP: mintidd $m req/s ($mc us CPU each), nginx $x req/s ($xc us)"
         rb "$resp_port" "$batch_n" 1 MINT nanoflake "$BATCH"
         b=$rate
         resp_batch+=("$b")
@@ -505,10 +559,17 @@ for workers in "${worker_counts[@]}"; do
     row "MINT nanoflake : INCR, -P 1" "$(median "${mint_single[@]}")" "$(median "${redis_single[@]}")"
     row "MINT nanoflake : INCR, -P $PIPELINE" "$(median "${mint_piped[@]}")" "$(median "${redis_piped[@]}")"
     row "GET /v1/nanoflake : nginx (wrk)" "$(median "${http_single[@]}")" "$(median "${nginx_single[@]}")"
+    printf '%-34s %12s %12s %8s\n' "server CPU per request, us" mintidd other "ratio"
+    cpu_row "MINT nanoflake : INCR, -P 1" "$(median "${mint_single_cpu[@]}")" "$(median "${redis_single_cpu[@]}")"
+    cpu_row "MINT nanoflake : INCR, -P $PIPELINE" "$(median "${mint_piped_cpu[@]}")" "$(median "${redis_piped_cpu[@]}")"
+    cpu_row "GET /v1/nanoflake : nginx (wrk)" "$(median "${http_single_cpu[@]}")" "$(median "${nginx_single_cpu[@]}")"
     printf '%-34s %12s %12s %8s\n' "batches of $BATCH, IDs/s" mintidd capacity "/cap"
     row "RESP MINT nanoflake $BATCH" "$(awk -v r="$(median "${resp_batch[@]}")" -v b="$BATCH" 'BEGIN { printf "%.0f", r * b }')" "$CAPACITY"
     row "HTTP GET ?count=$BATCH (wrk)" "$(awk -v r="$(median "${http_batch[@]}")" -v b="$BATCH" 'BEGIN { printf "%.0f", r * b }')" "$CAPACITY"
     echo
 done
 echo "ratio: mintidd's req/s / redis-server's INCR req/s (target >= 1.2 with 2 workers) or nginx's fixed body req/s (target >= 1.0);"
+echo "server CPU per request: user and system time of the server's processes over the requests served; its ratio is"
+echo "the other's over mintidd's (above 1: mintidd spends less). With the client on the same cores, it tells what a"
+echo "server could serve where the client is not what limits the rate."
 echo "/cap: IDs/s / nanoflake's 4,096,000 (target >= 0.9)."
