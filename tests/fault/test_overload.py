@@ -199,10 +199,7 @@ class Overload(FaultCase):
 
     def test_shed_past_max_output_total(self):
         limit = 4 * 1024 * 1024
-        # One worker: with two, a newcomer was once left unanswered for 10 s
-        # while the machine ran other suites (an open question of the
-        # workers' shedding, kept out of make check until it is answered).
-        srv = self.server(args=["--node", "11", "--max-output-total", str(limit), "--workers", "1"]).start()
+        srv = self.server(args=["--node", "11", "--max-output-total", str(limit)]).start()
         shed_at = []
 
         def shed(elapsed, rss, metrics):
