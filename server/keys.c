@@ -83,6 +83,15 @@ static void hold(conn *c, key_request *r) {
     keystore_submit(c->srv->keys->store, r);
 }
 
+static void count_outcome(server *srv, key_outcome o) {
+    static const key_count counted[] = {
+        [KEY_CREATED] = KEYC_CREATED, [KEY_REPLAYED] = KEYC_REPLAYED, [KEY_MISMATCH] = KEYC_MISMATCH,
+        [KEY_FULL] = KEYC_FULL,       [KEY_FOUND] = KEYC_FOUND,       [KEY_ABSENT] = KEYC_ABSENT,
+        [KEY_FAILED] = KEYC_FAILED};
+    if ((size_t)o < sizeof counted / sizeof counted[0])
+        srv->svc->c->keys[counted[o]]++;
+}
+
 /* The store's answers: each waiting connection gets its reply and is served on. */
 static void on_answers(evutil_socket_t fd, short what, void *arg) {
     (void)fd, (void)what;
@@ -90,6 +99,7 @@ static void on_answers(evutil_socket_t fd, short what, void *arg) {
     struct keys *k = srv->keys;
     for (key_request *r = keystore_take(k->store), *next; r != NULL; r = next) {
         next = r->next;
+        count_outcome(srv, r->outcome);
         if (!r->lookup)
             inflight_remove(k, r);
         conn *c = r->owner;
@@ -171,6 +181,7 @@ keys_start keys_begin(conn *c, const mintid_format *fmt, const char *key, size_t
     for (key_request *o = k->inflight[b]; o != NULL; o = o->chain)
         if (same_key(o, r)) {
             key_request_free(r);
+            c->srv->svc->c->keys[KEYC_BUSY]++;
             return KEYS_BUSY;
         }
     r->form = form;

@@ -27,6 +27,19 @@ static inline uint64_t monotonic_ns(void) {
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* What became of keyed requests (keys.c counts, stats.c names them). */
+typedef enum key_count {
+    KEYC_CREATED,  /* a new key given this request's IDs */
+    KEYC_REPLAYED, /* a retry answered with the key's IDs */
+    KEYC_MISMATCH, /* the key with another request (422, -MISMATCH) */
+    KEYC_BUSY,     /* a retry while the key was being committed (409, -CONFLICT) */
+    KEYC_FULL,     /* no room for a new key (507) */
+    KEYC_FOUND,    /* a lookup of a key that has IDs */
+    KEYC_ABSENT,   /* a lookup of a key that has none */
+    KEYC_FAILED,   /* the store could not answer (503) */
+    KEYC_N
+} key_count;
+
 /*
  * The counters /metrics and INFO show. One writer each: a single process
  * has its own; with workers, each worker counts in its slot of the shared
@@ -53,6 +66,7 @@ typedef struct service_counters {
     uint64_t queued_bytes;           /* replies queued for all clients */
     uint64_t input_bytes;            /* requests buffered for all clients (their buffers' sizes) */
     uint64_t log_dropped, log_held_back;  /* the log's counters (log.h) of this slot's processes */
+    uint64_t keys[KEYC_N];                /* keyed requests, by what became of them */
     uint64_t issued[MINTID_FORMAT_COUNT]; /* IDs issued, by format */
     uint64_t waits[MINTID_FORMAT_COUNT];  /* the generators' counters (mintid_gen_stats), by format */
     uint64_t exhausted[MINTID_FORMAT_COUNT];

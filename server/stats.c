@@ -16,6 +16,9 @@
 #include <time.h>
 
 static const char *const proto_names[PROTO_COUNT] = {"http", "resp"};
+static const char *const key_count_names[KEYC_N] = {
+    [KEYC_CREATED] = "created", [KEYC_REPLAYED] = "replayed", [KEYC_MISMATCH] = "mismatch", [KEYC_BUSY] = "in_progress",
+    [KEYC_FULL] = "full",       [KEYC_FOUND] = "found",       [KEYC_ABSENT] = "absent",     [KEYC_FAILED] = "failed"};
 
 static void emitf(emit_fn emit, void *ctx, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void emitf(emit_fn emit, void *ctx, const char *fmt, ...) {
@@ -135,6 +138,11 @@ void stats_metrics(service *svc, emit_fn emit, void *ctx) {
           "# TYPE mintid_input_bytes gauge\nmintid_input_bytes %" PRIu64 "\n",
           t.clients_shed, t.queued_bytes, t.input_bytes);
     emitf(emit, ctx,
+          "# HELP mintid_keys_total Requests with an idempotency key, and lookups of one, by what became of them.\n"
+          "# TYPE mintid_keys_total counter\n");
+    for (int i = 0; i < KEYC_N; i++)
+        emitf(emit, ctx, "mintid_keys_total{outcome=\"%s\"} %" PRIu64 "\n", key_count_names[i], t.keys[i]);
+    emitf(emit, ctx,
           "# HELP mintid_workers Worker processes running (1 for a single process).\n"
           "# TYPE mintid_workers gauge\nmintid_workers %" PRIu64 "\n"
           "# HELP mintid_worker_restarts_total Workers restarted after they died.\n"
@@ -174,6 +182,8 @@ void stats_info(service *svc, emit_fn emit, void *ctx) {
           "\r\n# Stats\r\nresp_requests:%" PRIu64 "\r\nhttp_requests:%" PRIu64 "\r\nresp_errors:%" PRIu64
           "\r\nhttp_errors:%" PRIu64 "\r\n",
           t.requests[PROTO_RESP], t.requests[PROTO_HTTP], t.errors[PROTO_RESP], t.errors[PROTO_HTTP]);
+    for (int i = 0; i < KEYC_N; i++)
+        emitf(emit, ctx, "keys_%s:%" PRIu64 "\r\n", key_count_names[i], t.keys[i]);
     emitf(emit, ctx, "\r\n# Formats\r\n");
     for (int i = 0; i < MINTID_FORMAT_COUNT; i++) {
         const char *name = mintid_format_get((mintid_format_id)i)->name;

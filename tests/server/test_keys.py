@@ -13,6 +13,7 @@ import argparse
 import http.client
 import json
 import os
+import re
 import select
 import socket
 import sqlite3
@@ -335,6 +336,26 @@ class Lifetimes(unittest.TestCase):
                 self.assertIsInstance(resp.call("MINT", "nanoflake", "KEY", "new-resp"), RespError)
                 step(0)
                 self.assertEqual(post(srv, "/v1/nanoflake", '"new-while-behind"')[0], 201)
+
+    def test_counted(self):
+        """/metrics and INFO count keyed requests by what became of them."""
+        with Server(MINTIDD, args=["--key-max", "1"]) as srv:
+            self.assertEqual(post(srv, "/v1/nanoflake", '"a"')[0], 201)
+            self.assertEqual(post(srv, "/v1/nanoflake", '"a"')[0], 200)
+            self.assertEqual(post(srv, "/v1/nanoflake?count=2", '"a"')[0], 422)
+            self.assertEqual(post(srv, "/v1/nanoflake", '"b"')[0], 507)
+            self.assertEqual(request(srv.http_port, "GET", "/v1/keys/nanoflake/a")[0], 200)
+            self.assertEqual(request(srv.http_port, "GET", "/v1/keys/nanoflake/c")[0], 404)
+            self.assertNotIsInstance(Resp(srv.resp_port).call("MINT", "nanoflake", "KEY", "a"), RespError)
+            want = {"created": 1, "replayed": 2, "mismatch": 1, "in_progress": 0, "full": 1, "found": 1, "absent": 1,
+                    "failed": 0}
+            body = request(srv.http_port, "GET", "/metrics")[2]
+            got = {m.group(1): int(m.group(2))
+                   for m in re.finditer(r'^mintid_keys_total\{outcome="(\w+)"\} (\d+)$', body, re.M)}
+            self.assertEqual(got, want)
+            info = Resp(srv.resp_port).call("INFO")
+            got = {m.group(1): int(m.group(2)) for m in re.finditer(r"^keys_(\w+):(\d+)\r$", info, re.M)}
+            self.assertEqual(got, want)
 
     def test_full_store(self):
         with Server(MINTIDD, args=["--key-max", "2"]) as srv:
