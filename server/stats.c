@@ -17,7 +17,7 @@
 
 static const char *const proto_names[PROTO_COUNT] = {"http", "resp"};
 static const char *const key_count_names[KEYC_N] = {
-    [KEYC_CREATED] = "created", [KEYC_REPLAYED] = "replayed", [KEYC_MISMATCH] = "mismatch", [KEYC_BUSY] = "in_progress",
+    [KEYC_CREATED] = "created", [KEYC_REPLAYED] = "replayed", [KEYC_MISMATCH] = "mismatch", [KEYC_BUSY] = "conflict",
     [KEYC_FULL] = "full",       [KEYC_FOUND] = "found",       [KEYC_ABSENT] = "absent",     [KEYC_FAILED] = "failed"};
 
 static void emitf(emit_fn emit, void *ctx, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

@@ -165,7 +165,7 @@ class Keys(unittest.TestCase):
         self.assertEqual([r.read(), r.read(), r.read()], ["PONG", one, "PONG"])
         r.close()
 
-    def test_in_progress_while_the_store_is_locked(self):
+    def test_conflict_while_the_store_is_locked(self):
         # Another process holds the store's write lock: the first of two
         # requests with one key waits for its commit (in the store's
         # thread), the other is told it is in progress (409), plain minting
@@ -347,7 +347,7 @@ class Lifetimes(unittest.TestCase):
             self.assertEqual(request(srv.http_port, "GET", "/v1/keys/nanoflake/a")[0], 200)
             self.assertEqual(request(srv.http_port, "GET", "/v1/keys/nanoflake/c")[0], 404)
             self.assertNotIsInstance(Resp(srv.resp_port).call("MINT", "nanoflake", "KEY", "a"), RespError)
-            want = {"created": 1, "replayed": 2, "mismatch": 1, "in_progress": 0, "full": 1, "found": 1, "absent": 1,
+            want = {"created": 1, "replayed": 2, "mismatch": 1, "conflict": 0, "full": 1, "found": 1, "absent": 1,
                     "failed": 0}
             body = request(srv.http_port, "GET", "/metrics")[2]
             got = {m.group(1): int(m.group(2))
