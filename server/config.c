@@ -61,8 +61,8 @@ static const setting base_settings[] = {
     {"max-output", UINT(max_output, 65536, 1073741824), "4194304",
      "bytes of replies queued for one client before its reading is paused"},
     {"max-output-total", UINT(max_output_total, 1048576, 68719476736ULL), "268435456",
-     "bytes of replies queued for all clients together; past it the clients with the most unread replies are "
-     "dropped"},
+     "bytes of replies queued and of request buffers grown past their first 16 KiB, for all clients together; "
+     "past it the clients holding the most are dropped"},
     {"max-wait", UINT(max_wait, 0, 60000), "1000",
      "ms one request may wait for the clock (sequence used up, clock behind)"},
     {"startup-wait", UINT(startup_wait, 0, 3600000), "5000",

@@ -73,6 +73,7 @@ void conn_free(conn *c) {
         keys_forget(c);
     srv->svc->c->queued_bytes -= conn_queued(c);
     srv->svc->c->input_bytes -= c->in_cap;
+    srv->input_grown -= c->in_cap - CONN_IN_INITIAL;
     event_free(c->rev);
     event_free(c->wev);
     event_free(c->timer);
@@ -514,6 +515,7 @@ static void on_readable(evutil_socket_t fd, short what, void *arg) {
             return;
         }
         srv->svc->c->input_bytes += cap - c->in_cap;
+        srv->input_grown += cap - c->in_cap;
         c->in = grown;
         c->in_cap = cap;
     }

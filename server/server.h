@@ -113,6 +113,7 @@ typedef struct server {
     void *tls_ctx;                     /* OpenSSL's SSL_CTX, replaced on SIGHUP (tls.c) */
     int (*tls_attach)(conn *c);        /* starts TLS on an accepted connection: c->io and c->tls */
     struct event *shed_ev;             /* drops the clients with most unread replies, outside their callbacks */
+    uint64_t input_grown;              /* request buffers' bytes past each connection's first (conn.h) */
     TAILQ_HEAD(conn_list, conn) conns; /* every open connection, newest first, for shutdown */
     unsigned refusing;                 /* refused connections still being closed */
     bool stopping;
@@ -172,10 +173,17 @@ struct conn {
 #define SERVER_SLICE_IDS 4096
 #define SERVER_SLICE_REQUESTS 32
 
-/* Past max-output-total, counting replies and request buffers of every client? */
-static inline bool server_over_total(const server *srv) {
-    return srv->svc->c->queued_bytes + srv->svc->c->input_bytes > srv->cfg->max_output_total;
-}
+/*
+ * What max-output-total bounds: replies queued, and request buffers past
+ * the one every connection starts with (max-connections bounds those):
+ * what dropping the clients holding most can give back. Were the first
+ * buffers counted, enough idle connections could keep a server past the
+ * bound for good, minting nothing for anyone.
+ */
+static inline uint64_t server_held(const server *srv) { return srv->svc->c->queued_bytes + srv->input_grown; }
+
+/* Past max-output-total (server_held)? */
+static inline bool server_over_total(const server *srv) { return server_held(srv) > srv->cfg->max_output_total; }
 
 /* Has shed.c drop the clients holding most, on its own event, outside the caller's callback. */
 static inline void server_shed_soon(server *srv) { event_active(srv->shed_ev, EV_TIMEOUT, 0); }

@@ -24,7 +24,7 @@ static void on_shed(evutil_socket_t fd, short what, void *arg) {
     uint64_t limit = srv->cfg->max_output_total, target = limit - limit / 8;
     if (!server_over_total(srv))
         return;
-    while (svc->c->queued_bytes + svc->c->input_bytes > target) {
+    while (server_held(srv) > target) {
         conn *worst = NULL;
         conn *c;
         TAILQ_FOREACH (c, &srv->conns, link) {

@@ -149,6 +149,25 @@ class Overload(FaultCase):
         status, log = srv.stop()
         self.assertEqual(status, 0, log)
 
+    def test_idle_connections_never_stop_minting(self):
+        """Each connection's first request buffer (16 KiB) is bounded by
+        max-connections, not max-output-total: idle connections whose first
+        buffers add up past max-output-total neither stop minting for the
+        others nor get dropped for it."""
+        srv = self.server(args=["--node", "11", "--max-output-total", str(1024 * 1024), "--workers", "1"]).start()
+        idle = []
+        self.addCleanup(lambda: [s.close() for s in idle])
+        for _ in range(100):  # 1.6 MiB of first buffers
+            idle.append(socket.create_connection(("127.0.0.1", srv.resp_port), timeout=10))
+        r = Resp(srv.resp_port, timeout=5)
+        self.assertEqual(r.call("PING"), "PONG")
+        ids = r.call("MINT", "nanoflake", "10")
+        self.assertTrue(isinstance(ids, list) and len(ids) == 10, ids)
+        r.close()
+        self.assertEqual(metric(srv.http_port, "mintid_clients_shed_total"), 0)
+        status, log = srv.stop()
+        self.assertEqual(status, 0, log)
+
     def test_small_request_waits_its_turn(self):
         """Clients that keep nanoflake at its capacity (and read what they
         are given) share each millisecond with a client asking for one ID
