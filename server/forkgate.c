@@ -15,5 +15,16 @@ void fork_gate_leave(void) { pthread_rwlock_unlock(&gate); }
 
 void fork_gate_close(void) { pthread_rwlock_wrlock(&gate); }
 
-/* The child's one thread is the one that closed the gate: it may open it. */
 void fork_gate_open(void) { pthread_rwlock_unlock(&gate); }
+
+/*
+ * Not an unlock: glibc knows a write lock's holder by its thread id, and the
+ * child's one thread has a new one, so unlocking there would take the
+ * parent's write lock for a read lock, count a reader below zero and leave
+ * the gate closed for good. The lock (and any wait of the parent's threads
+ * recorded in it) is the parent's; the child starts one of its own.
+ */
+void fork_gate_open_child(void) {
+    static const pthread_rwlock_t open_gate = PTHREAD_RWLOCK_WRITER_NONRECURSIVE_INITIALIZER_NP;
+    gate = open_gate;
+}

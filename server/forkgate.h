@@ -10,7 +10,8 @@
  * TLS handshake or allocation. So those threads hold the gate, shared, while
  * they work, and let go of it only where they wait (holding no library's
  * lock); the supervisor closes the gate around fork(), waiting for them to
- * reach such a place, and opens it again in the parent and in the child.
+ * reach such a place, and opens it again in the parent; the child, with a
+ * gate of its own, starts it open.
  * A restart can wait as long as one etcd request of the lease thread.
  */
 #ifndef MINTIDD_FORKGATE_H
@@ -22,7 +23,9 @@ void fork_gate_enter(void);
 void fork_gate_leave(void);
 /* Before fork(): returns once no thread is between enter and leave, and keeps them out. */
 void fork_gate_close(void);
-/* After fork(), in the parent and in the child. */
+/* After fork(), in the parent. */
 void fork_gate_open(void);
+/* After fork(), in the child, first: its gate open, with no thread at it. */
+void fork_gate_open_child(void);
 
 #endif
