@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -413,8 +414,17 @@ keystore *keystore_open(const char *path, uint64_t ttl_s, uint64_t max, keystore
     if (remote != NULL)
         goto thread;
     /* The file was made and checked by keystore_prepare: one missing now
-     * (a state directory restored without it) is refused, not made anew
-     * with every key forgotten. */
+     * (deleted or moved while the server ran, then a worker restarted) is
+     * refused, not made anew with every key forgotten, and said plainly:
+     * SQLite's own words for it are "unable to open database file". */
+    struct stat sb;
+    if (stat(path, &sb) != 0 && errno == ENOENT) {
+        log_msg(LOG_ERROR,
+                "key store %s is missing: it was deleted or moved while mintidd ran, and is not made anew with "
+                "every key's IDs forgotten. Put it back, or restart mintidd to start with an empty key store",
+                path);
+        goto fail;
+    }
     if (!open_db(&ks->db, path, SQLITE_OPEN_READWRITE) || !exec_sql(ks, "PRAGMA synchronous=FULL"))
         goto fail;
     for (int i = 0; i < ST_N; i++)
