@@ -372,6 +372,21 @@ int keystore_prepare(const char *path) {
         return -1;
     }
     close(fd);
+    /* One an earlier release made (readable by all, as the umask left it)
+     * is narrowed too, with the -wal and -shm files a crash left beside it,
+     * before SQLite copies its mode to new ones. */
+    static const char *const suffixes[] = {"", "-wal", "-shm"};
+    for (size_t i = 0; i < sizeof suffixes / sizeof *suffixes; i++) {
+        char name[sizeof ks.path + 8];
+        snprintf(name, sizeof name, "%s%s", path, suffixes[i]);
+        struct stat sb;
+        fd = open(name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+        if (fd < 0)
+            continue;
+        if (fstat(fd, &sb) == 0 && (sb.st_mode & 077) != 0 && fchmod(fd, sb.st_mode & 0700) != 0)
+            log_msg(LOG_WARN, "key store %s: cannot make it its owner's alone: %s", name, strerror(errno));
+        close(fd);
+    }
     int ok = open_db(&ks.db, path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
     /* A damaged file is refused before anything is served: a key answered
      * from it could get other IDs than the ones it was given. */

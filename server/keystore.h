@@ -77,7 +77,8 @@ typedef struct keystore_remote {
 } keystore_remote;
 
 /*
- * Makes the store's file at path if there is none, checks it (PRAGMA
+ * Makes the store's file at path if there is none (its owner's alone, as
+ * an older one and its -wal and -shm files are made too), checks it (PRAGMA
  * quick_check), puts it in WAL mode and makes its tables; once, before any
  * process opens it. 0, or -1 after logging why, naming the file.
  */
