@@ -361,6 +361,14 @@ static bool open_db(sqlite3 **db, const char *path, int flags) {
     return true;
 }
 
+/* The file keystore_prepare left, which every process of this server opens
+ * (the workers inherit it): known once prepared. */
+static struct {
+    bool known;
+    dev_t dev;
+    ino_t ino;
+} prepared;
+
 int keystore_prepare(const char *path) {
     keystore ks = {.db = NULL};
     snprintf(ks.path, sizeof ks.path, "%s", path);
@@ -406,6 +414,12 @@ int keystore_prepare(const char *path) {
     /* WAL is a property of the file, kept by every connection opened later. */
     ok = ok && exec_sql(&ks, "PRAGMA journal_mode=WAL") && exec_sql(&ks, schema);
     sqlite3_close(ks.db);
+    struct stat sb;
+    if (ok && stat(path, &sb) == 0) {
+        prepared.known = true;
+        prepared.dev = sb.st_dev;
+        prepared.ino = sb.st_ino;
+    }
     return ok ? 0 : -1;
 }
 
@@ -433,10 +447,22 @@ keystore *keystore_open(const char *path, uint64_t ttl_s, uint64_t max, keystore
      * refused, not made anew with every key forgotten, and said plainly:
      * SQLite's own words for it are "unable to open database file". */
     struct stat sb;
-    if (stat(path, &sb) != 0 && errno == ENOENT) {
+    int found = stat(path, &sb);
+    if (found != 0 && errno == ENOENT) {
         log_msg(LOG_ERROR,
                 "key store %s is missing: it was deleted or moved while mintidd ran, and is not made anew with "
                 "every key's IDs forgotten. Put it back, or restart mintidd to start with an empty key store",
+                path);
+        goto fail;
+    }
+    /* Another file in its place (a backup copied over it) is refused too:
+     * the processes still running answer keys from the file they opened,
+     * and two stores could give one key two sets of IDs. */
+    if (found == 0 && prepared.known && (sb.st_dev != prepared.dev || sb.st_ino != prepared.ino)) {
+        log_msg(LOG_ERROR,
+                "key store %s was replaced by another file while mintidd ran: the processes still running use the "
+                "one they opened, and one key could get two sets of IDs from two stores. Put the first one back, or "
+                "restart mintidd to use the new one",
                 path);
         goto fail;
     }

@@ -84,11 +84,12 @@ typedef struct keystore_remote {
  */
 int keystore_prepare(const char *path);
 /*
- * Opens the store at path, as keystore_prepare left it, and starts its
- * thread. ttl_s: seconds a key lives (0: forever); max: keys
- * it may hold. With remote, keys are decided there and the file is not
- * used; the store owns remote from here on, and closes it. Returns NULL
- * after logging why, naming the file.
+ * Opens the store at path, as keystore_prepare left it (a file missing
+ * since, or another in its place, is refused), and starts its thread.
+ * ttl_s: seconds a key lives (0: forever); max: keys it may hold. With
+ * remote, keys are decided there and the file is not used; the store owns
+ * remote from here on, and closes it. Returns NULL after logging why,
+ * naming the file.
  */
 keystore *keystore_open(const char *path, uint64_t ttl_s, uint64_t max, keystore_remote *remote);
 /* Stops the thread after it has answered what it was given, and closes the file. */

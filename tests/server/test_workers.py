@@ -149,6 +149,22 @@ class Workers(unittest.TestCase):
             self.assertIn("restart mintidd", log)
             self.assertNotIn("unable to open database file", log)
 
+    def test_key_store_replaced(self):
+        """keys.sqlite replaced by another file while the server runs (a
+        backup copied over it), then a worker killed: the workers still
+        running use the file they opened, so the worker started in its
+        place is refused the new one instead of answering keys from a store
+        of its own."""
+        with Server(MINTIDD, args=WORKERS) as srv:
+            path = os.path.join(srv.state_dir, "keys.sqlite")
+            shutil.copyfile(path, path + ".copy")
+            os.replace(path + ".copy", path)
+            os.kill(children(srv.proc.pid)[0], signal.SIGKILL)
+            self.assertTrue(srv.wait_log(b"keys.sqlite was replaced", count=1, timeout=10), srv.log.decode())
+            status, log = srv.stop()
+            self.assertEqual(status, 0, log)
+            self.assertIn("restart mintidd", log)
+
     def test_kill_a_worker(self):
         """kill -9 of a worker while clients mint: it is restarted and counted,
         no ID repeats, and no counter of /metrics goes down."""
