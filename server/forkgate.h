@@ -12,7 +12,11 @@
  * lock); the supervisor closes the gate around fork(), waiting for them to
  * reach such a place, and opens it again in the parent; the child, with a
  * gate of its own, starts it open.
- * A restart can wait as long as one etcd request of the lease thread.
+ * A restart can wait as long as one round of the lease thread's work: a
+ * keepalive with its confirmation and mark, or a whole acquisition of a
+ * node id, each request up to 2 s per etcd endpoint tried (more with
+ * etcd-user); meanwhile the state writer waits too, as the gate lets no
+ * thread in while the fork waits.
  */
 #ifndef MINTIDD_FORKGATE_H
 #define MINTIDD_FORKGATE_H
