@@ -25,6 +25,11 @@ void fork_gate_open(void) { pthread_rwlock_unlock(&gate); }
  * recorded in it) is the parent's; the child starts one of its own.
  */
 void fork_gate_open_child(void) {
-    static const pthread_rwlock_t open_gate = PTHREAD_RWLOCK_WRITER_NONRECURSIVE_INITIALIZER_NP;
-    gate = open_gate;
+    /* Made by pthread_rwlock_init(), not copied from an initializer, so
+     * that ThreadSanitizer too learns that the lock is a new one. */
+    pthread_rwlockattr_t attr;
+    pthread_rwlockattr_init(&attr);
+    pthread_rwlockattr_setkind_np(&attr, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
+    pthread_rwlock_init(&gate, &attr);
+    pthread_rwlockattr_destroy(&attr);
 }
