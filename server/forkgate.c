@@ -15,5 +15,21 @@ void fork_gate_leave(void) { pthread_rwlock_unlock(&gate); }
 
 void fork_gate_close(void) { pthread_rwlock_wrlock(&gate); }
 
-/* The child's one thread is the one that closed the gate: it may open it. */
 void fork_gate_open(void) { pthread_rwlock_unlock(&gate); }
+
+/*
+ * Not an unlock: glibc knows a write lock's holder by its thread id, and the
+ * child's one thread has a new one, so unlocking there would take the
+ * parent's write lock for a read lock, count a reader below zero and leave
+ * the gate closed for good. The lock (and any wait of the parent's threads
+ * recorded in it) is the parent's; the child starts one of its own.
+ */
+void fork_gate_open_child(void) {
+    /* Made by pthread_rwlock_init(), not copied from an initializer, so
+     * that ThreadSanitizer too learns that the lock is a new one. */
+    pthread_rwlockattr_t attr;
+    pthread_rwlockattr_init(&attr);
+    pthread_rwlockattr_setkind_np(&attr, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
+    pthread_rwlock_init(&gate, &attr);
+    pthread_rwlockattr_destroy(&attr);
+}

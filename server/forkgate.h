@@ -10,8 +10,13 @@
  * TLS handshake or allocation. So those threads hold the gate, shared, while
  * they work, and let go of it only where they wait (holding no library's
  * lock); the supervisor closes the gate around fork(), waiting for them to
- * reach such a place, and opens it again in the parent and in the child.
- * A restart can wait as long as one etcd request of the lease thread.
+ * reach such a place, and opens it again in the parent; the child, with a
+ * gate of its own, starts it open.
+ * A restart can wait as long as one round of the lease thread's work: a
+ * keepalive with its confirmation and mark, or a whole acquisition of a
+ * node id, each request up to 2 s per etcd endpoint tried (more with
+ * etcd-user); meanwhile the state writer waits too, as the gate lets no
+ * thread in while the fork waits.
  */
 #ifndef MINTIDD_FORKGATE_H
 #define MINTIDD_FORKGATE_H
@@ -22,7 +27,9 @@ void fork_gate_enter(void);
 void fork_gate_leave(void);
 /* Before fork(): returns once no thread is between enter and leave, and keeps them out. */
 void fork_gate_close(void);
-/* After fork(), in the parent and in the child. */
+/* After fork(), in the parent. */
 void fork_gate_open(void);
+/* After fork(), in the child, first: its gate open, with no thread at it. */
+void fork_gate_open_child(void);
 
 #endif

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -360,6 +361,14 @@ static bool open_db(sqlite3 **db, const char *path, int flags) {
     return true;
 }
 
+/* The file keystore_prepare left, which every process of this server opens
+ * (the workers inherit it): known once prepared. */
+static struct {
+    bool known;
+    dev_t dev;
+    ino_t ino;
+} prepared;
+
 int keystore_prepare(const char *path) {
     keystore ks = {.db = NULL};
     snprintf(ks.path, sizeof ks.path, "%s", path);
@@ -371,6 +380,21 @@ int keystore_prepare(const char *path) {
         return -1;
     }
     close(fd);
+    /* One an earlier release made (readable by all, as the umask left it)
+     * is narrowed too, with the -wal and -shm files a crash left beside it,
+     * before SQLite copies its mode to new ones. */
+    static const char *const suffixes[] = {"", "-wal", "-shm"};
+    for (size_t i = 0; i < sizeof suffixes / sizeof *suffixes; i++) {
+        char name[sizeof ks.path + 8];
+        snprintf(name, sizeof name, "%s%s", path, suffixes[i]);
+        struct stat sb;
+        fd = open(name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+        if (fd < 0)
+            continue;
+        if (fstat(fd, &sb) == 0 && (sb.st_mode & 077) != 0 && fchmod(fd, sb.st_mode & 0700) != 0)
+            log_msg(LOG_WARN, "key store %s: cannot make it its owner's alone: %s", name, strerror(errno));
+        close(fd);
+    }
     int ok = open_db(&ks.db, path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
     /* A damaged file is refused before anything is served: a key answered
      * from it could get other IDs than the ones it was given. */
@@ -390,6 +414,12 @@ int keystore_prepare(const char *path) {
     /* WAL is a property of the file, kept by every connection opened later. */
     ok = ok && exec_sql(&ks, "PRAGMA journal_mode=WAL") && exec_sql(&ks, schema);
     sqlite3_close(ks.db);
+    struct stat sb;
+    if (ok && stat(path, &sb) == 0) {
+        prepared.known = true;
+        prepared.dev = sb.st_dev;
+        prepared.ino = sb.st_ino;
+    }
     return ok ? 0 : -1;
 }
 
@@ -413,8 +443,29 @@ keystore *keystore_open(const char *path, uint64_t ttl_s, uint64_t max, keystore
     if (remote != NULL)
         goto thread;
     /* The file was made and checked by keystore_prepare: one missing now
-     * (a state directory restored without it) is refused, not made anew
-     * with every key forgotten. */
+     * (deleted or moved while the server ran, then a worker restarted) is
+     * refused, not made anew with every key forgotten, and said plainly:
+     * SQLite's own words for it are "unable to open database file". */
+    struct stat sb;
+    int found = stat(path, &sb);
+    if (found != 0 && errno == ENOENT) {
+        log_msg(LOG_ERROR,
+                "key store %s is missing: it was deleted or moved while mintidd ran, and is not made anew with "
+                "every key's IDs forgotten. Put it back, or restart mintidd to start with an empty key store",
+                path);
+        goto fail;
+    }
+    /* Another file in its place (a backup copied over it) is refused too:
+     * the processes still running answer keys from the file they opened,
+     * and two stores could give one key two sets of IDs. */
+    if (found == 0 && prepared.known && (sb.st_dev != prepared.dev || sb.st_ino != prepared.ino)) {
+        log_msg(LOG_ERROR,
+                "key store %s was replaced by another file while mintidd ran: the processes still running use the "
+                "one they opened, and one key could get two sets of IDs from two stores. Put the first one back, or "
+                "restart mintidd to use the new one",
+                path);
+        goto fail;
+    }
     if (!open_db(&ks->db, path, SQLITE_OPEN_READWRITE) || !exec_sql(ks, "PRAGMA synchronous=FULL"))
         goto fail;
     for (int i = 0; i < ST_N; i++)

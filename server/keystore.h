@@ -77,17 +77,19 @@ typedef struct keystore_remote {
 } keystore_remote;
 
 /*
- * Makes the store's file at path if there is none, checks it (PRAGMA
+ * Makes the store's file at path if there is none (its owner's alone, as
+ * an older one and its -wal and -shm files are made too), checks it (PRAGMA
  * quick_check), puts it in WAL mode and makes its tables; once, before any
  * process opens it. 0, or -1 after logging why, naming the file.
  */
 int keystore_prepare(const char *path);
 /*
- * Opens the store at path, as keystore_prepare left it, and starts its
- * thread. ttl_s: seconds a key lives (0: forever); max: keys
- * it may hold. With remote, keys are decided there and the file is not
- * used; the store owns remote from here on, and closes it. Returns NULL
- * after logging why, naming the file.
+ * Opens the store at path, as keystore_prepare left it (a file missing
+ * since, or another in its place, is refused), and starts its thread.
+ * ttl_s: seconds a key lives (0: forever); max: keys it may hold. With
+ * remote, keys are decided there and the file is not used; the store owns
+ * remote from here on, and closes it. Returns NULL after logging why,
+ * naming the file.
  */
 keystore *keystore_open(const char *path, uint64_t ttl_s, uint64_t max, keystore_remote *remote);
 /* Stops the thread after it has answered what it was given, and closes the file. */

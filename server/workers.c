@@ -84,7 +84,7 @@ static pid_t spawn(run *r, unsigned i) {
         pthread_mutex_lock(&sv->claim->lock);
     pid_t pid = fork();
     if (pid == 0) {
-        fork_gate_open();
+        fork_gate_open_child();
         if (sv->claim != NULL && sv->claim->fd >= 0)
             close(sv->claim->fd);
         close(r->sig_fd);

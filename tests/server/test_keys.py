@@ -230,6 +230,27 @@ class Keys(unittest.TestCase):
             mode = os.stat(store_path(self.srv) + suffix).st_mode & 0o777
             self.assertEqual(mode, 0o600, f"keys.sqlite{suffix} is {mode:o}")
 
+    def test_an_older_store_file(self):
+        # A store an earlier release made readable by all (0644, as the
+        # umask left it), in rollback-journal mode: it is its owner's alone
+        # from this start on, WAL included, and in WAL mode.
+        with tempfile.TemporaryDirectory(prefix="mintidd-test-") as tmp:
+            state = os.path.join(tmp, "state")
+            with Server(MINTIDD, state_dir=state) as srv:
+                self.assertEqual(post(srv, "/v1/nanoflake", '"older"')[0], 201)
+            path = os.path.join(state, "keys.sqlite")
+            with sqlite3.connect(path) as db:
+                db.execute("PRAGMA journal_mode=DELETE")
+            os.chmod(path, 0o644)
+            with Server(MINTIDD, state_dir=state) as srv:
+                self.assertEqual(post(srv, "/v1/nanoflake", '"older"')[0], 200)
+                self.assertEqual(post(srv, "/v1/nanoflake", '"newer"')[0], 201)
+                for suffix in ("", "-wal"):
+                    mode = os.stat(path + suffix).st_mode & 0o777
+                    self.assertEqual(mode, 0o600, f"keys.sqlite{suffix} is {mode:o}")
+                with sqlite3.connect(path) as db:
+                    self.assertEqual(db.execute("PRAGMA journal_mode").fetchone()[0], "wal")
+
 
 class Lifetimes(unittest.TestCase):
     def test_restart_and_kill9(self):

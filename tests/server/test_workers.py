@@ -136,6 +136,35 @@ class Workers(unittest.TestCase):
                 self.assertNotIn("exited with status", log)
                 self.assertNotIn("restarted", log)
 
+    def test_key_store_deleted(self):
+        """keys.sqlite deleted while the server runs, then a worker killed:
+        the worker started in its place is refused the missing store, and
+        says so in words that name the file and what to do."""
+        with Server(MINTIDD, args=WORKERS) as srv:
+            os.unlink(os.path.join(srv.state_dir, "keys.sqlite"))
+            os.kill(children(srv.proc.pid)[0], signal.SIGKILL)
+            self.assertTrue(srv.wait_log(b"keys.sqlite is missing", count=1, timeout=10), srv.log.decode())
+            status, log = srv.stop()
+            self.assertEqual(status, 0, log)
+            self.assertIn("restart mintidd", log)
+            self.assertNotIn("unable to open database file", log)
+
+    def test_key_store_replaced(self):
+        """keys.sqlite replaced by another file while the server runs (a
+        backup copied over it), then a worker killed: the workers still
+        running use the file they opened, so the worker started in its
+        place is refused the new one instead of answering keys from a store
+        of its own."""
+        with Server(MINTIDD, args=WORKERS) as srv:
+            path = os.path.join(srv.state_dir, "keys.sqlite")
+            shutil.copyfile(path, path + ".copy")
+            os.replace(path + ".copy", path)
+            os.kill(children(srv.proc.pid)[0], signal.SIGKILL)
+            self.assertTrue(srv.wait_log(b"keys.sqlite was replaced", count=1, timeout=10), srv.log.decode())
+            status, log = srv.stop()
+            self.assertEqual(status, 0, log)
+            self.assertIn("restart mintidd", log)
+
     def test_kill_a_worker(self):
         """kill -9 of a worker while clients mint: it is restarted and counted,
         no ID repeats, and no counter of /metrics goes down."""
