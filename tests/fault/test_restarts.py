@@ -161,7 +161,15 @@ class Lock(FaultCase):
         for name in os.listdir(d):
             if name != "state":
                 path = os.path.join(d, name)
-                shutil.rmtree(path) if os.path.isdir(path) and not os.path.islink(path) else os.unlink(path)
+                if os.path.isdir(path) and not os.path.islink(path):
+                    # Its workers may make a file in a directory while it goes.
+                    for attempt in range(10):
+                        shutil.rmtree(path, ignore_errors=True)
+                        if not os.path.exists(path):
+                            break
+                        time.sleep(0.05)
+                else:
+                    os.unlink(path)
                 removed.append(name)
         time.sleep(0.3)
         second = self.server(d, ["--node", "2"])

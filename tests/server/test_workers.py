@@ -141,6 +141,8 @@ class Workers(unittest.TestCase):
         the worker started in its place is refused the missing store, and
         says so in words that name the file and what to do."""
         with Server(MINTIDD, args=WORKERS) as srv:
+            # Every worker started: a first one that fails stops the start.
+            self.assertTrue(srv.wait_log(b" ready: ", count=1), srv.log.decode())
             os.unlink(os.path.join(srv.state_dir, "keys.sqlite"))
             os.kill(children(srv.proc.pid)[0], signal.SIGKILL)
             self.assertTrue(srv.wait_log(b"keys.sqlite is missing", count=1, timeout=10), srv.log.decode())
@@ -156,6 +158,8 @@ class Workers(unittest.TestCase):
         place is refused the new one instead of answering keys from a store
         of its own."""
         with Server(MINTIDD, args=WORKERS) as srv:
+            # Every worker started: a first one that fails stops the start.
+            self.assertTrue(srv.wait_log(b" ready: ", count=1), srv.log.decode())
             path = os.path.join(srv.state_dir, "keys.sqlite")
             shutil.copyfile(path, path + ".copy")
             os.replace(path + ".copy", path)
