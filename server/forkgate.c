@@ -15,6 +15,8 @@ void fork_gate_leave(void) { pthread_rwlock_unlock(&gate); }
 
 void fork_gate_close(void) { pthread_rwlock_wrlock(&gate); }
 
+bool fork_gate_try_close(void) { return pthread_rwlock_trywrlock(&gate) == 0; }
+
 void fork_gate_open(void) { pthread_rwlock_unlock(&gate); }
 
 /*

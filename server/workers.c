@@ -69,8 +69,17 @@ unsigned workers_cpus(void) {
     return (unsigned)n > SHARED_WORKERS_MAX ? SHARED_WORKERS_MAX : (unsigned)n;
 }
 
-/* Forks the worker of slot i. Returns its pid, or -1 after logging. */
-static pid_t spawn(run *r, unsigned i) {
+/* A restart put off while the supervisor's other threads hold the fork gate. */
+#define GATE_RETRY_MS 10u
+
+/*
+ * Forks the worker of slot i. Returns its pid, -1 after logging, or, when
+ * wait is false and another thread holds the fork gate (the lease thread
+ * in a round of etcd requests), 0 at once: the supervisor's loop, which
+ * passes the workers' asks for a mark on to the state writer, does not
+ * wait on it.
+ */
+static pid_t spawn(run *r, unsigned i, bool wait) {
     supervisor *sv = r->sv;
     worker_ctx wc = {.slot = i, .n = sv->n, .reserve_fd = r->reserve_fd, .ready_fd = r->ready[1]};
     pid_t parent = getpid();
@@ -79,7 +88,10 @@ static pid_t spawn(run *r, unsigned i) {
      * the lease thread takes that lock inside the gate. The lease thread
      * moves the claim under its lock: the child's copy is whole, and the
      * child closes the one descriptor it names. */
-    fork_gate_close();
+    if (wait)
+        fork_gate_close();
+    else if (!fork_gate_try_close())
+        return 0;
     if (sv->claim != NULL)
         pthread_mutex_lock(&sv->claim->lock);
     pid_t pid = fork();
@@ -145,7 +157,11 @@ static void on_restart(evutil_socket_t fd, short what, void *arg) {
         if (r->w[i].due_ns == 0 || r->w[i].due_ns > now)
             continue;
         r->w[i].due_ns = 0;
-        pid_t pid = spawn(r, i);
+        pid_t pid = spawn(r, i, false);
+        if (pid == 0) {
+            r->w[i].due_ns = now + (uint64_t)GATE_RETRY_MS * 1000000u;
+            continue;
+        }
         if (pid > 0) {
             atomic_fetch_add(&r->sv->sh->restarts, 1);
             log_msg(LOG_INFO, "worker %u restarted (pid %ld)", i, (long)pid);
@@ -364,7 +380,7 @@ int supervisor_run(supervisor *sv) {
     struct timeval tv = {(time_t)(sv->period_ms / 1000), (suseconds_t)(sv->period_ms % 1000) * 1000};
     event_add(r.ev_tick, &tv);
     for (unsigned i = 0; i < sv->n; i++)
-        if (spawn(&r, i) < 0) {
+        if (spawn(&r, i, true) < 0) {
             begin_stop(&r);
             r.failed = true;
             break;

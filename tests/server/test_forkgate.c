@@ -2,7 +2,8 @@
 /*
  * test_forkgate.c - the fork gate (server/forkgate.c): after a fork made
  * with it closed, the gate is open and whole in the parent and in the
- * child, whether or not another thread was waiting at it. The gate's
+ * child, whether or not another thread was waiting at it; a restart's try
+ * fails at once while a thread is inside, and keeps nobody out. The gate's
  * source is included so that its lock can be tried without waiting.
  */
 #include "../../server/forkgate.c"
@@ -91,8 +92,15 @@ int main(void) {
         struct timespec ts = {0, 1000000L};
         nanosleep(&ts, NULL);
     }
+    /* A restart only tries while a thread is inside: it gets a no at once,
+     * and the thread is not kept from entering again meanwhile. */
+    CHECK(!fork_gate_try_close());
+    CHECK(pthread_rwlock_tryrdlock(&gate) == 0);
+    pthread_rwlock_unlock(&gate);
     atomic_store(&leave_now, true);
     pthread_join(t, NULL);
     CHECK(gate_is_open() == 0);
+    CHECK(fork_gate_try_close());
+    fork_gate_open();
     return CHECK_DONE();
 }
