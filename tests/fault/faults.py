@@ -29,7 +29,7 @@ import urllib.request
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "server"))
-from harness import Etcd, Server, children, have_faketime, spare_port  # noqa: E402
+from harness import Etcd, Server, children, have_faketime, set_clock, spare_port  # noqa: E402
 from resp_client import Resp, RespError  # noqa: E402
 
 
@@ -435,15 +435,6 @@ def metric(port, name):
     if status != 200:
         raise AssertionError(f"GET /metrics: {status} {body[:200]}")
     return metric_value(body, name)
-
-
-def set_clock(path, offset_s):
-    """Sets the offset a running server's libfaketime reads, atomically:
-    with FAKETIME_NO_CACHE it reads the file on every clock call."""
-    tmp = path + ".new"
-    with open(tmp, "w") as f:
-        f.write(f"{offset_s:+.3f}\n")
-    os.replace(tmp, path)
 
 
 class FaultCase(unittest.TestCase):

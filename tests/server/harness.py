@@ -52,6 +52,16 @@ def have_faketime():
     return os.path.exists(FAKETIME_LIB)
 
 
+def set_clock(path, offset_s):
+    """Sets the offset a running server's libfaketime reads (Server's
+    faketime_file), atomically: with FAKETIME_NO_CACHE it reads the file on
+    every clock call."""
+    tmp = path + ".new"
+    with open(tmp, "w") as f:
+        f.write(f"{offset_s:+.3f}\n")
+    os.replace(tmp, path)
+
+
 _ports_given = set()
 
 

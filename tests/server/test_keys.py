@@ -24,7 +24,7 @@ import unittest
 import urllib.parse
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import Server, have_faketime  # noqa: E402
+from harness import Server, have_faketime, set_clock  # noqa: E402
 from resp_client import Resp, RespError  # noqa: E402
 
 MINTIDD = None
@@ -309,16 +309,11 @@ class Lifetimes(unittest.TestCase):
         with tempfile.TemporaryDirectory() as tmp:
             clock = os.path.join(tmp, "clock")
 
-            def step(offset):
-                with open(clock + ".new", "w") as f:
-                    f.write(f"{offset:+d}\n")
-                os.replace(clock + ".new", clock)
-
-            step(0)
+            set_clock(clock, 0)
             with Server(MINTIDD, faketime_file=clock, args=["--key-ttl", "3600"]) as srv:
                 status, _, first = post(srv, "/v1/nanoflake", '"stepped"')
                 self.assertEqual(status, 201)
-                step(7200)
+                set_clock(clock, 7200)
                 self.assertEqual(post(srv, "/v1/nanoflake", '"stepped"')[::2], (200, first))
                 status, _, body = request(srv.http_port, "GET", "/v1/keys/nanoflake/stepped")
                 self.assertEqual((status, body), (200, first))
@@ -334,18 +329,13 @@ class Lifetimes(unittest.TestCase):
         with tempfile.TemporaryDirectory() as tmp:
             clock = os.path.join(tmp, "clock")
 
-            def step(offset):
-                with open(clock + ".new", "w") as f:
-                    f.write(f"{offset:+d}\n")
-                os.replace(clock + ".new", clock)
-
-            step(0)
+            set_clock(clock, 0)
             with Server(MINTIDD, faketime_file=clock, args=["--max-wait", "100"]) as srv:
                 status, _, first = post(srv, "/v1/nanoflake?count=2", '"behind"')
                 self.assertEqual(status, 201)
                 resp = Resp(srv.resp_port)
                 over_resp = resp.call("MINT", "nanoflake", "KEY", "behind-resp")
-                step(-3600)
+                set_clock(clock, -3600)
                 status, headers, again = post(srv, "/v1/nanoflake?count=2", '"behind"')
                 self.assertEqual((status, again), (200, first))
                 self.assertEqual(headers["idempotent-replayed"], "true")
@@ -355,7 +345,7 @@ class Lifetimes(unittest.TestCase):
                 self.assertEqual(status, 503, body)
                 self.assertIn("clock", body)
                 self.assertIsInstance(resp.call("MINT", "nanoflake", "KEY", "new-resp"), RespError)
-                step(0)
+                set_clock(clock, 0)
                 self.assertEqual(post(srv, "/v1/nanoflake", '"new-while-behind"')[0], 201)
 
     def test_counted(self):

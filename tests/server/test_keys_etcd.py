@@ -15,7 +15,7 @@ import threading
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import Etcd, Server  # noqa: E402
+from harness import Etcd, Server, set_clock  # noqa: E402
 from resp_client import Resp, RespError  # noqa: E402
 
 MINTIDD = None
@@ -121,20 +121,15 @@ class KeysInEtcd(unittest.TestCase):
         with tempfile.TemporaryDirectory() as tmp:
             clock = os.path.join(tmp, "clock")
 
-            def step(offset):
-                with open(clock + ".new", "w") as f:
-                    f.write(f"{offset:+d}\n")
-                os.replace(clock + ".new", clock)
-
-            step(0)
+            set_clock(clock, 0)
             a = self.server(["--max-wait", "100"], faketime_file=clock)
             status, _, ids = post(a, "/v1/nanoflake", '"behind"')
             self.assertEqual(status, 201)
-            step(-3600)
+            set_clock(clock, -3600)
             self.assertEqual(post(a, "/v1/nanoflake", '"behind"')[::2], (200, ids))
             self.assertEqual(post(a, "/v1/nanoflake?count=2", '"behind"')[0], 422)
             self.assertEqual(post(a, "/v1/nanoflake", '"new"')[0], 503)
-            step(0)
+            set_clock(clock, 0)
 
 
 def main():
