@@ -20,6 +20,7 @@ import sys
 import tempfile
 import threading
 import time
+import unittest
 import urllib.request
 
 
@@ -428,6 +429,25 @@ class Etcd:
             self.init(prefix, node_range=node_range)
         return ["--node-lease", self.node_url(prefix), "--node-range", node_range,
                 "--lease-ttl", str(ttl), "--lease-margin", str(margin)] + list(extra)
+
+
+class EtcdCase(unittest.TestCase):
+    """A test with an etcd of its own; the servers given to track() are
+    stopped after it, then the etcd."""
+
+    def setUp(self):
+        self.etcd = Etcd()
+        self.servers = []
+
+    def tearDown(self):
+        for s in self.servers:
+            s.stop()
+            s.__exit__(None, None, None)
+        self.etcd.stop()
+
+    def track(self, srv):
+        self.servers.append(srv)
+        return srv
 
 
 def make_certs(directory, server_cn="localhost"):

@@ -15,7 +15,7 @@ import threading
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import Etcd, Server, set_clock  # noqa: E402
+from harness import EtcdCase, Server, set_clock  # noqa: E402
 from resp_client import Resp, RespError  # noqa: E402
 
 MINTIDD = None
@@ -32,21 +32,10 @@ def post(srv, path, key):
         conn.close()
 
 
-class KeysInEtcd(unittest.TestCase):
-    def setUp(self):
-        self.etcd = Etcd()
-        self.servers = []
-
-    def tearDown(self):
-        for s in self.servers:
-            s.stop()
-            s.__exit__(None, None, None)
-        self.etcd.stop()
-
+class KeysInEtcd(EtcdCase):
     def server(self, extra=(), faketime_file=None):
-        s = Server(MINTIDD, args=self.etcd.lease_args("keys", "0-3", extra=extra), faketime_file=faketime_file).start()
-        self.servers.append(s)
-        return s
+        return self.track(
+            Server(MINTIDD, args=self.etcd.lease_args("keys", "0-3", extra=extra), faketime_file=faketime_file).start())
 
     def test_two_servers_racing_on_one_key(self):
         a, b = self.server(), self.server()

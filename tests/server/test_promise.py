@@ -22,7 +22,7 @@ import unittest
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import Etcd, Server, have_faketime  # noqa: E402
+from harness import Etcd, EtcdCase, Server, have_faketime  # noqa: E402
 from resp_client import Resp  # noqa: E402
 import test_lease  # noqa: E402
 from test_lease import health, mint  # noqa: E402
@@ -231,21 +231,9 @@ class SavedMark(unittest.TestCase):
             etcd.stop()
 
 
-class LeaseMarks(unittest.TestCase):
-    def setUp(self):
-        self.etcd = Etcd()
-        self.servers = []
-
-    def tearDown(self):
-        for s in self.servers:
-            s.stop()
-            s.__exit__(None, None, None)
-        self.etcd.stop()
-
+class LeaseMarks(EtcdCase):
     def server(self, *args):
-        s = Server(MINTIDD, args=list(args))
-        self.servers.append(s)
-        return s
+        return self.track(Server(MINTIDD, args=list(args)))
 
     def test_unparsable_mark_is_not_read_as_zero(self):
         self.etcd.put("/bad/marks/5", "x1795425679349")
