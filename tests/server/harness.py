@@ -6,6 +6,7 @@ server gets its own temporary state directory and id-space unless one is
 given.
 """
 
+import argparse
 import base64
 import itertools
 import json
@@ -429,6 +430,18 @@ class Etcd:
             self.init(prefix, node_range=node_range)
         return ["--node-lease", self.node_url(prefix), "--node-range", node_range,
                 "--lease-ttl", str(ttl), "--lease-margin", str(margin)] + list(extra)
+
+
+def server_test_args():
+    """A server test's command line: --mintidd (the server under test) and
+    --no-faketime (skip the tests that preload libfaketime, for the
+    sanitizer builds). Returns (the server's absolute path, no_faketime,
+    what is left for unittest.main's argv)."""
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--mintidd", required=True)
+    ap.add_argument("--no-faketime", action="store_true", help="skip the tests that need libfaketime")
+    args, rest = ap.parse_known_args()
+    return os.path.abspath(args.mintidd), args.no_faketime, [sys.argv[0], "-v"] + rest
 
 
 class EtcdCase(unittest.TestCase):

@@ -9,7 +9,6 @@ committed, restarts and kill -9, expiry, a full store, a damaged store, and
 keys scoped per secret.
 """
 
-import argparse
 import http.client
 import json
 import os
@@ -24,7 +23,7 @@ import unittest
 import urllib.parse
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import Server, have_faketime, set_clock  # noqa: E402
+from harness import Server, have_faketime, set_clock, server_test_args  # noqa: E402
 from resp_client import Resp, RespError  # noqa: E402
 
 MINTIDD = None
@@ -445,13 +444,8 @@ class Lifetimes(unittest.TestCase):
 
 def main():
     global MINTIDD, NO_FAKETIME
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--mintidd", required=True)
-    ap.add_argument("--no-faketime", action="store_true", help="skip the tests that need libfaketime")
-    args, rest = ap.parse_known_args()
-    MINTIDD = os.path.abspath(args.mintidd)
-    NO_FAKETIME = args.no_faketime
-    unittest.main(argv=[sys.argv[0], "-v"] + rest)
+    MINTIDD, NO_FAKETIME, argv = server_test_args()
+    unittest.main(argv=argv)
 
 
 if __name__ == "__main__":

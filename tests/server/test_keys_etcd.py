@@ -5,7 +5,6 @@ node ids from one etcd: a key is created there by a create-if-absent
 transaction, so two servers given one key at the same moment answer it
 with the same IDs."""
 
-import argparse
 import base64
 import http.client
 import os
@@ -15,7 +14,7 @@ import threading
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import EtcdCase, Server, set_clock  # noqa: E402
+from harness import EtcdCase, Server, set_clock, server_test_args  # noqa: E402
 from resp_client import Resp, RespError  # noqa: E402
 
 MINTIDD = None
@@ -123,13 +122,8 @@ class KeysInEtcd(EtcdCase):
 
 def main():
     global MINTIDD, NO_FAKETIME
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--mintidd", required=True)
-    ap.add_argument("--no-faketime", action="store_true", help="skip the tests that need libfaketime")
-    args, rest = ap.parse_known_args()
-    MINTIDD = os.path.abspath(args.mintidd)
-    NO_FAKETIME = args.no_faketime
-    unittest.main(argv=[sys.argv[0], "-v"] + rest)
+    MINTIDD, NO_FAKETIME, argv = server_test_args()
+    unittest.main(argv=argv)
 
 
 if __name__ == "__main__":

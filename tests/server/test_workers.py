@@ -6,7 +6,6 @@ clients mint (restarted, counted, no duplicate, no counter going down), the
 supervisor killed (its workers go with it, and the next start repeats no ID),
 fencing that stops every worker at once, and SIGHUP reaching every worker."""
 
-import argparse
 import http.client
 import os
 import shutil
@@ -18,7 +17,7 @@ import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import Server, children  # noqa: E402
+from harness import Server, children, server_test_args  # noqa: E402
 from resp_client import Resp, RespError  # noqa: E402
 
 MINTIDD = None
@@ -290,11 +289,8 @@ class Workers(unittest.TestCase):
 
 def main():
     global MINTIDD
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--mintidd", required=True)
-    args, rest = ap.parse_known_args()
-    MINTIDD = os.path.abspath(args.mintidd)
-    unittest.main(argv=[sys.argv[0], "-v"] + rest)
+    MINTIDD, _, argv = server_test_args()
+    unittest.main(argv=argv)
 
 
 if __name__ == "__main__":
