@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,9 +28,11 @@ static const char *const usage_head = "usage: mintid COMMAND [OPTIONS]\n"
                                       "      print COUNT new IDs (default 1), one per line; with\n"
                                       "      --ids-per-reading N (1 to 256, default 1) up to N IDs in a row\n"
                                       "      share one reading of the clock, for bulk output. Every run on\n"
-                                      "      the host continues one sequence per format, node and epoch (state\n"
-                                      "      in $MINTID_HOST_DIR, default /dev/shm), so parallel runs never\n"
-                                      "      repeat an ID; --local mints from this run's own generator instead\n"
+                                      "      the host (and mintidd beside them) continues one sequence per\n"
+                                      "      format, node, epoch and id space (state in $MINTID_HOST_DIR,\n"
+                                      "      default /var/tmp, kept across reboots), so runs never repeat an\n"
+                                      "      ID; --node defaults to $MINTID_NODE, the id space is\n"
+                                      "      $MINTID_ID_SPACE; --local mints from this run's own generator\n"
                                       "  inspect [--format FORMAT] [--from FORM] [--epoch WHEN] [ID...]\n"
                                       "      print each ID's fields as one JSON object per line; IDs are read\n"
                                       "      from standard input, one per line of at most 4096 bytes, when none\n"
@@ -410,6 +413,13 @@ static int cmd_gen(int argc, char **argv) {
             return EXIT_USAGE;
         }
         cfg.node = (int64_t)v;
+    } else if (fmt->node_bits > 0) {
+        /* MINTID_NODE, as every home reads it. */
+        char why[256];
+        if (mintid_env_node(fmt, &cfg.node, why, sizeof why) != MINTID_OK) {
+            fprintf(stderr, "mintid: %s\n", why);
+            return EXIT_USAGE;
+        }
     }
     if (epoch_option(fmt, epoch_arg, &cfg.epoch_ms) != EXIT_OK)
         return EXIT_USAGE;
@@ -457,16 +467,19 @@ static int cmd_gen(int argc, char **argv) {
     /* The host-wide generator by default: runs in parallel (xargs -P, cron
      * jobs, scripts) then never repeat an ID. */
     mintid_gen *gen;
-    const char *host_dir = getenv("MINTID_HOST_DIR");
-    if (host_dir != NULL && host_dir[0] == '\0')
-        host_dir = NULL;
-    int rc = local ? mintid_gen_new(fmt, &cfg, &gen) : mintid_gen_new_host(fmt, &cfg, host_dir, &gen);
+    char host_dir[PATH_MAX], space[MINTID_ID_SPACE_MAX + 1], env_why[512];
+    if (!local && (mintid_env_host_dir(host_dir, sizeof host_dir, env_why, sizeof env_why) != MINTID_OK ||
+                   mintid_env_id_space(space, sizeof space, env_why, sizeof env_why) != MINTID_OK)) {
+        fprintf(stderr, "mintid: %s\n", env_why);
+        return EXIT_USAGE;
+    }
+    int rc = local ? mintid_gen_new(fmt, &cfg, &gen) : mintid_gen_new_host(fmt, &cfg, NULL, &gen);
     if (rc == MINTID_EHOST || rc == MINTID_EHOSTSTATE) {
         const char *why = rc == MINTID_EHOST ? strerror(errno) : NULL;
         fprintf(stderr,
                 "mintid: %s: in %s: %s%s%s (MINTID_HOST_DIR names the directory; --local mints apart from "
                 "other runs)\n",
-                fmt->name, host_dir != NULL ? host_dir : MINTID_HOST_DIR_DEFAULT, mintid_strerror(rc),
+                fmt->name, host_dir, mintid_strerror(rc),
                 why != NULL ? ": " : "", why != NULL ? why : "");
         return EXIT_FAILURE_RT;
     }

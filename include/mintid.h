@@ -495,31 +495,45 @@ MINTID_API long mintid_gen_next_n(mintid_gen *gen, mintid_id *out, size_t n);
 MINTID_API long mintid_gen_next_u64(mintid_gen *gen, uint64_t *out, size_t n);
 
 /*
- * A host-wide generator: its state lives in a small file of shared memory
- * that every process on the host maps, under a process-shared robust mutex,
- * so that every process minting the same format with the same parameters
- * continues one strictly increasing sequence: parallel command runs,
- * pre-forked workers, several programs. It is used as any generator
+ * A host-wide generator: its state lives in a small file that every
+ * process on the host maps, under a process-shared robust mutex, so that
+ * every process minting the same format with the same parameters in the
+ * same id space continues one strictly increasing sequence: parallel
+ * command runs, pre-forked workers, several programs, mintidd and the
+ * command, Python and SQLite beside it. It is used as any generator
  * (mintid_gen_next and the others, mintid_gen_free), at about the same
  * cost.
  *
- * The state file is dir/mintid-<format>[-node<N>][-epoch<ms>]: the node id
- * for formats whose node field is not optional (-1 counts as 0, as it
- * mints), the epoch for formats whose epoch is settable (in whole
- * timestamp units: two sonyflake epochs in one 10 ms unit mint the same
- * IDs, so they share one file). dir NULL is
- * MINTID_HOST_DIR_DEFAULT; every process that is to share a sequence must
- * use the same directory, and be allowed to write the file (it is made
- * readable and writable by every user; the directory's own permissions
- * decide who may share it: whoever can write the file can stop or break
- * the sequence of every process that shares it). The other settings
- * (policies, entropy size, clock, random source, waits) are each
+ * The state file is dir/mintid-<format>[-node<N>][-epoch<ms>][-space-<id
+ * space>]: the node id for formats whose node field is not optional (-1
+ * counts as 0, as it mints), the epoch for formats whose epoch is
+ * settable (in whole timestamp units: two sonyflake epochs in one 10 ms
+ * unit mint the same IDs, so they share one file), the id space unless it
+ * is "default". Every process that is to share a sequence must use the
+ * same directory and id space, and be allowed to write the file (it is
+ * made readable and writable by every user; the directory's own
+ * permissions decide who may share it: whoever can write the file can
+ * stop or break the sequence of every process that shares it). The other
+ * settings (policies, entropy size, clock, random source, waits) are each
  * process's own: each keeps the shared sequence increasing whatever they
  * are. A process whose clock is behind the others' waits for them.
  *
  * Guarantees beyond a process generator's:
+ * - A reboot never replays a sequence, whatever the clock says after it:
+ *   the state keeps a durable mark on disk (a time no ID of it passes,
+ *   written and synced MINTID_HOST_MARK_AHEAD_MS ahead of need, so about
+ *   once every that many ms while minting), and a state found written
+ *   under an earlier boot mints only after that mark. The directory must
+ *   be on a disk for this (the default, /var/tmp, is kept across reboots);
+ *   in a tmpfs (/dev/shm) the state is lost at a reboot and only the
+ *   2 * MINTID_HOST_CHECK_MS floor of a new state remains. A mark that
+ *   cannot be written fails the call with MINTID_EHOST: no ID is handed
+ *   out past the mark on disk.
  * - A process killed while it holds the lock leaves no repeated ID: the
- *   next holder mints only in a later time unit than any ID before.
+ *   next holder mints only in a later time unit than any ID before. A lock
+ *   word left naming a holder the kernel cannot free (a file copied while
+ *   locked, a power loss) is recovered by the first waiter that times out
+ *   and finds that thread gone or not mapping the file.
  * - A forked child may go on minting from an inherited host-wide
  *   generator (its random pool is renewed); it needs no new one.
  * - A state file deleted or replaced under running processes does not
@@ -535,15 +549,53 @@ MINTID_API long mintid_gen_next_u64(mintid_gen *gen, uint64_t *out, size_t n);
  *   max_wait_ms or MINTID_HOST_LOCK_WAIT_MS, whichever is longer, rather
  *   than stall.
  *
- * Errors: those of mintid_gen_new(), MINTID_EHOST (errno tells why: a
- * directory missing or not writable) and MINTID_EHOSTSTATE (a file at the
- * path that is not such a state, or one of another library version).
+ * mintid_gen_new_host() takes the directory (NULL: the environment's, see
+ * mintid_env_host_dir()) and the id space from the environment
+ * (mintid_env_id_space()); mintid_gen_open_host() takes both from opt.
+ *
+ * Errors: those of mintid_gen_new(), MINTID_EINVAL (MINTID_HOST_DIR or
+ * MINTID_ID_SPACE not as mintid_env_host_dir() and mintid_env_id_space()
+ * take them), MINTID_EHOST (errno tells why: a directory missing or not
+ * writable, a mark that cannot be synced) and MINTID_EHOSTSTATE (a file at
+ * the path that is not such a state, or one of another library version).
  */
-#define MINTID_HOST_DIR_DEFAULT "/dev/shm"
+#define MINTID_HOST_DIR_DEFAULT "/var/tmp"
 #define MINTID_HOST_CHECK_MS 50
 #define MINTID_HOST_LOCK_WAIT_MS 1000u
+#define MINTID_HOST_MARK_AHEAD_MS 2000
+#define MINTID_ID_SPACE_DEFAULT "default"
+#define MINTID_ID_SPACE_MAX 64
 MINTID_API int mintid_gen_new_host(const mintid_format *fmt, const mintid_config *cfg, const char *dir,
                                    mintid_gen **out);
+
+/* Where a host-wide generator's state lives. May grow: set it with mintid_host_options_init(). */
+typedef struct mintid_host_options {
+    size_t size;          /* sizeof(mintid_host_options) of the caller's header */
+    const char *dir;      /* absolute; NULL: as mintid_env_host_dir() says */
+    const char *id_space; /* NULL: as mintid_env_id_space() says */
+} mintid_host_options;
+MINTID_API void mintid_host_options_init(mintid_host_options *opt);
+MINTID_API int mintid_gen_open_host(const mintid_format *fmt, const mintid_config *cfg, const mintid_host_options *opt,
+                                    mintid_gen **out);
+
+/*
+ * The environment, read the same way by every face (the command, Python,
+ * SQLite, mintidd's settings of the same names). Each returns MINTID_OK,
+ * or MINTID_EINVAL with one sentence for people in why (NUL-terminated,
+ * cut to why_cap; why may be NULL).
+ * - mintid_env_host_dir: MINTID_HOST_DIR, the host-wide state's directory,
+ *   into buf (PATH_MAX bytes suffice); unset or empty:
+ *   MINTID_HOST_DIR_DEFAULT. A relative path is refused: processes in
+ *   different working directories would mint two sequences.
+ * - mintid_env_id_space: MINTID_ID_SPACE, 1..MINTID_ID_SPACE_MAX letters,
+ *   digits, '.', '_' and '-', into buf (MINTID_ID_SPACE_MAX + 1 bytes);
+ *   unset or empty: MINTID_ID_SPACE_DEFAULT.
+ * - mintid_env_node: MINTID_NODE, a node id in decimal, checked against
+ *   fmt's node field (NULL: the widest of any format); unset or empty: -1.
+ */
+MINTID_API int mintid_env_host_dir(char *buf, size_t cap, char *why, size_t why_cap);
+MINTID_API int mintid_env_id_space(char *buf, size_t cap, char *why, size_t why_cap);
+MINTID_API int mintid_env_node(const mintid_format *fmt, int64_t *node, char *why, size_t why_cap);
 /* The host-wide generator's state file ("/dev/shm/mintid-nanoflake-node0-..."), or NULL for a process generator. */
 MINTID_API const char *mintid_gen_host_path(const mintid_gen *gen);
 

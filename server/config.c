@@ -45,6 +45,10 @@ static const setting base_settings[] = {
     {"node", UINT(node, 0, 0) /* up to config_node_max() */, "0",
      "node id of the formats with a node field; a format whose field is too narrow for it is not served"},
     {"state-dir", STR(state_dir), "mintid-state", "directory for the lock and the timestamp high-water mark"},
+    {"host-dir", STR(host_dir), MINTID_HOST_DIR_DEFAULT,
+     "absolute directory of the host-wide generators' state, shared with the mintid command, Python and SQLite on "
+     "the host (their MINTID_HOST_DIR): every home minting a format with the same node id, epoch and id-space "
+     "continues one sequence there; on a disk, so that it outlives a reboot"},
     {"id-space", STR(id_space), "default",
      "name of the ID space this server mints in: on one host, a second server with the same id-space and node id "
      "(static or leased) refuses to run; 1 to 64 letters, digits, '.', '_' or '-'"},

@@ -19,7 +19,8 @@ typedef struct config {
     char http[CONFIG_STR_MAX]; /* HOST:PORT, or empty for no HTTP */
     char resp[CONFIG_STR_MAX]; /* HOST:PORT, or empty for no RESP */
     char state_dir[CONFIG_STR_MAX];
-    char id_space[CONFIG_STR_MAX]; /* names the host-wide claim on the node id */
+    char id_space[CONFIG_STR_MAX]; /* names the host-wide claim on the node id, and the host-wide generators */
+    char host_dir[CONFIG_STR_MAX]; /* the host-wide generators' directory (absolute) */
     char log_level[CONFIG_STR_MAX];
     char rollback[CONFIG_STR_MAX];   /* "default", "wait", "reuse" or "fail" */
     char node_lease[CONFIG_STR_MAX]; /* etcd://HOST:PORT[,...]/PREFIX, or empty for a static node id */

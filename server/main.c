@@ -32,7 +32,6 @@
 #endif
 
 /* In the state directory: the workers' host-wide generators. */
-#define HOST_DIR_NAME "host-generators"
 #define DRAIN_SECONDS 10 /* how long a shutdown waits for queued replies to go out */
 /* Descriptors beyond max-connections: listeners, the state file, etcd, the spare one. */
 #define FD_MARGIN 64
@@ -64,7 +63,6 @@ typedef struct app {
     uint64_t lease_generation; /* at start */
     uint64_t start_ns;         /* monotonic, for the workers' uptime */
     uint64_t reloads_seen;     /* a worker's: the supervisor's SIGHUPs it has reloaded for */
-    char host_dir[300];
     const lease_config *lc; /* the lease's etcd, where keys are decided too; NULL without node-lease */
 } app;
 
@@ -478,7 +476,6 @@ static int worker_main(void *arg, const worker_ctx *wc) {
                           .slot = wc->slot,
                           .reserve_fd = wc->reserve_fd,
                           .reserve_asked = &a->sh->reserve_asked,
-                          .host_dir = a->host_dir,
                           .workers = &a->sh->workers,
                           .restarts = &a->sh->restarts,
                           .start_ns = a->start_ns};
@@ -525,7 +522,7 @@ static int64_t workers_last_issued(app *a) {
         if (atomic_load(&sh->last_issued[w]) > last)
             last = atomic_load(&sh->last_issued[w]);
     service fin;
-    service_shared fsh = {.slots = sh->slots, .nslots = sh->nslots, .reserve_fd = -1, .host_dir = a->host_dir};
+    service_shared fsh = {.slots = sh->slots, .nslots = sh->nslots, .reserve_fd = -1};
     if (service_init_shared(&fin, a->cfg, &sh->st, a->lease, &fsh) != 0) {
         service_free(&fin);
         return atomic_load(&sh->st.mark);
@@ -553,6 +550,15 @@ static int run(int argc, char **argv) {
         char shown[MINTID_ESCAPED_MAX];
         mintid_escape(cfg.id_space, strlen(cfg.id_space), shown, sizeof shown);
         log_msg(LOG_ERROR, "id-space: '%s' is not 1 to %d letters, digits, '.', '_' or '-'", shown, CLAIM_SPACE_MAX);
+        return 2;
+    }
+    if (cfg.host_dir[0] != '/') {
+        char shown[MINTID_ESCAPED_MAX];
+        mintid_escape(cfg.host_dir, strlen(cfg.host_dir), shown, sizeof shown);
+        log_msg(LOG_ERROR,
+                "host-dir: '%s' is not an absolute path: the mintid command, Python and SQLite would not find the "
+                "server's sequences",
+                shown);
         return 2;
     }
     /* Every setting is checked and every file it names is loaded before
@@ -657,20 +663,6 @@ static int run(int argc, char **argv) {
         (cfg.http_tls[0] != '\0' && server_listen(srv, PROTO_HTTP, cfg.http_tls, true) != 0) ||
         (cfg.resp_tls[0] != '\0' && server_listen(srv, PROTO_RESP, cfg.resp_tls, true) != 0))
         goto out;
-    if (sh != NULL) {
-        /* The host-wide generators' files: in the state directory, which
-         * this server alone holds, so no other server shares them; named
-         * through the descriptor of the directory locked, so that they stay
-         * in it whatever becomes of its path (renamed, deleted, another
-         * directory made in its place). */
-        int n = snprintf(a.host_dir, sizeof a.host_dir, "/proc/self/fd/%d/" HOST_DIR_NAME, st->dir_fd);
-        if (n < 0 || (size_t)n >= sizeof a.host_dir ||
-            (mkdirat(st->dir_fd, HOST_DIR_NAME, 0700) != 0 && errno != EEXIST)) {
-            log_msg(LOG_ERROR, "%s/%s: cannot make the directory of the workers' generators: %s", cfg.state_dir,
-                    HOST_DIR_NAME, strerror(errno));
-            goto out;
-        }
-    }
     /* The key store's file is made and checked once, here, whether one
      * process or many then open it (etcd decides keys for a leased one). */
     if (!leased && keys_prepare(&cfg) != 0)

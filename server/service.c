@@ -123,14 +123,23 @@ static int make_generator(service *svc, int i) {
     uint64_t ns;
     if (wall_clock(&svc->now_ms, &ns) != MINTID_OK)
         return -1;
-    /* Workers mint from host-wide generators: one strictly increasing
-     * sequence per format across them. */
-    int rc = svc->host_dir[0] != '\0' ? mintid_gen_new_host(fmt, &gc, svc->host_dir, &svc->gens[i])
-                                      : mintid_gen_new(fmt, &gc, &svc->gens[i]);
+    /* Host-wide generators: one strictly increasing sequence per format,
+     * node id, epoch and id space across the workers and every other home
+     * on the host (the mintid command, Python, SQLite) minting there. */
+    mintid_host_options ho;
+    mintid_host_options_init(&ho);
+    ho.dir = cfg->host_dir;
+    ho.id_space = cfg->id_space;
+    int rc = mintid_gen_open_host(fmt, &gc, &ho, &svc->gens[i]);
     if (rc != MINTID_OK) {
+        int saved = errno;
         snprintf(svc->why_not[i], sizeof svc->why_not[i], "%s is not served: %s", fmt->name,
                  rc == MINTID_ETIME ? "the epoch is in the future" : mintid_strerror(rc));
-        log_msg(LOG_ERROR, "%s", svc->why_not[i]);
+        if (rc == MINTID_EHOST || rc == MINTID_EHOSTSTATE)
+            log_msg(LOG_ERROR, "%s: the host-wide state in %s (host-dir): %s%s%s", fmt->name, cfg->host_dir,
+                    mintid_strerror(rc), rc == MINTID_EHOST ? ": " : "", rc == MINTID_EHOST ? strerror(saved) : "");
+        else
+            log_msg(LOG_ERROR, "%s", svc->why_not[i]);
         return -1;
     }
     return 0;
@@ -153,7 +162,6 @@ int service_init_shared(service *svc, const config *cfg, state *st, lease *l, co
         svc->log_base[1] = svc->c->log_held_back;
         svc->reserve_fd = sh->reserve_fd;
         svc->reserve_asked = sh->reserve_asked;
-        snprintf(svc->host_dir, sizeof svc->host_dir, "%s", sh->host_dir);
         if (sh->start_ns != 0)
             svc->start_ns = sh->start_ns;
         svc->workers = sh->workers;
@@ -349,21 +357,13 @@ long service_mint(service *svc, const mintid_format *fmt, size_t want, mintid_id
         *retry_ns = until_ms(now, ns, s.last_unix_ms > now ? s.last_unix_ms : next_unit > now ? next_unit : now + 1);
         return 0;
     }
-    if (n == MINTID_EHOST && svc->host_dir[0] != '\0' && errno == ENOENT) {
-        /* The workers' generators' directory was deleted under them (with
-         * what an operator cleared out of the state directory): made again,
-         * the generators move to new files there, above every ID they
-         * issued, after the library's wait for a state made new. */
-        int made = mkdir(svc->host_dir, 0700);
-        if (made == 0)
-            log_msg(LOG_WARN, "%s was deleted; made it again", svc->host_dir);
-        /* ENOENT: the state directory itself is gone. The writer finds
-         * that within a second, and admission refuses from then on. */
-        if (made == 0 || errno == EEXIST || errno == ENOENT) {
-            *why = "the host-wide generators' directory was made again: waiting for their new state";
-            *retry_ns = 1000000u;
-            return 0;
-        }
+    if (n == MINTID_EHOST) {
+        /* The host-wide state: its directory gone, a mark that cannot be
+         * synced. errno says which; no ID past the mark on disk leaves. */
+        snprintf(svc->host_why, sizeof svc->host_why, "the host-wide state in %s: %s", svc->cfg->host_dir,
+                 strerror(errno));
+        *why = svc->host_why;
+        return MINTID_ECLOCK;
     }
     *why = mintid_strerror((int)n);
     return n;

@@ -13,6 +13,7 @@
 #include "mintid.h"
 #include "state.h"
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -80,6 +81,7 @@ typedef struct service {
     state *st;
     mintid_gen *gens[MINTID_FORMAT_COUNT]; /* NULL where the format is not served */
     char why_not[MINTID_FORMAT_COUNT][96]; /* ...and why */
+    char host_why[PATH_MAX + 96];          /* why the host-wide state failed a mint */
     lease *lease;                          /* NULL: the static node id */
     uint64_t lease_generation;             /* the lease's generation the generators were made for */
     int64_t node;                          /* the node id in use; -1 while a lease is lost */
@@ -94,7 +96,6 @@ typedef struct service {
     int reserve_fd;
     _Atomic int64_t *reserve_asked;
     _Atomic uint64_t *workers, *restarts;      /* the supervisor's counts of workers running and restarted; NULL: one */
-    char host_dir[300];                        /* the host-wide generators' directory; "" for process generators */
     uint64_t log_base[2];                      /* log_dropped, log_held_back of earlier workers in c */
     uint64_t gen_base[MINTID_FORMAT_COUNT][3]; /* waits, exhausted, rollbacks of earlier generators in c */
     int64_t last_admitted_ms;                  /* the time last admitted for minting; 0 before */
@@ -109,12 +110,11 @@ typedef struct service_shared {
     unsigned nslots, slot;   /* ...and this worker's */
     int reserve_fd;          /* written to ask the supervisor's state writer for reserve_asked */
     _Atomic int64_t *reserve_asked;
-    const char *host_dir; /* the host-wide generators' directory */
     _Atomic uint64_t *workers, *restarts;
     uint64_t start_ns; /* monotonic: when the server started, for uptime */
 } service_shared;
 
-/* service_init() for a worker: host-wide generators in sh->host_dir, counters in its slot. */
+/* service_init() for a worker: counters in its slot. */
 int service_init_shared(service *svc, const config *cfg, state *st, lease *l, const service_shared *sh);
 
 /* The counters summed over every worker (a single process's own). */

@@ -22,6 +22,7 @@
 #include <sqlite3ext.h>
 
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <inttypes.h>
 #include <pthread.h>
@@ -267,16 +268,19 @@ static bool node_applies(const mintid_format *fmt) { return fmt->node_bits > 0 &
  * with the SQL error set.
  */
 static mintid_gen *new_generator(sqlite3_context *ctx, const mintid_format *fmt, const mintid_config *cfg) {
-    const char *dir = getenv("MINTID_HOST_DIR");
-    if (dir != NULL && dir[0] == '\0')
-        dir = NULL;
+    /* The directory and the id space as every home reads them. */
+    char dir[PATH_MAX], space[MINTID_ID_SPACE_MAX + 1], env_why[512];
+    if (mintid_env_host_dir(dir, sizeof dir, env_why, sizeof env_why) != MINTID_OK ||
+        mintid_env_id_space(space, sizeof space, env_why, sizeof env_why) != MINTID_OK) {
+        error_msg(ctx, "%s", env_why);
+        return NULL;
+    }
     mintid_gen *gen = NULL;
-    int rc = mintid_gen_new_host(fmt, cfg, dir, &gen);
+    int rc = mintid_gen_new_host(fmt, cfg, NULL, &gen);
     if (rc == MINTID_EHOST || rc == MINTID_EHOSTSTATE) {
         const char *why = rc == MINTID_EHOST ? strerror(errno) : NULL;
-        error_msg(ctx, "%s: in %s: %s%s%s (MINTID_HOST_DIR names the directory)", fmt->name,
-                  dir != NULL ? dir : MINTID_HOST_DIR_DEFAULT, mintid_strerror(rc), why != NULL ? ": " : "",
-                  why != NULL ? why : "");
+        error_msg(ctx, "%s: in %s: %s%s%s (MINTID_HOST_DIR names the directory)", fmt->name, dir,
+                  mintid_strerror(rc), why != NULL ? ": " : "", why != NULL ? why : "");
     } else if (rc == MINTID_ETIME) {
         error_msg(ctx, "%s: the epoch %" PRId64 " is in the future", fmt->name, cfg->epoch_ms);
     } else if (rc != MINTID_OK) {
@@ -920,20 +924,14 @@ __attribute__((visibility("default"))) int sqlite3_mintid_init(sqlite3 *db, char
                                                                const sqlite3_api_routines *pApi);
 int sqlite3_mintid_init(sqlite3 *db, char **pzErrMsg, const sqlite3_api_routines *pApi) {
     SQLITE_EXTENSION_INIT2(pApi);
-    const char *env = getenv("MINTID_NODE");
-    int64_t node = 0, max = node_max();
-    if (env != NULL && env[0] != '\0') {
-        char *end;
-        errno = 0;
-        long long v = env[0] >= '0' && env[0] <= '9' ? strtoll(env, &end, 10) : -1;
-        if (v < 0 || errno != 0 || *end != '\0' || v > max) {
-            char safe[MINTID_ESCAPED_MAX];
-            *pzErrMsg = sqlite3_mprintf("mintid: MINTID_NODE '%s': node ids are 0..%lld",
-                                        escaped(env, strlen(env), safe, sizeof safe), (long long)max);
-            return SQLITE_ERROR;
-        }
-        node = v;
+    int64_t node;
+    char why[512];
+    if (mintid_env_node(NULL, &node, why, sizeof why) != MINTID_OK) {
+        *pzErrMsg = sqlite3_mprintf("mintid: %s", why);
+        return SQLITE_ERROR;
     }
+    if (node < 0)
+        node = 0;
     conn *c = sqlite3_malloc(sizeof *c);
     if (c == NULL)
         return SQLITE_NOMEM;

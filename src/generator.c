@@ -14,7 +14,9 @@
  */
 #include "internal.h"
 
+#include <limits.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -44,6 +46,7 @@ struct mintid_gen {
      * state's path to the next one due, in which a reading needs no call
      * into host.c. Read and written under the host's lock. */
     int64_t host_looked_ms, host_look_due_ms;
+    int64_t *host_mark; /* the state's durable mark (see host.c), under the host's lock */
     uint64_t step;     /* value_step(): 0, or the same unit's next ID is last_value + step */
     uint64_t seq_last; /* the largest sequence number */
     mintid__core own_core;
@@ -150,7 +153,7 @@ static uint64_t value_step(const mintid__format_impl *f, const mintid_config *cf
     return UINT64_C(1) << pl->seq_shift;
 }
 
-static int gen_new(const mintid_format *fmt, const mintid_config *cfg, const char *host_dir, bool host,
+static int gen_new(const mintid_format *fmt, const mintid_config *cfg, const mintid_host_options *host,
                    mintid_gen **out) {
     if (fmt == NULL || out == NULL)
         return MINTID_EINVAL;
@@ -183,7 +186,19 @@ static int gen_new(const mintid_format *fmt, const mintid_config *cfg, const cha
     g->rng.fn = c.random;
     g->rng.ctx = c.random_ctx;
     g->rng.pos = RNG_BLOCK;
-    if (host && (rc = mintid__host_open(f, &g->cfg, host_dir, &g->host)) != MINTID_OK) {
+    char dir[PATH_MAX], space[MINTID_ID_SPACE_MAX + 1];
+    if (host != NULL) {
+        if (host->dir != NULL ? host->dir[0] != '/' || strlen(host->dir) >= sizeof dir
+                              : mintid_env_host_dir(dir, sizeof dir, NULL, 0) != MINTID_OK)
+            rc = MINTID_EINVAL;
+        else if (host->id_space != NULL ? !mintid__id_space_valid(host->id_space)
+                                        : mintid_env_id_space(space, sizeof space, NULL, 0) != MINTID_OK)
+            rc = MINTID_EINVAL;
+        else
+            rc = mintid__host_open(f, &g->cfg, host->dir != NULL ? host->dir : dir,
+                                   host->id_space != NULL ? host->id_space : space, &g->host);
+    }
+    if (rc != MINTID_OK) {
         pthread_mutex_destroy(&g->lock);
         free(g);
         return rc;
@@ -193,11 +208,33 @@ static int gen_new(const mintid_format *fmt, const mintid_config *cfg, const cha
 }
 
 int mintid_gen_new(const mintid_format *fmt, const mintid_config *cfg, mintid_gen **out) {
-    return gen_new(fmt, cfg, NULL, false, out);
+    return gen_new(fmt, cfg, NULL, out);
+}
+
+void mintid_host_options_init(mintid_host_options *opt) {
+    memset(opt, 0, sizeof *opt);
+    opt->size = sizeof *opt;
+}
+
+int mintid_gen_open_host(const mintid_format *fmt, const mintid_config *cfg, const mintid_host_options *opt,
+                         mintid_gen **out) {
+    mintid_host_options o;
+    mintid_host_options_init(&o);
+    if (opt != NULL) {
+        /* A caller built against an older, smaller struct: its fields only. */
+        if (opt->size < offsetof(mintid_host_options, id_space) + sizeof opt->id_space)
+            return MINTID_EINVAL;
+        o.dir = opt->dir;
+        o.id_space = opt->id_space;
+    }
+    return gen_new(fmt, cfg, &o, out);
 }
 
 int mintid_gen_new_host(const mintid_format *fmt, const mintid_config *cfg, const char *dir, mintid_gen **out) {
-    return gen_new(fmt, cfg, dir, true, out);
+    mintid_host_options o;
+    mintid_host_options_init(&o);
+    o.dir = dir;
+    return gen_new(fmt, cfg, &o, out);
 }
 
 const char *mintid_gen_host_path(const mintid_gen *gen) {
@@ -243,17 +280,27 @@ static int64_t unit_start_ms(const mintid_gen *g, int64_t ts) { return (g->epoch
 static void host_attach(mintid_gen *g) {
     g->core = mintid__host_core(g->host);
     g->last_value = mintid__host_last_value(g->host);
+    g->host_mark = mintid__host_mark(g->host);
 }
 
 /* Before minting at `rel`: the host's state file may have been replaced (see host.c). */
 static int host_check(mintid_gen *g, int64_t rel) {
     int64_t ms = unit_start_ms(g, rel);
-    if (ms >= g->host_looked_ms && ms < g->host_look_due_ms)
-        return MINTID_OK;
-    int rc = mintid__host_check(g->host, ms, &g->host_looked_ms, &g->host_look_due_ms);
-    if (rc == MINTID_OK)
+    if (ms < g->host_looked_ms || ms >= g->host_look_due_ms) {
+        int rc = mintid__host_check(g->host, ms, &g->host_looked_ms, &g->host_look_due_ms);
+        if (rc != MINTID_OK)
+            return rc;
         host_attach(g);
-    return rc;
+    }
+    /* The durable mark covers the unit before an ID of it leaves (a reboot
+     * with the clock behind then never reaches it again), with half the
+     * reservation to spare: the IDs of one reading may run a few units
+     * ahead of it (a used-up counter under reuse, or one that carries on). */
+    int64_t unit = rel;
+    if (g->core->started && (int64_t)g->core->last_ts >= unit)
+        unit = (int64_t)g->core->last_ts + 1;
+    int64_t need = unit_start_ms(g, unit) + g->unit_ms - 1 + MINTID_HOST_MARK_AHEAD_MS / 2;
+    return need > *g->host_mark ? mintid__host_cover(g->host, need) : MINTID_OK;
 }
 
 /* Takes the host's lock again after a sleep; an error leaves it unlocked (*held false) and fails the caller's call. */

@@ -30,6 +30,24 @@
  *   moment. A new state is written in full under a private name and only
  *   then linked to the path (link() fails if another process won the
  *   race: that one is used).
+ *
+ * And two things outlive the processes, since the file is on disk:
+ *
+ * - A reboot, after which the clock may come back behind the last ID (a
+ *   VM's clock, an RTC that drifted, NTP stepping after boot). The state
+ *   keeps a durable mark: no ID of it carries a time past mark_ms, and the
+ *   mark is on disk (msync) before any ID past the old one is handed out,
+ *   MINTID_HOST_MARK_AHEAD_MS at a time. A state opened under another boot
+ *   id than the one it was written under is recovered: its lock made anew,
+ *   its floor raised past the mark, as libuuid reads its clock file.
+ *
+ * - A lock word that names a holder which is gone without the kernel
+ *   freeing it: a file copied (a backup, a snapshot) while a process held
+ *   the lock, or left by a power loss. A waiter that times out looks at
+ *   the holder the lock word names, as a debugger would: when that thread
+ *   is gone, or does not map this file, the lock is made anew and the
+ *   floor raised past the mark. Recoveries are serialised by an open file
+ *   description lock on the file.
  */
 #include "internal.h"
 
@@ -44,12 +62,15 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 
 #define HOST_MAGIC "mintid-host-gen"
-#define HOST_VERSION 1u
+#define HOST_VERSION 2u
 #define HOST_REJOIN_TRIES 4
+#define BOOT_ID_SIZE 40
+#define FUTEX_TID_MASK_ 0x3fffffffu /* the kernel's robust-futex ABI: the owner's thread id */
 
 /* The file's contents. Everything after `lock` is read and written under it. */
 struct host_state {
@@ -61,6 +82,10 @@ struct host_state {
     int64_t node;
     int64_t epoch_ms;
     int64_t created_ms;
+    char space[MINTID_ID_SPACE_MAX + 1]; /* the id space */
+    char boot_id[BOOT_ID_SIZE];          /* the boot the lock and the core were last recovered in */
+    int64_t mark_ms;   /* durable: no ID carries a time past it (Unix ms); written under the lock */
+    uint64_t owner_ns; /* the pid namespace of the lock's last holder, read only by recovery */
     pthread_mutex_t lock;
     uint32_t replaced; /* 1: the path names another state now; move to it */
     uint32_t reserved;
@@ -94,13 +119,169 @@ struct mintid__host {
     const mintid__format_impl *f;
     int64_t node; /* as in the key: -1 where the format has no (or an optional) node */
     int64_t epoch_ms;
+    char space[MINTID_ID_SPACE_MAX + 1];
     mintid_clock_fn clock; /* the generator's */
     void *clock_ctx;
     uint32_t lock_wait_ms; /* the longest wait for the lock */
+    char dir[PATH_MAX];    /* the directory of path, absolute */
     mapping *retired;      /* states moved from, unmapped at close */
     size_t nretired;
     char path[PATH_MAX];
 };
+
+/* ---- what identifies this boot and this process's pid namespace ------------- */
+
+static char boot_id[BOOT_ID_SIZE];
+static uint64_t own_pid_ns;
+static pthread_once_t ids_once = PTHREAD_ONCE_INIT;
+
+/*
+ * The kernel's boot id, new at every boot ("" where it cannot be read: a
+ * reboot then goes unnoticed, and only the state's other guards hold), and
+ * the inode of this process's pid namespace (0 where unknown), which says
+ * whether a thread id in a lock word means the same thread to us.
+ */
+static void read_ids(void) {
+    int fd = open("/proc/sys/kernel/random/boot_id", O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) {
+        ssize_t n = read(fd, boot_id, sizeof boot_id - 1);
+        boot_id[n > 0 ? (size_t)n : 0] = '\0';
+        close(fd);
+        char *nl = strchr(boot_id, '\n');
+        if (nl != NULL)
+            *nl = '\0';
+    }
+    struct stat sb;
+    if (stat("/proc/self/ns/pid", &sb) == 0)
+        own_pid_ns = (uint64_t)sb.st_ino;
+}
+
+static const char *this_boot(void) {
+    pthread_once(&ids_once, read_ids);
+    return boot_id;
+}
+
+static uint64_t this_pid_ns(void) {
+    pthread_once(&ids_once, read_ids);
+    return own_pid_ns;
+}
+
+/* Makes st's mutex: process-shared and robust. */
+static int make_lock(struct host_state *st) {
+    pthread_mutexattr_t attr;
+    int rc = MINTID_EHOST;
+    if (pthread_mutexattr_init(&attr) == 0) {
+        if (pthread_mutexattr_setpshared(&attr, PTHREAD_PROCESS_SHARED) == 0 &&
+            pthread_mutexattr_setrobust(&attr, PTHREAD_MUTEX_ROBUST) == 0 && pthread_mutex_init(&st->lock, &attr) == 0)
+            rc = MINTID_OK;
+        pthread_mutexattr_destroy(&attr);
+    }
+    return rc;
+}
+
+/* The first unit after the one holding Unix ms `ms`, in st's units after its epoch. */
+static int64_t unit_after_ms(const struct host_state *st, int64_t ms) {
+    int64_t unit = st->ts_unit_ms;
+    return mintid__floor_div(ms, unit) + 1 - mintid__floor_div(st->epoch_ms, unit);
+}
+
+/* Writes st's page to disk: what a reboot will find. */
+static int sync_state(struct host_state *st) {
+    return msync(st, sizeof *st, MS_SYNC) == 0 ? MINTID_OK : MINTID_EHOST;
+}
+
+/*
+ * Makes st's lock anew after its holder is gone without the kernel freeing
+ * it (another boot, a copied file): nothing mints in st meanwhile, as the
+ * caller holds the file's recovery lock and found no live holder. The
+ * floor passes every unit the state may have issued, and the mark.
+ */
+static int recover(struct host_state *st) {
+    if (make_lock(st) != MINTID_OK)
+        return MINTID_EHOST;
+    mintid__core_raise_floor(&st->core, mintid__core_next_unit(&st->core));
+    if (st->mark_ms > 0)
+        mintid__core_raise_floor(&st->core, unit_after_ms(st, st->mark_ms));
+    snprintf(st->boot_id, sizeof st->boot_id, "%s", this_boot());
+    st->replaced = 0;
+    return sync_state(st);
+}
+
+/*
+ * Takes (F_WRLCK) or lets go of (F_UNLCK) the file's recovery lock: an open
+ * file description lock, so threads are apart too. It must be let go
+ * explicitly: a mapping of the file keeps the description open.
+ */
+static int recovery_lock(int fd, short type) {
+    struct flock fl = {.l_type = type, .l_whence = SEEK_SET, .l_start = 0, .l_len = 1};
+    while (fcntl(fd, F_OFD_SETLKW, &fl) != 0)
+        if (errno != EINTR)
+            return -1;
+    return 0;
+}
+
+/*
+ * Whether a line of /proc/PID/maps ("start-end perms offset maj:min inode
+ * path") maps the file (dev, ino).
+ */
+static bool maps_line_is(const char *line, dev_t dev, ino_t ino) {
+    const char *p = line;
+    for (int field = 0; field < 3; field++) {
+        p = strchr(p, ' ');
+        if (p == NULL)
+            return false;
+        p++;
+    }
+    char *end;
+    errno = 0;
+    unsigned long maj = strtoul(p, &end, 16);
+    if (errno != 0 || end == p || *end != ':')
+        return false;
+    p = end + 1;
+    unsigned long min = strtoul(p, &end, 16);
+    if (errno != 0 || end == p || *end != ' ')
+        return false;
+    p = end + 1;
+    unsigned long long inode = strtoull(p, &end, 10);
+    if (errno != 0 || end == p)
+        return false;
+    return inode == (unsigned long long)ino && maj == major(dev) && min == minor(dev);
+}
+
+/*
+ * Whether thread `tid` (of this pid namespace) maps the file (dev, ino):
+ * 1 yes, 0 no (or no such thread), -1 cannot tell (its maps are not ours
+ * to read: another user's process).
+ */
+static int thread_maps(unsigned tid, dev_t dev, ino_t ino) {
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%u/maps", tid);
+    FILE *f = fopen(path, "re");
+    if (f == NULL)
+        return errno == ENOENT || errno == ESRCH ? 0 : -1;
+    char line[512];
+    int found = 0;
+    while (!found && fgets(line, sizeof line, f) != NULL) {
+        if (maps_line_is(line, dev, ino))
+            found = 1;
+        /* A line longer than the buffer: skip its rest. */
+        while (strchr(line, '\n') == NULL && fgets(line, sizeof line, f) != NULL)
+            ;
+    }
+    bool failed = ferror(f);
+    fclose(f);
+    return failed ? -1 : found;
+}
+
+/* The thread id the lock word of st names as holder; 0 for none (or a C library that keeps it elsewhere). */
+static unsigned lock_holder(const struct host_state *st) {
+#ifdef __GLIBC__
+    return (unsigned)__atomic_load_n(&st->lock.__data.__lock, __ATOMIC_RELAXED) & FUTEX_TID_MASK_;
+#else
+    (void)st;
+    return 0;
+#endif
+}
 
 static int64_t coarse_monotonic_ms(void) {
     struct timespec ts;
@@ -137,14 +318,9 @@ static int init_state(const struct mintid__host *h, int fd, struct host_state **
     int64_t real = 0, own;
     mintid_clock_system(NULL, &real);
     st->created_ms = h->clock(h->clock_ctx, &own) == MINTID_OK && own > real ? own : real;
-    pthread_mutexattr_t attr;
-    int rc = MINTID_EHOST;
-    if (pthread_mutexattr_init(&attr) == 0) {
-        if (pthread_mutexattr_setpshared(&attr, PTHREAD_PROCESS_SHARED) == 0 &&
-            pthread_mutexattr_setrobust(&attr, PTHREAD_MUTEX_ROBUST) == 0 && pthread_mutex_init(&st->lock, &attr) == 0)
-            rc = MINTID_OK;
-        pthread_mutexattr_destroy(&attr);
-    }
+    memcpy(st->space, h->space, sizeof st->space);
+    snprintf(st->boot_id, sizeof st->boot_id, "%s", this_boot());
+    int rc = make_lock(st);
     if (rc != MINTID_OK) {
         munmap(st, sizeof *st);
         return rc;
@@ -163,7 +339,21 @@ static int init_state(const struct mintid__host *h, int fd, struct host_state **
 static bool state_matches(const struct mintid__host *h, const struct host_state *st) {
     return memcmp(st->magic, HOST_MAGIC, sizeof st->magic) == 0 && st->version == HOST_VERSION &&
            st->size == sizeof *st && st->format == (uint32_t)h->f->pub.id && st->ts_unit_ms == h->f->pub.ts_unit_ms &&
-           st->node == h->node && st->epoch_ms == h->epoch_ms;
+           st->node == h->node && st->epoch_ms == h->epoch_ms &&
+           memcmp(st->space, h->space, sizeof st->space) == 0;
+}
+
+/* Makes the directory's entries durable (a state made new in it). */
+static int sync_dir(const struct mintid__host *h) {
+    int fd = open(h->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    int rc = fsync(fd);
+    int saved = errno;
+    close(fd);
+    errno = saved;
+    /* A file system that syncs no directory (some FUSE ones) says EINVAL: nothing to do there. */
+    return rc == 0 || saved == EINVAL ? 0 : -1;
 }
 
 /* Maps the state at h->path, creating it if there is none. */
@@ -182,12 +372,35 @@ static int map_path(const struct mintid__host *h, mapping *out) {
                 return MINTID_EHOSTSTATE;
             }
             struct host_state *st = mmap(NULL, sizeof *st, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-            close(fd);
-            if (st == MAP_FAILED)
+            if (st == MAP_FAILED) {
+                close(fd);
                 return MINTID_EHOST;
+            }
             if (!state_matches(h, st)) {
                 munmap(st, sizeof *st);
+                close(fd);
                 return MINTID_EHOSTSTATE;
+            }
+            /* Written under an earlier boot: its lock word and core are
+             * that boot's (see the top of this file). */
+            int rc = MINTID_OK;
+            if (recovery_lock(fd, F_WRLCK) != 0) {
+                rc = MINTID_EHOST;
+            } else {
+                if (strncmp(st->boot_id, this_boot(), sizeof st->boot_id) != 0)
+                    rc = recover(st);
+                int saved = errno;
+                /* Let go explicitly: the mapping keeps the open file
+                 * description, and so its lock, past close(). */
+                recovery_lock(fd, F_UNLCK);
+                errno = saved;
+            }
+            int saved = errno;
+            close(fd);
+            errno = saved;
+            if (rc != MINTID_OK) {
+                munmap(st, sizeof *st);
+                return rc;
             }
             *out = (mapping){st, sb.st_dev, sb.st_ino};
             return MINTID_OK;
@@ -209,7 +422,7 @@ static int map_path(const struct mintid__host *h, mapping *out) {
         /* Every user's processes share the host's sequence (see mintid.h). */
         int rc = fchmod(fd, 0666) == 0 ? init_state(h, fd, &st) : MINTID_EHOST;
         struct stat sb;
-        if (rc == MINTID_OK && fstat(fd, &sb) != 0)
+        if (rc == MINTID_OK && (fstat(fd, &sb) != 0 || fsync(fd) != 0))
             rc = MINTID_EHOST;
         int saved = errno;
         close(fd);
@@ -218,6 +431,9 @@ static int map_path(const struct mintid__host *h, mapping *out) {
             rc = saved == EEXIST ? 1 : MINTID_EHOST; /* 1: another process won; use its state */
         }
         unlink(tmp);
+        /* The name on disk too, before any mark in the file counts. */
+        if (rc == MINTID_OK && sync_dir(h) != 0)
+            rc = MINTID_EHOST, saved = errno;
         errno = saved;
         if (rc == MINTID_OK) {
             *out = (mapping){st, sb.st_dev, sb.st_ino};
@@ -232,7 +448,7 @@ static int map_path(const struct mintid__host *h, mapping *out) {
     return MINTID_EHOST;
 }
 
-int mintid__host_open(const mintid__format_impl *f, const mintid_config *cfg, const char *dir,
+int mintid__host_open(const mintid__format_impl *f, const mintid_config *cfg, const char *dir, const char *space,
                       struct mintid__host **out) {
     const mintid_format *fmt = &f->pub;
     struct mintid__host *h = calloc(1, sizeof *h);
@@ -249,21 +465,23 @@ int mintid__host_open(const mintid__format_impl *f, const mintid_config *cfg, co
     h->lock_wait_ms = cfg->max_wait_ms > MINTID_HOST_LOCK_WAIT_MS ? cfg->max_wait_ms : MINTID_HOST_LOCK_WAIT_MS;
     /* An absolute path: a process that changes its directory later still
      * looks at the same file. */
-    char absdir[PATH_MAX];
-    if (realpath(dir != NULL ? dir : MINTID_HOST_DIR_DEFAULT, absdir) == NULL) {
+    if (realpath(dir, h->dir) == NULL) {
         int saved = errno;
         free(h);
         errno = saved;
         return MINTID_EHOST;
     }
-    dir = absdir;
-    char key[96];
+    snprintf(h->space, sizeof h->space, "%s", space);
+    char key[192];
     int n = snprintf(key, sizeof key, "mintid-%s", fmt->name);
     if (h->node >= 0)
         n += snprintf(key + n, sizeof key - (size_t)n, "-node%" PRId64, h->node);
     if (fmt->epoch_settable)
-        snprintf(key + n, sizeof key - (size_t)n, "-epoch%" PRId64, h->epoch_ms);
-    n = snprintf(h->path, sizeof h->path, "%s/%s", dir, key);
+        n += snprintf(key + n, sizeof key - (size_t)n, "-epoch%" PRId64, h->epoch_ms);
+    /* The default space keeps the names earlier releases gave. */
+    if (strcmp(space, MINTID_ID_SPACE_DEFAULT) != 0)
+        snprintf(key + n, sizeof key - (size_t)n, "-space-%s", space);
+    n = snprintf(h->path, sizeof h->path, "%s/%s", h->dir, key);
     if (n < 0 || (size_t)n >= sizeof h->path - 48) {
         free(h);
         errno = ENAMETOOLONG;
@@ -324,14 +542,42 @@ static int lock_until(pthread_mutex_t *m, const struct timespec *deadline) {
 #endif
 
 /*
+ * After a wait for st's lock timed out with the lock word naming `holder`
+ * all along: when that thread is certainly not minting in this file (it
+ * is gone, or maps no such file: the lock word came with a copy of the
+ * file), makes the lock anew under the file's recovery lock and returns
+ * true. A holder of another pid namespace, or whose maps are not ours to
+ * read, is never taken for gone: such a holder may be only stopped.
+ */
+static bool recover_stale(struct host_state *st, unsigned holder, const struct mintid__host *h, dev_t dev,
+                          ino_t ino) {
+    if (h == NULL || st->owner_ns != this_pid_ns() || own_pid_ns == 0 || thread_maps(holder, dev, ino) != 0)
+        return false;
+    int fd = open(h->path, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
+    if (fd < 0)
+        return false;
+    struct stat sb;
+    bool done = false;
+    /* Another process may have recovered it first: the word then names another holder, or none. */
+    if (fstat(fd, &sb) == 0 && sb.st_dev == dev && sb.st_ino == ino && recovery_lock(fd, F_WRLCK) == 0 &&
+        lock_holder(st) == holder && thread_maps(holder, dev, ino) == 0) {
+        done = recover(st) == MINTID_OK;
+        recovery_lock(fd, F_UNLCK);
+    }
+    close(fd);
+    return done;
+}
+
+/*
  * Locks st, waiting at most wait_ms for a holder (one stopped with
  * SIGSTOP, say, must not stall every process of the host for good:
  * MINTID_ETIMEDOUT, nothing locked). A holder that died leaves a floor
  * past every unit it may have used.
  */
-static int lock_state(struct host_state *st, uint32_t wait_ms) {
+static int lock_state(struct host_state *st, uint32_t wait_ms, const struct mintid__host *h, dev_t dev, ino_t ino) {
     int rc = pthread_mutex_trylock(&st->lock);
     if (rc == EBUSY) {
+        unsigned holder = lock_holder(st);
         struct timespec deadline;
         clock_gettime(LOCK_CLOCK, &deadline);
         deadline.tv_sec += (time_t)(wait_ms / 1000);
@@ -341,6 +587,8 @@ static int lock_state(struct host_state *st, uint32_t wait_ms) {
             deadline.tv_nsec -= 1000000000L;
         }
         rc = lock_until(&st->lock, &deadline);
+        if (rc == ETIMEDOUT && holder != 0 && lock_holder(st) == holder && recover_stale(st, holder, h, dev, ino))
+            rc = pthread_mutex_trylock(&st->lock);
     }
     if (rc == EOWNERDEAD) {
         mintid__core_raise_floor(&st->core, mintid__core_next_unit(&st->core));
@@ -349,14 +597,17 @@ static int lock_state(struct host_state *st, uint32_t wait_ms) {
             errno = ENOTRECOVERABLE;
             return MINTID_EHOST;
         }
+        st->owner_ns = this_pid_ns();
         return MINTID_OK;
     }
-    if (rc == ETIMEDOUT)
+    if (rc == ETIMEDOUT || rc == EBUSY)
         return MINTID_ETIMEDOUT;
     if (rc != 0) {
         errno = rc;
         return MINTID_EHOST;
     }
+    if (st->owner_ns != own_pid_ns)
+        st->owner_ns = own_pid_ns;
     return MINTID_OK;
 }
 
@@ -400,7 +651,7 @@ static int rejoin(struct mintid__host *h) {
             munmap(m.st, sizeof *m.st); /* the path is ours after all */
             return MINTID_OK;
         }
-        if ((rc = lock_state(m.st, h->lock_wait_ms)) != MINTID_OK) {
+        if ((rc = lock_state(m.st, h->lock_wait_ms, h, m.dev, m.ino)) != MINTID_OK) {
             munmap(m.st, sizeof *m.st);
             return rc;
         }
@@ -414,6 +665,18 @@ static int rejoin(struct mintid__host *h) {
             continue;
         }
         mintid__core_raise_floor(&m.st->core, carry);
+        /* The old state's mark, on disk in the new one before it counts: a
+         * reboot must not find the new file below IDs the old one issued. */
+        if (old->mark_ms > m.st->mark_ms) {
+            int64_t was = m.st->mark_ms;
+            m.st->mark_ms = old->mark_ms;
+            if ((rc = sync_state(m.st)) != MINTID_OK) {
+                m.st->mark_ms = was;
+                pthread_mutex_unlock(&m.st->lock);
+                munmap(m.st, sizeof *m.st);
+                return rc;
+            }
+        }
         old->replaced = 1;
         h->retired[h->nretired++] = (mapping){old, h->dev, h->ino};
         h->dev = m.dev;
@@ -429,7 +692,7 @@ static int rejoin(struct mintid__host *h) {
 int mintid__host_lock(struct mintid__host *h) {
     for (;;) {
         struct host_state *st = atomic_load(&h->st);
-        int rc = lock_state(st, h->lock_wait_ms);
+        int rc = lock_state(st, h->lock_wait_ms, h, h->dev, h->ino);
         if (rc != MINTID_OK)
             return rc;
         if (atomic_load(&h->st) != st) {
@@ -472,3 +735,17 @@ void mintid__host_unlock(struct mintid__host *h) { pthread_mutex_unlock(&atomic_
 mintid__core *mintid__host_core(struct mintid__host *h) { return &atomic_load(&h->st)->core; }
 
 uint64_t *mintid__host_last_value(struct mintid__host *h) { return &atomic_load(&h->st)->last_value; }
+
+int64_t *mintid__host_mark(struct mintid__host *h) { return &atomic_load(&h->st)->mark_ms; }
+
+int mintid__host_cover(struct mintid__host *h, int64_t unix_ms) {
+    struct host_state *st = atomic_load(&h->st);
+    if (unix_ms <= st->mark_ms)
+        return MINTID_OK;
+    int64_t was = st->mark_ms;
+    st->mark_ms = unix_ms > INT64_MAX - MINTID_HOST_MARK_AHEAD_MS ? INT64_MAX : unix_ms + MINTID_HOST_MARK_AHEAD_MS / 2;
+    int rc = sync_state(st);
+    if (rc != MINTID_OK)
+        st->mark_ms = was; /* not on disk: no ID may count on it */
+    return rc;
+}

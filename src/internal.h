@@ -478,6 +478,9 @@ int mintid__seq_begin_next(const mintid__format_impl *f, const mintid_config *cf
 
 /* ---- the host-wide state (host.c) ---------------------------------------- */
 
+/* Whether `space` is 1..MINTID_ID_SPACE_MAX letters, digits, '.', '_' and '-' (env.c). */
+bool mintid__id_space_valid(const char *space);
+
 /*
  * A host-wide generator's view of its shared state: opened for a format and
  * its parameters, locked around every use. The core and the last value it
@@ -485,7 +488,7 @@ int mintid__seq_begin_next(const mintid__format_impl *f, const mintid_config *cf
  * path's new state, see host.c).
  */
 struct mintid__host;
-int mintid__host_open(const mintid__format_impl *f, const mintid_config *cfg, const char *dir,
+int mintid__host_open(const mintid__format_impl *f, const mintid_config *cfg, const char *dir, const char *space,
                       struct mintid__host **out);
 void mintid__host_close(struct mintid__host *h);
 /*
@@ -509,6 +512,15 @@ void mintid__host_unlock(struct mintid__host *h);
 mintid__core *mintid__host_core(struct mintid__host *h);
 uint64_t *mintid__host_last_value(struct mintid__host *h);
 const char *mintid__host_path(const struct mintid__host *h);
+/* With the lock held: the state's durable mark (Unix ms), no ID past which is issued. */
+int64_t *mintid__host_mark(struct mintid__host *h);
+/*
+ * With the lock held, before an ID carrying Unix ms `unix_ms` (the end of
+ * its unit) is handed out: the mark raised past it, MINTID_HOST_MARK_AHEAD_MS
+ * ahead, and on disk. MINTID_EHOST (errno) if it cannot be written: no ID
+ * past the old mark then.
+ */
+int mintid__host_cover(struct mintid__host *h, int64_t unix_ms);
 
 /* ---- clock and entropy (clock.c, entropy.c) ------------------------------ */
 

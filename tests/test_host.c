@@ -12,6 +12,7 @@
 #include "mintid.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -20,6 +21,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -254,7 +256,7 @@ static void test_holder_killed_mid_mint(void) {
         pid_t pid = fork();
         if (pid == 0) {
             struct mintid__host *h;
-            if (mintid__host_open(mintid__impl(fmt), &cfg, dir, &h) != MINTID_OK || mintid__host_lock(h) != MINTID_OK)
+            if (mintid__host_open(mintid__impl(fmt), &cfg, dir, MINTID_ID_SPACE_DEFAULT, &h) != MINTID_OK || mintid__host_lock(h) != MINTID_OK)
                 _exit(1);
             mintid__core *core = mintid__host_core(h);
             core->st.seq = mintid__impl(fmt)->seq_init; /* the new unit's sequence, not yet its timestamp */
@@ -599,8 +601,8 @@ static void test_creator_clock_behind(void) {
 
 /*
  * A process that cannot look at the path (it dropped its rights) fails,
- * but does not tell the others the state was replaced; one that changed
- * its directory after opening a relative one still looks at the same file.
+ * but does not tell the others the state was replaced; a relative
+ * directory is refused.
  */
 static void test_cannot_look(void) {
     const mintid_format *fmt = mintid_format_find("snowflake");
@@ -626,17 +628,20 @@ static void test_cannot_look(void) {
     CHECK_INT(mintid_gen_next(gen, &id), MINTID_OK);
     mintid_gen_free(gen);
 
+    /* A relative directory is refused: processes in other working
+     * directories would mint two sequences. */
     char cwd[PATH_MAX];
     CHECK(getcwd(cwd, sizeof cwd) != NULL);
     CHECK_INT(chdir(dir), 0);
     CHECK_INT(mkdir("states", 0755), 0);
-    CHECK_INT(mintid_gen_new_host(fmt, NULL, "states", &gen), MINTID_OK);
-    CHECK_INT(mintid_gen_next(gen, &id), MINTID_OK);
-    CHECK_INT(chdir("/"), 0);
-    usleep(2 * MINTID_HOST_CHECK_MS * 1000);
-    CHECK_INT(mintid_gen_next(gen, &id), MINTID_OK);
+    CHECK_INT(mintid_gen_new_host(fmt, NULL, "states", &gen), MINTID_EINVAL);
+    CHECK_INT(setenv("MINTID_HOST_DIR", "states", 1), 0);
+    CHECK_INT(mintid_gen_new_host(fmt, NULL, NULL, &gen), MINTID_EINVAL);
+    char buf[PATH_MAX], why[256];
+    CHECK_INT(mintid_env_host_dir(buf, sizeof buf, why, sizeof why), MINTID_EINVAL);
+    CHECK(strstr(why, "MINTID_HOST_DIR 'states' is not an absolute path") != NULL);
+    CHECK_INT(unsetenv("MINTID_HOST_DIR"), 0);
     CHECK_INT(chdir(cwd), 0);
-    mintid_gen_free(gen);
 }
 
 /* A holder stopped with the lock held (SIGSTOP): the others time out, then go on once it dies. */
@@ -653,7 +658,7 @@ static void test_stopped_holder(void) {
     pid_t pid = fork();
     if (pid == 0) {
         struct mintid__host *h;
-        if (mintid__host_open(mintid__impl(fmt), &cfg, dir, &h) != MINTID_OK || mintid__host_lock(h) != MINTID_OK)
+        if (mintid__host_open(mintid__impl(fmt), &cfg, dir, MINTID_ID_SPACE_DEFAULT, &h) != MINTID_OK || mintid__host_lock(h) != MINTID_OK)
             _exit(1);
         raise(SIGSTOP);
         _exit(2);
@@ -711,6 +716,208 @@ static void test_bad_files(void) {
     mintid_gen_free(gen);
 }
 
+/* ---- across a reboot, and a lock word no process will free ------------------------------- */
+
+/*
+ * A reboot, as the state file sees it: its recorded boot id is no longer
+ * the kernel's. The file keeps this boot's id as text; it is found and
+ * overwritten, so the test needs no knowledge of the layout.
+ */
+static void forget_boot(const char *path) {
+    char boot[64] = "";
+    FILE *b = fopen("/proc/sys/kernel/random/boot_id", "r");
+    CHECK(b != NULL && fgets(boot, sizeof boot, b) != NULL);
+    if (b != NULL)
+        fclose(b);
+    boot[strcspn(boot, "\n")] = '\0';
+    int fd = open(path, O_RDWR);
+    CHECK(fd >= 0);
+    struct stat sb;
+    CHECK_INT(fstat(fd, &sb), 0);
+    char *p = mmap(NULL, (size_t)sb.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    CHECK(p != MAP_FAILED);
+    char *at = memmem(p, (size_t)sb.st_size, boot, strlen(boot));
+    CHECK(at != NULL);
+    if (at != NULL)
+        memset(at, 'x', strlen(boot));
+    munmap(p, (size_t)sb.st_size);
+    close(fd);
+}
+
+/*
+ * Every format with too few random bits to keep processes apart mints,
+ * the host reboots, and the clock comes back 5 s behind the last ID: the
+ * state, found written under another boot, mints nothing until the clock
+ * has passed its durable mark, and then only above every ID before.
+ * Without the mark (a floor of only the last ID's unit, say, or the state
+ * of the last boot taken as it is) the IDs of those 5 s would come again.
+ */
+static void test_reboot_with_the_clock_behind(void) {
+    for (int f = 0; f < MINTID_FORMAT_COUNT; f++) {
+        const mintid_format *fmt = fmt_at(f);
+        if (fmt->bits >= 128 && (fmt->node_bits == 0 || fmt->node_optional))
+            continue;
+        mintid_config cfg = waiting_config(fmt);
+        cfg.clock = fixed_clock;
+        cfg.max_wait_ms = 5;
+        cfg.rollback = MINTID_ROLLBACK_WAIT;
+        CHECK_INT(mintid_clock_system(NULL, &fixed_ms), MINTID_OK);
+        fixed_ms += 10000;
+        mintid_gen *gen;
+        CHECK_INT(mintid_gen_new_host(fmt, &cfg, dir, &gen), MINTID_OK);
+        enum { N = 64 };
+        mintid_id before[N];
+        int64_t start = fixed_ms + 1000;
+        for (int i = 0; i < N; i++) {
+            fixed_ms = start + i * 100; /* 6.4 s of IDs */
+            CHECK_INT(mintid_gen_next(gen, &before[i]), MINTID_OK);
+        }
+        char path[PATH_MAX];
+        snprintf(path, sizeof path, "%s", mintid_gen_host_path(gen));
+        mintid_gen_free(gen);
+
+        forget_boot(path);
+        fixed_ms = start + (N - 1) * 100 - 5000; /* the clock 5 s behind the last ID */
+        CHECK_INT(mintid_gen_new_host(fmt, &cfg, dir, &gen), MINTID_OK);
+        mintid_id after;
+        int rc = mintid_gen_next(gen, &after);
+        if (rc == MINTID_OK)
+            for (int i = 0; i < N; i++)
+                if (memcmp(&after, &before[i], sizeof after) == 0)
+                    fprintf(stderr, "%s: after the reboot, ID %d came again\n", fmt->name, i);
+        CHECK_INT(rc, MINTID_ETIMEDOUT);
+        /* Past the last ID but inside the mark: still nothing. */
+        fixed_ms = start + (N - 1) * 100 + fmt->ts_unit_ms;
+        CHECK_INT(mintid_gen_next(gen, &after), MINTID_ETIMEDOUT);
+        /* Past the mark: above everything before. */
+        fixed_ms = start + (N - 1) * 100 + 2 * MINTID_HOST_MARK_AHEAD_MS + fmt->ts_unit_ms;
+        CHECK_INT(mintid_gen_next(gen, &after), MINTID_OK);
+        CHECK(mintid_id_compare(fmt, &after, &before[N - 1]) > 0);
+        mintid_gen_free(gen);
+    }
+}
+
+/* Copies the file at `from` to `to`, as a backup or a snapshot would. */
+static void copy_file(const char *from, const char *to) {
+    char cmd[3 * PATH_MAX];
+    snprintf(cmd, sizeof cmd, "cp '%s' '%s'", from, to);
+    CHECK_INT(system(cmd), 0);
+}
+
+/*
+ * A state file copied while a process held its lock (a backup, a
+ * snapshot) and put back in another directory: the lock word names that
+ * holder, which never frees this copy. A generator on the copy waits out
+ * its lock wait once, finds the holder alive but not mapping the copy (or
+ * gone), makes the lock anew and mints above every ID of the copy; it is
+ * never stalled for good. A holder that does map the file (stopped, say)
+ * is never taken for gone: test_stopped_holder.
+ */
+static void test_copied_while_locked(void) {
+    for (int holder_dies = 0; holder_dies < 2; holder_dies++) {
+        const mintid_format *fmt = mintid_format_find("snowflake");
+        mintid_config cfg = waiting_config(fmt);
+        cfg.max_wait_ms = 100;
+        mintid_gen *gen;
+        CHECK_INT(mintid_gen_new_host(fmt, &cfg, dir, &gen), MINTID_OK);
+        mintid_id before;
+        usleep(3 * MINTID_HOST_CHECK_MS * 1000); /* past the new state's floor */
+        CHECK_INT(mintid_gen_next(gen, &before), MINTID_OK);
+        char path[PATH_MAX], copy_dir[PATH_MAX], copy[PATH_MAX + 64];
+        snprintf(path, sizeof path, "%s", mintid_gen_host_path(gen));
+        snprintf(copy_dir, sizeof copy_dir, "%s/restored%d", dir, holder_dies);
+        CHECK_INT(mkdir(copy_dir, 0755), 0);
+        snprintf(copy, sizeof copy, "%s/%s", copy_dir, strrchr(path, '/') + 1);
+
+        int ready[2], done[2];
+        CHECK_INT(pipe(ready), 0);
+        CHECK_INT(pipe(done), 0);
+        fflush(NULL);
+        pid_t pid = fork();
+        if (pid == 0) {
+            struct mintid__host *h;
+            if (mintid__host_open(mintid__impl(fmt), &cfg, dir, MINTID_ID_SPACE_DEFAULT, &h) != MINTID_OK ||
+                mintid__host_lock(h) != MINTID_OK)
+                _exit(1);
+            char c = 'x';
+            if (write(ready[1], &c, 1) != 1 || read(done[0], &c, 1) < 0)
+                _exit(2);
+            mintid__host_unlock(h);
+            _exit(0);
+        }
+        char c;
+        CHECK_INT((int)read(ready[0], &c, 1), 1);
+        copy_file(path, copy);
+        if (holder_dies) {
+            kill(pid, SIGKILL);
+            waitpid(pid, NULL, 0);
+        }
+        mintid_gen *restored;
+        CHECK_INT(mintid_gen_new_host(fmt, &cfg, copy_dir, &restored), MINTID_OK);
+        /* The first call waits out the lock (MINTID_HOST_LOCK_WAIT_MS); the
+         * recovered state mints past the copy's mark, at most
+         * MINTID_HOST_MARK_AHEAD_MS on. */
+        mintid_id after;
+        int rc = MINTID_ETIMEDOUT;
+        for (int tries = 0; rc == MINTID_ETIMEDOUT && tries < 2 * MINTID_HOST_MARK_AHEAD_MS / 100; tries++)
+            rc = mintid_gen_next(restored, &after);
+        CHECK_INT(rc, MINTID_OK);
+        CHECK(mintid_id_compare(fmt, &after, &before) > 0);
+        CHECK_INT(mintid_gen_next(restored, &after), MINTID_OK);
+        mintid_gen_free(restored);
+        if (!holder_dies) {
+            CHECK_INT((int)write(done[1], "x", 1), 1);
+            int st;
+            waitpid(pid, &st, 0);
+            CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+        }
+        close(ready[0]);
+        close(ready[1]);
+        close(done[0]);
+        close(done[1]);
+        mintid_gen_free(gen);
+    }
+}
+
+/* The id space names the state: other spaces mint apart, the default keeps the old names. */
+static void test_id_spaces(void) {
+    const mintid_format *fmt = mintid_format_find("nanoflake");
+    mintid_host_options o;
+    mintid_host_options_init(&o);
+    o.dir = dir;
+    mintid_gen *a, *b;
+    CHECK_INT(mintid_gen_open_host(fmt, NULL, &o, &a), MINTID_OK);
+    o.id_space = "tenant-2";
+    CHECK_INT(mintid_gen_open_host(fmt, NULL, &o, &b), MINTID_OK);
+    CHECK(strstr(mintid_gen_host_path(a), "-space-") == NULL);
+    CHECK(strstr(mintid_gen_host_path(b), "-space-tenant-2") != NULL);
+    mintid_gen_free(a);
+    mintid_gen_free(b);
+    o.id_space = "a/b";
+    CHECK_INT(mintid_gen_open_host(fmt, NULL, &o, &a), MINTID_EINVAL);
+    /* The environment, as every face reads it. */
+    CHECK_INT(setenv("MINTID_ID_SPACE", "tenant-2", 1), 0);
+    CHECK_INT(mintid_gen_new_host(fmt, NULL, dir, &a), MINTID_OK);
+    CHECK(strstr(mintid_gen_host_path(a), "-space-tenant-2") != NULL);
+    mintid_gen_free(a);
+    char why[256], buf[MINTID_ID_SPACE_MAX + 1];
+    CHECK_INT(setenv("MINTID_ID_SPACE", "no spaces", 1), 0);
+    CHECK_INT(mintid_gen_new_host(fmt, NULL, dir, &a), MINTID_EINVAL);
+    CHECK_INT(mintid_env_id_space(buf, sizeof buf, why, sizeof why), MINTID_EINVAL);
+    CHECK(strstr(why, "MINTID_ID_SPACE 'no spaces'") != NULL);
+    CHECK_INT(unsetenv("MINTID_ID_SPACE"), 0);
+    int64_t node;
+    CHECK_INT(setenv("MINTID_NODE", "1024", 1), 0);
+    CHECK_INT(mintid_env_node(fmt, &node, why, sizeof why), MINTID_EINVAL);
+    CHECK(strstr(why, "MINTID_NODE '1024': node ids are 0..1023 for nanoflake") != NULL);
+    CHECK_INT(setenv("MINTID_NODE", "7", 1), 0);
+    CHECK_INT(mintid_env_node(fmt, &node, why, sizeof why), MINTID_OK);
+    CHECK_INT((int)node, 7);
+    CHECK_INT(unsetenv("MINTID_NODE"), 0);
+    CHECK_INT(mintid_env_node(fmt, &node, why, sizeof why), MINTID_OK);
+    CHECK_INT((int)node, -1);
+}
+
 /* Every test, or (test_host NAME...) those whose names hold one of the NAMEs. */
 int main(int argc, char **argv) {
 #define T(name)                                                                                                        \
@@ -733,6 +940,9 @@ int main(int argc, char **argv) {
         T(test_creator_clock_behind),
         T(test_cannot_look),
         T(test_stopped_holder),
+        T(test_reboot_with_the_clock_behind),
+        T(test_copied_while_locked),
+        T(test_id_spaces),
     };
 #undef T
     for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++) {

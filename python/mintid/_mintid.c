@@ -582,17 +582,27 @@ static GenObject *gen_create(PyTypeObject *type, const mintid_format *fmt, int64
     mintid_config cfg;
     mintid_config_init(&cfg, fmt);
     cfg.overflow = fail_on_overflow ? MINTID_OVERFLOW_FAIL : MINTID_OVERFLOW_WAIT;
+    /* The environment as every home reads it: MINTID_NODE for a node not
+     * given, MINTID_HOST_DIR and MINTID_ID_SPACE for the shared state. */
+    char why[512], dir[PATH_MAX], space[MINTID_ID_SPACE_MAX + 1];
+    if (node < 0 && fmt->node_bits > 0 && !fmt->node_optional &&
+        mintid_env_node(fmt, &node, why, sizeof why) != MINTID_OK) {
+        raise_with(HostError, MINTID_EINVAL, why);
+        return NULL;
+    }
     if (node >= 0)
         cfg.node = node;
     if (epoch != MINTID_EPOCH_DEFAULT)
         cfg.epoch_ms = epoch;
-    const char *dir = getenv("MINTID_HOST_DIR");
-    if (dir != NULL && dir[0] == '\0')
-        dir = NULL;
+    if (shared && (mintid_env_host_dir(dir, sizeof dir, why, sizeof why) != MINTID_OK ||
+                   mintid_env_id_space(space, sizeof space, why, sizeof why) != MINTID_OK)) {
+        raise_with(HostError, MINTID_EINVAL, why);
+        return NULL;
+    }
     mintid_gen *gen = NULL;
     int rc, err = 0;
     Py_BEGIN_ALLOW_THREADS;
-    rc = shared ? mintid_gen_new_host(fmt, &cfg, dir, &gen) : mintid_gen_new(fmt, &cfg, &gen);
+    rc = shared ? mintid_gen_new_host(fmt, &cfg, NULL, &gen) : mintid_gen_new(fmt, &cfg, &gen);
     err = errno;
     Py_END_ALLOW_THREADS;
     if (rc == MINTID_ETIME) {
@@ -604,7 +614,7 @@ static GenObject *gen_create(PyTypeObject *type, const mintid_format *fmt, int64
         snprintf(message, sizeof message,
                  "%s: in %s: %s%s%s (MINTID_HOST_DIR names the directory; shared=False mints apart from other "
                  "processes)",
-                 fmt->name, dir != NULL ? dir : MINTID_HOST_DIR_DEFAULT, mintid_strerror(rc),
+                 fmt->name, dir, mintid_strerror(rc),
                  rc == MINTID_EHOST ? ": " : "", rc == MINTID_EHOST ? strerror(err) : "");
         raise_with(HostError, rc, message);
         return NULL;
@@ -783,7 +793,8 @@ static PyTypeObject GenType = {
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "Generator(format, node=None, epoch=None, shared=True, *, form='text', overflow='wait')\n\n"
               "Mints strictly increasing IDs of one format; thread-safe. shared=True continues the host-wide\n"
-              "sequence of the format, node id and epoch (MINTID_HOST_DIR, default /dev/shm), in a forked\n"
+              "sequence of the format, node id, epoch and id space (MINTID_HOST_DIR, default /var/tmp; the\n"
+              "mintid command, SQLite and mintidd there share it; node defaults to MINTID_NODE), in a forked\n"
               "child too; shared=False mints from the process's own, which a forked child cannot use.",
     .tp_iter = PyObject_SelfIter,
     .tp_iternext = (iternextfunc)Gen_iternext,

@@ -85,6 +85,15 @@ def spare_port():
 # of tests that run at once on this host (ctest -j) may share a node id,
 # and the host-wide claim on it would refuse all but the first.
 _id_spaces = itertools.count()
+_space_of_state_dir = {}
+
+# The host-wide generators of every server this process starts (their
+# host-dir, MINTID_HOST_DIR), apart from the host's own /var/tmp: one
+# directory per test process, removed when it exits. A server restarted on
+# a state directory keeps its id-space, so that it continues the host-wide
+# sequence of the server before it, as on a real host.
+_host_dir = tempfile.TemporaryDirectory(prefix="mintidd-test-host-")
+HOST_DIR = _host_dir.name
 
 
 class Server:
@@ -101,7 +110,10 @@ class Server:
         self.state_dir = state_dir
         self.args = list(args)
         self.env = dict(os.environ)
-        self.env["MINTID_ID_SPACE"] = f"test-{os.getpid()}-{next(_id_spaces)}"
+        if state_dir not in _space_of_state_dir:
+            _space_of_state_dir[state_dir] = f"test-{os.getpid()}-{next(_id_spaces)}"
+        self.env["MINTID_ID_SPACE"] = _space_of_state_dir[state_dir]
+        self.env.setdefault("MINTID_HOST_DIR", HOST_DIR)
         # Worker processes: TEST_MINTIDD_WORKERS, which tests/CMakeLists.txt
         # sets (MINTID_TEST_WORKERS: 2 in the plain build, 1 in the
         # sanitizer builds); a test that needs a count passes --workers or

@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * env.c - the environment, read in one place: where the host-wide state
+ * lives (MINTID_HOST_DIR), the id space (MINTID_ID_SPACE) and the node id
+ * (MINTID_NODE). The command, Python, SQLite and mintidd's settings of the
+ * same names all take them as read here, so two homes never split one
+ * sequence over how they read a variable.
+ */
+#include "internal.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int refuse(char *why, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int refuse(char *why, size_t cap, const char *fmt, ...) {
+    if (why != NULL && cap > 0) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(why, cap, fmt, ap);
+        va_end(ap);
+    }
+    return MINTID_EINVAL;
+}
+
+static void shown(const char *value, char *buf, size_t cap) { mintid_escape(value, strlen(value), buf, cap); }
+
+int mintid_env_host_dir(char *buf, size_t cap, char *why, size_t why_cap) {
+    const char *v = getenv("MINTID_HOST_DIR");
+    if (v == NULL || v[0] == '\0')
+        v = MINTID_HOST_DIR_DEFAULT;
+    char esc[MINTID_ESCAPED_MAX];
+    if (v[0] != '/') {
+        shown(v, esc, sizeof esc);
+        return refuse(why, why_cap,
+                      "MINTID_HOST_DIR '%s' is not an absolute path: processes in other working directories "
+                      "would mint apart",
+                      esc);
+    }
+    if (strlen(v) >= cap || strlen(v) >= PATH_MAX) {
+        shown(v, esc, sizeof esc);
+        return refuse(why, why_cap, "MINTID_HOST_DIR '%s' is too long", esc);
+    }
+    memcpy(buf, v, strlen(v) + 1);
+    return MINTID_OK;
+}
+
+bool mintid__id_space_valid(const char *space) {
+    size_t n = strlen(space);
+    if (n == 0 || n > MINTID_ID_SPACE_MAX)
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        char c = space[i];
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' ||
+              c == '-'))
+            return false;
+    }
+    return true;
+}
+
+int mintid_env_id_space(char *buf, size_t cap, char *why, size_t why_cap) {
+    const char *v = getenv("MINTID_ID_SPACE");
+    if (v == NULL || v[0] == '\0')
+        v = MINTID_ID_SPACE_DEFAULT;
+    if (!mintid__id_space_valid(v)) {
+        char esc[MINTID_ESCAPED_MAX];
+        shown(v, esc, sizeof esc);
+        return refuse(why, why_cap, "MINTID_ID_SPACE '%s': an id space is 1..%d letters, digits, '.', '_' and '-'",
+                      esc, MINTID_ID_SPACE_MAX);
+    }
+    if (strlen(v) >= cap)
+        return refuse(why, why_cap, "MINTID_ID_SPACE: buffer too small");
+    memcpy(buf, v, strlen(v) + 1);
+    return MINTID_OK;
+}
+
+int mintid_env_node(const mintid_format *fmt, int64_t *node, char *why, size_t why_cap) {
+    *node = -1;
+    const char *v = getenv("MINTID_NODE");
+    if (v == NULL || v[0] == '\0')
+        return MINTID_OK;
+    unsigned bits = 0;
+    if (fmt != NULL) {
+        bits = fmt->node_bits;
+    } else {
+        for (int i = 0; i < MINTID_FORMAT_COUNT; i++) {
+            const mintid_format *f = mintid_format_get((mintid_format_id)i);
+            if (f->node_bits > bits)
+                bits = f->node_bits;
+        }
+    }
+    char esc[MINTID_ESCAPED_MAX];
+    shown(v, esc, sizeof esc);
+    if (bits == 0)
+        return refuse(why, why_cap, "MINTID_NODE '%s': %s has no node id", esc, fmt->name);
+    int64_t max = (int64_t)((UINT64_C(1) << bits) - 1);
+    char *end;
+    errno = 0;
+    long long n = v[0] >= '0' && v[0] <= '9' ? strtoll(v, &end, 10) : -1;
+    if (n < 0 || errno != 0 || *end != '\0' || n > max)
+        return refuse(why, why_cap, "MINTID_NODE '%s': node ids are 0..%" PRId64 "%s%s", esc, max,
+                      fmt != NULL ? " for " : "", fmt != NULL ? fmt->name : "");
+    *node = (int64_t)n;
+    return MINTID_OK;
+}
