@@ -294,6 +294,19 @@ MINTID_API int mintid_id_check(const mintid_format *fmt, const mintid_id *id);
 MINTID_API int mintid_range(const mintid_format *fmt, int64_t unix_ms, int64_t epoch_ms, mintid_id *min,
                             mintid_id *max);
 
+/*
+ * One record of an ID space: what follows from moving a format's epoch.
+ * IDs were minted up to Unix ms mark_ms under old_epoch_ms; under
+ * new_epoch_ms an ID's timestamp field (time - epoch, in the format's
+ * units: sonyflake's 10 ms, ksuid's second) takes again the values the old
+ * IDs took. Returns the last Unix ms at which an ID under the new epoch
+ * could carry one of them: no ID may be minted at or before it (the end of
+ * a unit). INT64_MIN where none can (the epoch moved earlier, or within one
+ * unit: the same IDs).
+ */
+MINTID_API int64_t mintid_epoch_change_floor(const mintid_format *fmt, int64_t old_epoch_ms, int64_t new_epoch_ms,
+                                             int64_t mark_ms);
+
 /* Unix ms of the ID's timestamp, given the epoch it was minted against. */
 MINTID_API int64_t mintid_id_unix_ms(const mintid_format *fmt, const mintid_id *id, int64_t epoch_ms);
 

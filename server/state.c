@@ -427,10 +427,13 @@ int state_check_params(state *st, const config *cfg, bool leased, bool adopt) {
         }
         if (st->version == 2 && f->present && f->epoch_ms != epoch) {
             changes++;
-            /* An ID's timestamp field is (time - epoch): under an epoch D ms
-             * later, the fields of old IDs come round again D ms after the mark. */
+            /* An ID's timestamp field is (time - epoch), in the format's
+             * units: under a later epoch the fields of old IDs come round
+             * again after the mark (the library's one record of it). */
             int64_t d = epoch - f->epoch_ms;
-            int64_t floor = d > 0 ? (mark > f->floor_ms ? mark : f->floor_ms) + d : f->floor_ms;
+            int64_t moved = mintid_epoch_change_floor(fmt, f->epoch_ms, epoch, mark > f->floor_ms ? mark : f->floor_ms);
+            int64_t floor = moved > f->floor_ms ? moved : f->floor_ms;
+            d = moved > f->floor_ms ? d : 0;
             if (mintid_format_time(floor, when, sizeof when) < 0) /* past year 9999 */
                 snprintf(when, sizeof when, "Unix ms %" PRId64, floor);
             if (adopt) {

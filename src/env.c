@@ -4,7 +4,9 @@
  * lives (MINTID_HOST_DIR), the id space (MINTID_ID_SPACE) and the node id
  * (MINTID_NODE). The command, Python, SQLite and mintidd's settings of the
  * same names all take them as read here, so two homes never split one
- * sequence over how they read a variable.
+ * sequence over how they read a variable. And what follows from a change
+ * of an ID space's parameters (an epoch moved), for every home that
+ * records one.
  */
 #include "internal.h"
 
@@ -106,4 +108,18 @@ int mintid_env_node(const mintid_format *fmt, int64_t *node, char *why, size_t w
                       fmt != NULL ? " for " : "", fmt != NULL ? fmt->name : "");
     *node = (int64_t)n;
     return MINTID_OK;
+}
+
+int64_t mintid_epoch_change_floor(const mintid_format *fmt, int64_t old_epoch_ms, int64_t new_epoch_ms,
+                                  int64_t mark_ms) {
+    int64_t unit = fmt->ts_unit_ms;
+    int64_t moved = mintid__floor_div(new_epoch_ms, unit) - mintid__floor_div(old_epoch_ms, unit);
+    if (moved <= 0)
+        return INT64_MIN;
+    /* The old IDs' fields reach floor(mark) - floor(old); a new ID's field
+     * at time t is floor(t) - floor(new), which must pass it. */
+    int64_t last_unit = mintid__floor_div(mark_ms, unit) + moved;
+    if (last_unit > INT64_MAX / unit - 1)
+        return INT64_MAX;
+    return (last_unit + 1) * unit - 1;
 }

@@ -300,8 +300,13 @@ static bool needs_creation_floor(const mintid_format *fmt) {
 
 /* Writes a new state for h's key into fd. */
 static int init_state(const struct mintid__host *h, int fd, struct host_state **out) {
-    if (ftruncate(fd, (off_t)sizeof(struct host_state)) != 0)
+    /* The blocks allocated now: a write through the mapping into a file
+     * system that has none left would be a SIGBUS, not an error. */
+    int rc = posix_fallocate(fd, 0, (off_t)sizeof(struct host_state));
+    if (rc != 0) {
+        errno = rc;
         return MINTID_EHOST;
+    }
     struct host_state *st = mmap(NULL, sizeof *st, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     if (st == MAP_FAILED)
         return MINTID_EHOST;
@@ -320,7 +325,7 @@ static int init_state(const struct mintid__host *h, int fd, struct host_state **
     st->created_ms = h->clock(h->clock_ctx, &own) == MINTID_OK && own > real ? own : real;
     memcpy(st->space, h->space, sizeof st->space);
     snprintf(st->boot_id, sizeof st->boot_id, "%s", this_boot());
-    int rc = make_lock(st);
+    rc = make_lock(st);
     if (rc != MINTID_OK) {
         munmap(st, sizeof *st);
         return rc;

@@ -698,6 +698,54 @@ static void test_pure_core(void) {
     }
 }
 
+/*
+ * The floor after an epoch moved later, in the format's units: every ID
+ * minted after it under the new epoch has a timestamp field above every
+ * field minted up to the mark under the old one. Checked by minting the
+ * mark's last ID under the old epoch and the floor's neighbours under the
+ * new one. Sonyflake's 10 ms units are where a floor computed in
+ * milliseconds let a whole unit repeat (an old epoch 1409529600007 moved 3
+ * or 13 ms, 1409529600005 moved 7).
+ */
+static void test_epoch_change_floor(void) {
+    static const struct {
+        const char *format;
+        int64_t old_epoch, new_epoch;
+    } cases[] = {
+        {"sonyflake", 1409529600007, 1409529600010}, {"sonyflake", 1409529600007, 1409529600020},
+        {"sonyflake", 1409529600005, 1409529600012}, {"sonyflake", 1409529600000, 1409529600003},
+        {"sonyflake", 1409529600000, 1409529610000}, {"nanoflake", 1288834974657, 1288834974660},
+        {"snowflake", 1288834974657, 1288834984657},
+    };
+    const int64_t mark = T0 + 12345;
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        const mintid_format *fmt = mintid_format_find(cases[c].format);
+        CHECK(fmt != NULL && fmt->epoch_settable);
+        int64_t floor = mintid_epoch_change_floor(fmt, cases[c].old_epoch, cases[c].new_epoch, mark);
+        int64_t unit = fmt->ts_unit_ms;
+        mintid_id lo, hi, last_old;
+        /* The largest ID the old epoch issued up to the mark. */
+        CHECK_INT(mintid_range(fmt, mark, cases[c].old_epoch, &lo, &last_old), MINTID_OK);
+        if (floor == INT64_MIN) {
+            /* One unit: the same IDs for the same time, so no floor. */
+            CHECK(cases[c].new_epoch / unit == cases[c].old_epoch / unit);
+            continue;
+        }
+        CHECK_INT((int)((floor + 1) % unit), 0); /* the end of a unit */
+        /* The first ms after the floor mints above every old ID... */
+        CHECK_INT(mintid_range(fmt, floor + 1, cases[c].new_epoch, &lo, &hi), MINTID_OK);
+        if (mintid_id_compare(fmt, &lo, &last_old) <= 0)
+            fprintf(stderr, "%s %lld -> %lld: the ID after the floor is not above the old ones\n", fmt->name,
+                    (long long)cases[c].old_epoch, (long long)cases[c].new_epoch);
+        CHECK(mintid_id_compare(fmt, &lo, &last_old) > 0);
+        /* ...and the floor itself could repeat one (the bound is tight). */
+        CHECK_INT(mintid_range(fmt, floor, cases[c].new_epoch, &lo, &hi), MINTID_OK);
+        CHECK(mintid_id_compare(fmt, &lo, &last_old) <= 0);
+    }
+    /* An epoch moved earlier: nothing to wait for. */
+    CHECK(mintid_epoch_change_floor(mintid_format_find("nanoflake"), 1288834974657, 1288834974000, mark) == INT64_MIN);
+}
+
 int main(void) {
     test_pure_core();
     test_nanoflake_sequence();
@@ -711,5 +759,6 @@ int main(void) {
     test_ranges();
     test_long_order();
     test_ids_per_reading();
+    test_epoch_change_floor();
     return CHECK_DONE();
 }

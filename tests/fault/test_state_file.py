@@ -236,14 +236,19 @@ class CannotWrite(FaultCase):
         mount_tmpfs(self, mnt, "2m")
         d = os.path.join(mnt, "state")
         filler = os.path.join(mnt, "filler")
-        a = self.server(d, ["--node", "7"]).start()
+        # The host-wide generators' state on the same disk: it is the
+        # server's state too.
+        host = {"MINTID_HOST_DIR": os.path.join(mnt, "host")}
+        os.mkdir(host["MINTID_HOST_DIR"])
+        a = self.server(d, ["--node", "7"], env=host).start()
         load = self.load(a, name="first")
         time.sleep(0.5)
         self.unwritable_phase(a, load, d, lambda: fill(filler), lambda: os.unlink(filler))
-        self.after_kill(a, load, d)
-        # At start, a full disk is an error.
+        self.after_kill(a, load, d, env=host)
+        # At start, a full disk is an error: here, the host-wide state of a
+        # node id not minted before cannot be made.
         fill(filler)
-        self.assert_refused(self.server(d, ["--node", "7"]))
+        self.assert_refused(self.server(d, ["--node", "8"], env=host))
         os.unlink(filler)
 
 
