@@ -273,6 +273,45 @@ static int thread_maps(unsigned tid, dev_t dev, ino_t ino) {
     return failed ? -1 : found;
 }
 
+/* The file (dev, ino) this process maps at `addr`: false if it cannot tell. */
+static bool mapped_file(const void *addr, dev_t *dev, ino_t *ino) {
+    FILE *f = fopen("/proc/self/maps", "re");
+    if (f == NULL)
+        return false;
+    char line[512];
+    bool found = false;
+    while (!found && fgets(line, sizeof line, f) != NULL) {
+        char *end;
+        errno = 0;
+        unsigned long long start = strtoull(line, &end, 16);
+        if (errno == 0 && end != line && *end == '-' && start == (unsigned long long)(uintptr_t)addr) {
+            /* " perms offset maj:min inode": fields 2 to 5 */
+            const char *p = line;
+            for (int field = 0; field < 3 && p != NULL; field++)
+                if ((p = strchr(p, ' ')) != NULL)
+                    p++;
+            unsigned long maj, min;
+            unsigned long long inode;
+            if (p != NULL) {
+                maj = strtoul(p, &end, 16);
+                if (*end == ':') {
+                    min = strtoul(end + 1, &end, 16);
+                    if (*end == ' ') {
+                        inode = strtoull(end + 1, &end, 10);
+                        *dev = makedev((unsigned)maj, (unsigned)min);
+                        *ino = (ino_t)inode;
+                        found = errno == 0;
+                    }
+                }
+            }
+        }
+        while (strchr(line, '\n') == NULL && fgets(line, sizeof line, f) != NULL)
+            ;
+    }
+    fclose(f);
+    return found;
+}
+
 /* The thread id the lock word of st names as holder; 0 for none (or a C library that keeps it elsewhere). */
 static unsigned lock_holder(const struct host_state *st) {
 #ifdef __GLIBC__
@@ -554,9 +593,14 @@ static int lock_until(pthread_mutex_t *m, const struct timespec *deadline) {
  * true. A holder of another pid namespace, or whose maps are not ours to
  * read, is never taken for gone: such a holder may be only stopped.
  */
-static bool recover_stale(struct host_state *st, unsigned holder, const struct mintid__host *h, dev_t dev,
-                          ino_t ino) {
-    if (h == NULL || st->owner_ns != this_pid_ns() || own_pid_ns == 0 || thread_maps(holder, dev, ino) != 0)
+static bool recover_stale(struct host_state *st, unsigned holder, const struct mintid__host *h) {
+    /* The file st maps, from this process's own maps: another thread may
+     * be moving h to another state meanwhile, so h's record of it is not
+     * ours to read without the lock. */
+    dev_t dev = 0;
+    ino_t ino = 0;
+    if (st->owner_ns != this_pid_ns() || own_pid_ns == 0 || !mapped_file(st, &dev, &ino) ||
+        thread_maps(holder, dev, ino) != 0)
         return false;
     int fd = open(h->path, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
     if (fd < 0)
@@ -579,7 +623,7 @@ static bool recover_stale(struct host_state *st, unsigned holder, const struct m
  * MINTID_ETIMEDOUT, nothing locked). A holder that died leaves a floor
  * past every unit it may have used.
  */
-static int lock_state(struct host_state *st, uint32_t wait_ms, const struct mintid__host *h, dev_t dev, ino_t ino) {
+static int lock_state(struct host_state *st, uint32_t wait_ms, const struct mintid__host *h) {
     int rc = pthread_mutex_trylock(&st->lock);
     if (rc == EBUSY) {
         unsigned holder = lock_holder(st);
@@ -592,7 +636,7 @@ static int lock_state(struct host_state *st, uint32_t wait_ms, const struct mint
             deadline.tv_nsec -= 1000000000L;
         }
         rc = lock_until(&st->lock, &deadline);
-        if (rc == ETIMEDOUT && holder != 0 && lock_holder(st) == holder && recover_stale(st, holder, h, dev, ino))
+        if (rc == ETIMEDOUT && holder != 0 && lock_holder(st) == holder && recover_stale(st, holder, h))
             rc = pthread_mutex_trylock(&st->lock);
     }
     if (rc == EOWNERDEAD) {
@@ -656,7 +700,7 @@ static int rejoin(struct mintid__host *h) {
             munmap(m.st, sizeof *m.st); /* the path is ours after all */
             return MINTID_OK;
         }
-        if ((rc = lock_state(m.st, h->lock_wait_ms, h, m.dev, m.ino)) != MINTID_OK) {
+        if ((rc = lock_state(m.st, h->lock_wait_ms, h)) != MINTID_OK) {
             munmap(m.st, sizeof *m.st);
             return rc;
         }
@@ -697,7 +741,7 @@ static int rejoin(struct mintid__host *h) {
 int mintid__host_lock(struct mintid__host *h) {
     for (;;) {
         struct host_state *st = atomic_load(&h->st);
-        int rc = lock_state(st, h->lock_wait_ms, h, h->dev, h->ino);
+        int rc = lock_state(st, h->lock_wait_ms, h);
         if (rc != MINTID_OK)
             return rc;
         if (atomic_load(&h->st) != st) {
