@@ -46,8 +46,8 @@ extern "C" {
 #define MINTID_VERSION_PATCH 0
 #define MINTID__STR2(x) #x
 #define MINTID__STR(x) MINTID__STR2(x)
-#define MINTID_VERSION_STRING                                                  \
-    MINTID__STR(MINTID_VERSION_MAJOR)                                          \
+#define MINTID_VERSION_STRING                                                                                          \
+    MINTID__STR(MINTID_VERSION_MAJOR)                                                                                  \
     "." MINTID__STR(MINTID_VERSION_MINOR) "." MINTID__STR(MINTID_VERSION_PATCH)
 
 /* ------------------------------------------------------------------------ */

@@ -71,8 +71,8 @@ int mintid_env_id_space(char *buf, size_t cap, char *why, size_t why_cap) {
     if (!mintid__id_space_valid(v)) {
         char esc[MINTID_ESCAPED_MAX];
         shown(v, esc, sizeof esc);
-        return refuse(why, why_cap, "MINTID_ID_SPACE '%s': an id space is 1..%d letters, digits, '.', '_' and '-'",
-                      esc, MINTID_ID_SPACE_MAX);
+        return refuse(why, why_cap, "MINTID_ID_SPACE '%s': an id space is 1..%d letters, digits, '.', '_' and '-'", esc,
+                      MINTID_ID_SPACE_MAX);
     }
     if (strlen(v) >= cap)
         return refuse(why, why_cap, "MINTID_ID_SPACE: buffer too small");

@@ -84,8 +84,8 @@ struct host_state {
     int64_t created_ms;
     char space[MINTID_ID_SPACE_MAX + 1]; /* the id space */
     char boot_id[BOOT_ID_SIZE];          /* the boot the lock and the core were last recovered in */
-    int64_t mark_ms;   /* durable: no ID carries a time past it (Unix ms); written under the lock */
-    uint64_t owner_ns; /* the pid namespace of the lock's last holder, read only by recovery */
+    int64_t mark_ms;                     /* durable: no ID carries a time past it (Unix ms); written under the lock */
+    uint64_t owner_ns;                   /* the pid namespace of the lock's last holder, read only by recovery */
     pthread_mutex_t lock;
     uint32_t replaced; /* 1: the path names another state now; move to it */
     uint32_t reserved;
@@ -186,9 +186,7 @@ static int64_t unit_after_ms(const struct host_state *st, int64_t ms) {
 }
 
 /* Writes st's page to disk: what a reboot will find. */
-static int sync_state(struct host_state *st) {
-    return msync(st, sizeof *st, MS_SYNC) == 0 ? MINTID_OK : MINTID_EHOST;
-}
+static int sync_state(struct host_state *st) { return msync(st, sizeof *st, MS_SYNC) == 0 ? MINTID_OK : MINTID_EHOST; }
 
 /*
  * Makes st's lock anew after its holder is gone without the kernel freeing
@@ -221,19 +219,23 @@ static int recovery_lock(int fd, short type) {
 }
 
 /*
- * Whether a line of /proc/PID/maps ("start-end perms offset maj:min inode
- * path") maps the file (dev, ino).
+ * A line of /proc/PID/maps ("start-end perms offset maj:min inode path"):
+ * the mapping's start address and the file (dev, ino). False if the line
+ * is not of that shape.
  */
-static bool maps_line_is(const char *line, dev_t dev, ino_t ino) {
-    const char *p = line;
+static bool maps_line_parse(const char *line, uintptr_t *start, dev_t *dev, ino_t *ino) {
+    char *end;
+    errno = 0;
+    unsigned long long at = strtoull(line, &end, 16);
+    if (errno != 0 || end == line || *end != '-')
+        return false;
+    const char *p = end;
     for (int field = 0; field < 3; field++) {
         p = strchr(p, ' ');
         if (p == NULL)
             return false;
         p++;
     }
-    char *end;
-    errno = 0;
     unsigned long maj = strtoul(p, &end, 16);
     if (errno != 0 || end == p || *end != ':')
         return false;
@@ -245,7 +247,63 @@ static bool maps_line_is(const char *line, dev_t dev, ino_t ino) {
     unsigned long long inode = strtoull(p, &end, 10);
     if (errno != 0 || end == p)
         return false;
-    return inode == (unsigned long long)ino && maj == major(dev) && min == minor(dev);
+    *start = (uintptr_t)at;
+    *dev = makedev((unsigned)maj, (unsigned)min);
+    *ino = (ino_t)inode;
+    return true;
+}
+
+/*
+ * Calls found(line's start, dev, ino, ctx) for each mapping of process
+ * `pid` ("self" or a thread id) until it returns true. 1 found, 0 not, -1
+ * cannot tell (no such process: -1 with errno ENOENT or ESRCH).
+ */
+static int maps_find(const char *pid, bool (*found)(uintptr_t, dev_t, ino_t, void *), void *ctx) {
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%s/maps", pid);
+    FILE *f = fopen(path, "re");
+    if (f == NULL)
+        return -1;
+    char line[512];
+    int hit = 0;
+    while (!hit && fgets(line, sizeof line, f) != NULL) {
+        uintptr_t start;
+        dev_t dev;
+        ino_t ino;
+        if (maps_line_parse(line, &start, &dev, &ino) && found(start, dev, ino, ctx))
+            hit = 1;
+        /* A line longer than the buffer: skip its rest. */
+        while (strchr(line, '\n') == NULL && fgets(line, sizeof line, f) != NULL)
+            ;
+    }
+    bool failed = ferror(f);
+    fclose(f);
+    if (failed) {
+        errno = EIO;
+        return -1;
+    }
+    return hit;
+}
+
+typedef struct file_id {
+    uintptr_t start; /* mapped_file: the address looked for */
+    dev_t dev;
+    ino_t ino;
+} file_id;
+
+static bool is_file(uintptr_t start, dev_t dev, ino_t ino, void *ctx) {
+    (void)start;
+    const file_id *want = ctx;
+    return dev == want->dev && ino == want->ino;
+}
+
+static bool is_at(uintptr_t start, dev_t dev, ino_t ino, void *ctx) {
+    file_id *want = ctx;
+    if (start != want->start)
+        return false;
+    want->dev = dev;
+    want->ino = ino;
+    return true;
 }
 
 /*
@@ -254,62 +312,21 @@ static bool maps_line_is(const char *line, dev_t dev, ino_t ino) {
  * to read: another user's process).
  */
 static int thread_maps(unsigned tid, dev_t dev, ino_t ino) {
-    char path[64];
-    snprintf(path, sizeof path, "/proc/%u/maps", tid);
-    FILE *f = fopen(path, "re");
-    if (f == NULL)
-        return errno == ENOENT || errno == ESRCH ? 0 : -1;
-    char line[512];
-    int found = 0;
-    while (!found && fgets(line, sizeof line, f) != NULL) {
-        if (maps_line_is(line, dev, ino))
-            found = 1;
-        /* A line longer than the buffer: skip its rest. */
-        while (strchr(line, '\n') == NULL && fgets(line, sizeof line, f) != NULL)
-            ;
-    }
-    bool failed = ferror(f);
-    fclose(f);
-    return failed ? -1 : found;
+    char pid[16];
+    snprintf(pid, sizeof pid, "%u", tid);
+    file_id want = {0, dev, ino};
+    int rc = maps_find(pid, is_file, &want);
+    return rc < 0 && (errno == ENOENT || errno == ESRCH) ? 0 : rc;
 }
 
 /* The file (dev, ino) this process maps at `addr`: false if it cannot tell. */
 static bool mapped_file(const void *addr, dev_t *dev, ino_t *ino) {
-    FILE *f = fopen("/proc/self/maps", "re");
-    if (f == NULL)
+    file_id want = {(uintptr_t)addr, 0, 0};
+    if (maps_find("self", is_at, &want) != 1)
         return false;
-    char line[512];
-    bool found = false;
-    while (!found && fgets(line, sizeof line, f) != NULL) {
-        char *end;
-        errno = 0;
-        unsigned long long start = strtoull(line, &end, 16);
-        if (errno == 0 && end != line && *end == '-' && start == (unsigned long long)(uintptr_t)addr) {
-            /* " perms offset maj:min inode": fields 2 to 5 */
-            const char *p = line;
-            for (int field = 0; field < 3 && p != NULL; field++)
-                if ((p = strchr(p, ' ')) != NULL)
-                    p++;
-            unsigned long maj, min;
-            unsigned long long inode;
-            if (p != NULL) {
-                maj = strtoul(p, &end, 16);
-                if (*end == ':') {
-                    min = strtoul(end + 1, &end, 16);
-                    if (*end == ' ') {
-                        inode = strtoull(end + 1, &end, 10);
-                        *dev = makedev((unsigned)maj, (unsigned)min);
-                        *ino = (ino_t)inode;
-                        found = errno == 0;
-                    }
-                }
-            }
-        }
-        while (strchr(line, '\n') == NULL && fgets(line, sizeof line, f) != NULL)
-            ;
-    }
-    fclose(f);
-    return found;
+    *dev = want.dev;
+    *ino = want.ino;
+    return true;
 }
 
 /* The thread id the lock word of st names as holder; 0 for none (or a C library that keeps it elsewhere). */
@@ -383,8 +400,7 @@ static int init_state(const struct mintid__host *h, int fd, struct host_state **
 static bool state_matches(const struct mintid__host *h, const struct host_state *st) {
     return memcmp(st->magic, HOST_MAGIC, sizeof st->magic) == 0 && st->version == HOST_VERSION &&
            st->size == sizeof *st && st->format == (uint32_t)h->f->pub.id && st->ts_unit_ms == h->f->pub.ts_unit_ms &&
-           st->node == h->node && st->epoch_ms == h->epoch_ms &&
-           memcmp(st->space, h->space, sizeof st->space) == 0;
+           st->node == h->node && st->epoch_ms == h->epoch_ms && memcmp(st->space, h->space, sizeof st->space) == 0;
 }
 
 /* Makes the directory's entries durable (a state made new in it). */

@@ -230,6 +230,20 @@ static int fixed_clock(void *ctx, int64_t *unix_ms) {
 }
 
 /*
+ * fmt's configuration on fixed_clock, set 10 s ahead of the real clock
+ * (past the floor a new state has), waiting 5 ms at most for the clock.
+ */
+static mintid_config fixed_config(const mintid_format *fmt) {
+    mintid_config cfg = waiting_config(fmt);
+    cfg.clock = fixed_clock;
+    cfg.max_wait_ms = 5;
+    cfg.rollback = MINTID_ROLLBACK_WAIT;
+    CHECK_INT(mintid_clock_system(NULL, &fixed_ms), MINTID_OK);
+    fixed_ms += 10000;
+    return cfg;
+}
+
+/*
  * A child takes the lock and dies with the state half written, as a mint
  * whose compiler stored the new sequence before the new timestamp would
  * leave it: the sequence of a new unit beside the last unit's timestamp.
@@ -238,13 +252,7 @@ static int fixed_clock(void *ctx, int64_t *unix_ms) {
 static void test_holder_killed_mid_mint(void) {
     for (int f = 0; f < MINTID_FORMAT_COUNT; f++) {
         const mintid_format *fmt = fmt_at(f);
-        mintid_config cfg = waiting_config(fmt);
-        cfg.clock = fixed_clock;
-        cfg.max_wait_ms = 5;
-        cfg.rollback = MINTID_ROLLBACK_WAIT;
-        /* Ahead of the real clock: past the floor a new state has. */
-        CHECK_INT(mintid_clock_system(NULL, &fixed_ms), MINTID_OK);
-        fixed_ms += 10000;
+        mintid_config cfg = fixed_config(fmt);
         mintid_gen *gen;
         CHECK_INT(mintid_gen_new_host(fmt, &cfg, dir, &gen), MINTID_OK);
         fixed_ms += 2000; /* past the first 100 ms of the new state, and into a new ksuid second */
@@ -256,7 +264,8 @@ static void test_holder_killed_mid_mint(void) {
         pid_t pid = fork();
         if (pid == 0) {
             struct mintid__host *h;
-            if (mintid__host_open(mintid__impl(fmt), &cfg, dir, MINTID_ID_SPACE_DEFAULT, &h) != MINTID_OK || mintid__host_lock(h) != MINTID_OK)
+            if (mintid__host_open(mintid__impl(fmt), &cfg, dir, MINTID_ID_SPACE_DEFAULT, &h) != MINTID_OK ||
+                mintid__host_lock(h) != MINTID_OK)
                 _exit(1);
             mintid__core *core = mintid__host_core(h);
             core->st.seq = mintid__impl(fmt)->seq_init; /* the new unit's sequence, not yet its timestamp */
@@ -658,7 +667,8 @@ static void test_stopped_holder(void) {
     pid_t pid = fork();
     if (pid == 0) {
         struct mintid__host *h;
-        if (mintid__host_open(mintid__impl(fmt), &cfg, dir, MINTID_ID_SPACE_DEFAULT, &h) != MINTID_OK || mintid__host_lock(h) != MINTID_OK)
+        if (mintid__host_open(mintid__impl(fmt), &cfg, dir, MINTID_ID_SPACE_DEFAULT, &h) != MINTID_OK ||
+            mintid__host_lock(h) != MINTID_OK)
             _exit(1);
         raise(SIGSTOP);
         _exit(2);
@@ -757,12 +767,7 @@ static void test_reboot_with_the_clock_behind(void) {
         const mintid_format *fmt = fmt_at(f);
         if (fmt->bits >= 128 && (fmt->node_bits == 0 || fmt->node_optional))
             continue;
-        mintid_config cfg = waiting_config(fmt);
-        cfg.clock = fixed_clock;
-        cfg.max_wait_ms = 5;
-        cfg.rollback = MINTID_ROLLBACK_WAIT;
-        CHECK_INT(mintid_clock_system(NULL, &fixed_ms), MINTID_OK);
-        fixed_ms += 10000;
+        mintid_config cfg = fixed_config(fmt);
         mintid_gen *gen;
         CHECK_INT(mintid_gen_new_host(fmt, &cfg, dir, &gen), MINTID_OK);
         enum { N = 64 };
