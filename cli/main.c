@@ -32,7 +32,9 @@ static const char *const usage_head = "usage: mintid COMMAND [OPTIONS]\n"
                                       "      format, node, epoch and id space (state in $MINTID_HOST_DIR,\n"
                                       "      default /var/tmp, kept across reboots), so runs never repeat an\n"
                                       "      ID; --node defaults to $MINTID_NODE, the id space is\n"
-                                      "      $MINTID_ID_SPACE; --local mints from this run's own generator\n"
+                                      "      $MINTID_ID_SPACE; --node host mints under the node id of the\n"
+                                      "      host's mintidd, in its sequence and only while its lease and\n"
+                                      "      state are good; --local mints from this run's own generator\n"
                                       "  inspect [--format FORMAT] [--from FORM] [--epoch WHEN] [ID...]\n"
                                       "      print each ID's fields as one JSON object per line; IDs are read\n"
                                       "      from standard input, one per line of at most 4096 bytes, when none\n"
@@ -408,11 +410,15 @@ static int cmd_gen(int argc, char **argv) {
         if (fmt->node_bits == 0)
             return usage_error("--node: %s has no node id field", fmt->name);
         uint64_t max = (UINT64_C(1) << fmt->node_bits) - 1;
-        if (!parse_u64(node_arg, 0, max, &v)) {
-            fprintf(stderr, "mintid: --node '%s': %s node ids are 0..%" PRIu64 "\n", node_arg, fmt->name, max);
+        if (strcmp(node_arg, "host") == 0 && !fmt->node_optional) {
+            cfg.node = MINTID_NODE_HOST;
+        } else if (!parse_u64(node_arg, 0, max, &v)) {
+            fprintf(stderr, "mintid: --node '%s': %s node ids are 0..%" PRIu64 "%s\n", node_arg, fmt->name, max,
+                    fmt->node_optional ? "" : ", or host");
             return EXIT_USAGE;
+        } else {
+            cfg.node = (int64_t)v;
         }
-        cfg.node = (int64_t)v;
     } else if (fmt->node_bits > 0) {
         /* MINTID_NODE, as every home reads it. */
         char why[256];
@@ -473,14 +479,19 @@ static int cmd_gen(int argc, char **argv) {
         fprintf(stderr, "mintid: %s\n", env_why);
         return EXIT_USAGE;
     }
+    if (local && cfg.node == MINTID_NODE_HOST)
+        return usage_error("--node host: the node id of the host's mintidd is for its sequence, not %s", "--local");
     int rc = local ? mintid_gen_new(fmt, &cfg, &gen) : mintid_gen_new_host(fmt, &cfg, NULL, &gen);
+    if (rc == MINTID_EWARRANT || (cfg.node == MINTID_NODE_HOST && rc == MINTID_EHOSTSTATE && *mintid_host_why())) {
+        fprintf(stderr, "mintid: %s: %s\n", fmt->name, mintid_host_why());
+        return EXIT_FAILURE_RT;
+    }
     if (rc == MINTID_EHOST || rc == MINTID_EHOSTSTATE) {
         const char *why = rc == MINTID_EHOST ? strerror(errno) : NULL;
         fprintf(stderr,
                 "mintid: %s: in %s: %s%s%s (MINTID_HOST_DIR names the directory; --local mints apart from "
                 "other runs)\n",
-                fmt->name, host_dir, mintid_strerror(rc),
-                why != NULL ? ": " : "", why != NULL ? why : "");
+                fmt->name, host_dir, mintid_strerror(rc), why != NULL ? ": " : "", why != NULL ? why : "");
         return EXIT_FAILURE_RT;
     }
     if (rc != MINTID_OK) {
@@ -497,7 +508,8 @@ static int cmd_gen(int argc, char **argv) {
         size_t want = count < GEN_BATCH ? (size_t)count : GEN_BATCH;
         long got = mintid_gen_next_n(gen, ids, want);
         if (got < 0) {
-            fprintf(stderr, "mintid: %s: %s\n", fmt->name, mintid_strerror((int)got));
+            fprintf(stderr, "mintid: %s: %s\n", fmt->name,
+                    got == MINTID_EWARRANT ? mintid_host_why() : mintid_strerror((int)got));
             host_state_hint(gen, (int)got);
             status = EXIT_FAILURE_RT;
             break;

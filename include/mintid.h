@@ -80,7 +80,9 @@ extern "C" {
     XX(EPREFIX, -19, "invalid type prefix")                                                                            \
     XX(EHOST, -20, "host-wide state could not be opened, created or mapped (errno says why)")                          \
     XX(EHOSTSTATE, -21, "host-wide state file is damaged or of another version")                                       \
-    XX(ERANDOM, -22, "the random pool holds too few bytes: refill it and call again")
+    XX(ERANDOM, -22, "the random pool holds too few bytes: refill it and call again")                                  \
+    XX(EWARRANT, -23,                                                                                                  \
+       "the host's mintidd does not vouch for minting under its node id now (mintid_host_why() says why)")
 
 typedef enum mintid_status {
     MINTID_OK = 0,
@@ -592,6 +594,78 @@ MINTID_API int mintid_gen_open_host(const mintid_format *fmt, const mintid_confi
                                     mintid_gen **out);
 
 /*
+ * mintidd's warrant: the server on a host holds its node id (static, or
+ * leased from etcd) and keeps its own guarantees (a floor under the IDs a
+ * previous run or holder issued, a mark on disk that no ID passes, a lease
+ * that may lapse). Every home that mints in the same host-wide state (the
+ * same format, node id, epoch and id space: the command, Python, SQLite,
+ * a library user) is held to them through the warrant the server keeps in
+ * that state with mintid_gen_warrant(), renewed while its lease and state
+ * are good:
+ * - no ID at or before floor_ms, from the call on (for every home, the
+ *   server's own too);
+ * - no ID of another home past ceiling_ms (the server's mark on disk), nor
+ *   once until_ns (CLOCK_BOOTTIME) has passed: MINTID_EWARRANT, and
+ *   mintid_host_why() names the server and what to do;
+ * - a warrant that lapsed stops the other homes until the server renews
+ *   it. One whose holder is gone is set aside by a home with a node id of
+ *   its own only when the node id was not leased (a leased one may be
+ *   another host's by then).
+ * The holder's own generators (those it warranted with, pid equal) mint
+ * past it: the server checks its bounds itself. asked_ms returns the end
+ * of the latest ID another home minted under the warrant (INT64_MIN if
+ * none), so that the holder moves its mark ahead of them too.
+ *
+ * mintid_gen_warrant(gen, NULL) withdraws the caller's warrant (a server
+ * stopping that held its node id statically); a leased one is lapsed
+ * instead (until_ns = 0), so that nothing mints under a node id another
+ * host may take. Only host-wide generators of a format with a node field
+ * take a warrant (else MINTID_EINVAL).
+ */
+typedef struct mintid_warrant {
+    size_t size;        /* sizeof(mintid_warrant) of the caller's header */
+    int64_t pid;        /* the holder, mintidd's pid (> 0) */
+    int64_t floor_ms;   /* no ID at or before this Unix ms; INT64_MIN: none */
+    int64_t ceiling_ms; /* no ID of another home past this Unix ms */
+    uint64_t until_ns;  /* CLOCK_BOOTTIME: no ID of another home from then on; 0: lapsed */
+    int leased;         /* nonzero: the node id is leased, and a lapsed warrant is never set aside */
+    int64_t asked_ms;   /* out: see above */
+} mintid_warrant;
+MINTID_API void mintid_warrant_init(mintid_warrant *w);
+MINTID_API int mintid_gen_warrant(mintid_gen *gen, mintid_warrant *w);
+
+/*
+ * `node host`: a host-wide generator whose config has node =
+ * MINTID_NODE_HOST takes its node id and epoch from the host's mintidd
+ * (the one of the same directory and id space), which publishes them with
+ * mintid_host_publish() in dir/mintid-node[-space-<id space>]. It then
+ * mints at library speed in the server's own sequence, and only under
+ * the server's warrant (above): with no server, or one whose lease or
+ * state is no longer good, it fails with MINTID_EWARRANT, and
+ * mintid_host_why() says why. The node id is read once, at open: after a
+ * server leased another one, open the generator again.
+ *
+ * mintid_host_publish() writes the node ids and epochs of the formats the
+ * server `pid` mints, replacing the file whole; nodes may be empty.
+ * MINTID_OK, MINTID_EINVAL, MINTID_EHOST (errno).
+ */
+#define MINTID_NODE_HOST (-2)
+typedef struct mintid_host_node {
+    const mintid_format *fmt;
+    int64_t node;
+    int64_t epoch_ms;
+} mintid_host_node;
+MINTID_API int mintid_host_publish(const mintid_host_options *opt, int64_t pid, const mintid_host_node *nodes,
+                                   size_t n);
+
+/*
+ * One sentence for people on why the calling thread's last host-wide call
+ * failed with MINTID_EWARRANT (or an open with MINTID_NODE_HOST failed);
+ * "" if none did.
+ */
+MINTID_API const char *mintid_host_why(void);
+
+/*
  * The environment, read the same way by every face (the command, Python,
  * SQLite, mintidd's settings of the same names). Each returns MINTID_OK,
  * or MINTID_EINVAL with one sentence for people in why (NUL-terminated,
@@ -604,13 +678,23 @@ MINTID_API int mintid_gen_open_host(const mintid_format *fmt, const mintid_confi
  *   digits, '.', '_' and '-', into buf (MINTID_ID_SPACE_MAX + 1 bytes);
  *   unset or empty: MINTID_ID_SPACE_DEFAULT.
  * - mintid_env_node: MINTID_NODE, a node id in decimal, checked against
- *   fmt's node field (NULL: the widest of any format); unset or empty: -1.
+ *   fmt's node field (NULL: the widest of any format), or "host"
+ *   (MINTID_NODE_HOST: the host's mintidd's, see above); unset or empty: -1.
  */
 MINTID_API int mintid_env_host_dir(char *buf, size_t cap, char *why, size_t why_cap);
 MINTID_API int mintid_env_id_space(char *buf, size_t cap, char *why, size_t why_cap);
 MINTID_API int mintid_env_node(const mintid_format *fmt, int64_t *node, char *why, size_t why_cap);
 /* The host-wide generator's state file ("/dev/shm/mintid-nanoflake-node0-..."), or NULL for a process generator. */
 MINTID_API const char *mintid_gen_host_path(const mintid_gen *gen);
+
+/*
+ * No ID of gen from now on carries a time before unix_ms (the unit that
+ * holds unix_ms counts only if it starts there); a floor only rises. On a
+ * host-wide generator it holds for every process sharing the state: a
+ * home with a mark of its own (PostgreSQL's, after a restart) puts it
+ * under the shared sequence. MINTID_OK, or an error of the host's lock.
+ */
+MINTID_API int mintid_gen_set_floor(mintid_gen *gen, int64_t unix_ms);
 
 /* Counters since creation, for metrics. Safe to call at any time. */
 typedef struct mintid_gen_stats {

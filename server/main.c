@@ -53,7 +53,7 @@ static void notify_manager(const char *what) {
 typedef struct app {
     server srv;
     node_claim *claim; /* NULL in a worker: the supervisor answers on it */
-    struct event *reserve_timer, *drain_timer, *sig_term, *sig_int, *sig_hup;
+    struct event *reserve_timer, *warrant_timer, *drain_timer, *sig_term, *sig_int, *sig_hup;
     auth secrets[2]; /* auth-file's: the one in use, and the one a reload fills */
     time_t drain_deadline;
     /* With workers: what the supervisor made for them. */
@@ -63,7 +63,7 @@ typedef struct app {
     uint64_t lease_generation; /* at start */
     uint64_t start_ns;         /* monotonic, for the workers' uptime */
     uint64_t reloads_seen;     /* a worker's: the supervisor's SIGHUPs it has reloaded for */
-    const lease_config *lc; /* the lease's etcd, where keys are decided too; NULL without node-lease */
+    const lease_config *lc;    /* the lease's etcd, where keys are decided too; NULL without node-lease */
 } app;
 
 static void reload_files(app *a);
@@ -84,6 +84,11 @@ static void on_reserve(evutil_socket_t fd, short what, void *arg) {
      * are let go here, so that the backlog stays free for later ones. */
     if (((app *)arg)->claim != NULL)
         claim_answer(((app *)arg)->claim);
+}
+
+static void on_warrant(evutil_socket_t fd, short what, void *arg) {
+    (void)fd, (void)what;
+    service_warrants(((app *)arg)->srv.svc);
 }
 
 static void on_drain(evutil_socket_t fd, short what, void *arg) {
@@ -367,18 +372,21 @@ static int raise_fd_limit(const config *cfg) {
 static int add_events(app *a) {
     server *srv = &a->srv;
     a->reserve_timer = event_new(srv->base, -1, EV_PERSIST, on_reserve, a);
+    a->warrant_timer = event_new(srv->base, -1, EV_PERSIST, on_warrant, a);
     a->drain_timer = event_new(srv->base, -1, EV_PERSIST, on_drain, a);
     a->sig_term = evsignal_new(srv->base, SIGTERM, on_signal, a);
     a->sig_int = evsignal_new(srv->base, SIGINT, on_signal, a);
     a->sig_hup = evsignal_new(srv->base, SIGHUP, on_reload, a);
-    if (a->reserve_timer == NULL || a->drain_timer == NULL || a->sig_term == NULL || a->sig_int == NULL ||
-        a->sig_hup == NULL) {
+    if (a->reserve_timer == NULL || a->warrant_timer == NULL || a->drain_timer == NULL || a->sig_term == NULL ||
+        a->sig_int == NULL || a->sig_hup == NULL) {
         log_msg(LOG_ERROR, "out of memory");
         return -1;
     }
     uint64_t period = srv->cfg->reserve_ahead / 4 > 0 ? srv->cfg->reserve_ahead / 4 : 1;
     struct timeval tv = {(time_t)(period / 1000), (suseconds_t)(period % 1000) * 1000};
     event_add(a->reserve_timer, &tv);
+    struct timeval wtv = {0, SERVICE_WARRANT_MS * 1000};
+    event_add(a->warrant_timer, &wtv);
     event_add(a->sig_term, NULL);
     event_add(a->sig_int, NULL);
     event_add(a->sig_hup, NULL);
@@ -398,11 +406,11 @@ static void free_loop(app *a) {
         srv->listeners[p] = srv->tls_listeners[p] = NULL;
     }
     tls_shutdown(srv);
-    struct event *evs[] = {a->reserve_timer, a->drain_timer, a->sig_term, a->sig_int, a->sig_hup};
+    struct event *evs[] = {a->reserve_timer, a->warrant_timer, a->drain_timer, a->sig_term, a->sig_int, a->sig_hup};
     for (size_t i = 0; i < sizeof evs / sizeof evs[0]; i++)
         if (evs[i] != NULL)
             event_free(evs[i]);
-    a->reserve_timer = a->drain_timer = a->sig_term = a->sig_int = a->sig_hup = NULL;
+    a->reserve_timer = a->warrant_timer = a->drain_timer = a->sig_term = a->sig_int = a->sig_hup = NULL;
     if (srv->scratch != NULL)
         evbuffer_free(srv->scratch);
     srv->scratch = NULL;
@@ -487,6 +495,7 @@ static int worker_main(void *arg, const worker_ctx *wc) {
     int status = WORKER_FAILED;
     if (service_init_shared(&svc, a->cfg, &a->sh->st, a->lease, &ssh) == 0) {
         srv->svc = &svc;
+        service_start_warrants(&svc);
         /* The signals are taken before the supervisor hears of this worker. */
         if (open_keys(a) == 0 && add_events(a) == 0 && server_accept(srv) == 0) {
             workers_unblock_signals();
@@ -693,6 +702,7 @@ static int run(int argc, char **argv) {
     if (service_init(&svc, &cfg, st, l) != 0)
         goto out;
     srv->svc = &svc;
+    service_start_warrants(&svc);
     if (open_keys(&a) != 0 || add_events(&a) != 0 || server_accept(srv) != 0)
         goto out;
     announce_ready(&a, svc.node, 1);

@@ -66,6 +66,85 @@ static void ask_reserve(service *svc, int64_t mark) {
         }
 }
 
+static void follow_lease(service *svc);
+
+/* Whether the format's IDs carry the node id: the formats the server warrants for the other homes. */
+static bool node_bound(const mintid_format *fmt) { return fmt->node_bits > 0 && !fmt->node_optional; }
+
+/*
+ * Writes the node id and epoch of every format served with one into the
+ * host-dir's node file, for the homes minting as `node host`.
+ */
+static void publish_nodes(service *svc) {
+    mintid_host_node nodes[MINTID_FORMAT_COUNT];
+    size_t n = 0;
+    for (int i = 0; i < MINTID_FORMAT_COUNT; i++) {
+        const mintid_format *fmt = mintid_format_get((mintid_format_id)i);
+        if (svc->gens[i] != NULL && node_bound(fmt))
+            nodes[n++] = (mintid_host_node){fmt, svc->node, mintid_gen_config(svc->gens[i])->epoch_ms};
+    }
+    mintid_host_options ho;
+    mintid_host_options_init(&ho);
+    ho.dir = svc->cfg->host_dir;
+    ho.id_space = svc->cfg->id_space;
+    if (mintid_host_publish(&ho, svc->warrant_pid, nodes, n) != MINTID_OK)
+        log_msg(LOG_WARN,
+                "cannot write the node file in %s (host-dir): %s; homes minting as node host will not find "
+                "this server",
+                svc->cfg->host_dir, strerror(errno));
+}
+
+/*
+ * Renews the warrant in the host-wide state of every format with a node
+ * id: the bounds this server keeps, which then bind every home minting
+ * there (the command, Python, SQLite, node host or not). Its floor is the
+ * state's and the lease's; its ceiling the mark on disk (and in etcd);
+ * its deadline the lease's, or (static) a few renewals away, so that a
+ * server that stops renewing stops the others too. A lost lease or state
+ * lapses it at once. Returns the latest time another home asked for.
+ */
+static int64_t renew_warrants(service *svc, int64_t now) {
+    state *st = svc->st;
+    lease *l = svc->lease;
+    int64_t asked = INT64_MIN;
+    int64_t ceiling = atomic_load(&st->mark);
+    uint64_t until =
+        lease_clock_ns() + (uint64_t)(svc->cfg->reserve_ahead > 1000 ? svc->cfg->reserve_ahead : 1000) * 1000000u;
+    int64_t lease_floor = INT64_MIN;
+    if (l != NULL) {
+        bool good = lease_valid(l) && atomic_load(&l->generation) == svc->lease_generation;
+        until = good ? atomic_load(&l->valid_until_ns) : 0;
+        if (atomic_load(&l->mark_ms) < ceiling)
+            ceiling = atomic_load(&l->mark_ms);
+        lease_floor = atomic_load(&l->floor_ms);
+    }
+    if (atomic_load(&st->dir_lost) || atomic_load(&st->failing))
+        until = 0;
+    (void)now;
+    for (int i = 0; i < MINTID_FORMAT_COUNT; i++) {
+        const mintid_format *fmt = mintid_format_get((mintid_format_id)i);
+        if (svc->gens[i] == NULL || !node_bound(fmt))
+            continue;
+        mintid_warrant w;
+        mintid_warrant_init(&w);
+        w.pid = svc->warrant_pid;
+        w.floor_ms = st->start_mark > state_floor(st, i) ? st->start_mark : state_floor(st, i);
+        if (lease_floor > w.floor_ms)
+            w.floor_ms = lease_floor;
+        if (w.floor_ms <= 0)
+            w.floor_ms = INT64_MIN;
+        w.ceiling_ms = ceiling;
+        w.until_ns = until;
+        w.leased = l != NULL;
+        if (mintid_gen_warrant(svc->gens[i], &w) == MINTID_OK) {
+            svc->warranted = true;
+            if (w.asked_ms > asked)
+                asked = w.asked_ms;
+        }
+    }
+    return asked;
+}
+
 void service_reserve(service *svc) {
     service_count_gens(svc);
     int64_t now;
@@ -173,6 +252,8 @@ int service_init_shared(service *svc, const config *cfg, state *st, lease *l, co
     if (svc->start_ns == 0)
         svc->start_ns = monotonic_ns();
     svc->node = (int64_t)cfg->node;
+    /* A worker's warrants name its supervisor, so that the workers mint past each other's. */
+    svc->warrant_pid = sh != NULL && sh->reserve_fd >= 0 ? (int64_t)getppid() : (int64_t)getpid();
     if (l != NULL) {
         svc->node = atomic_load(&l->node);
         svc->lease_generation = atomic_load(&l->generation);
@@ -181,6 +262,29 @@ int service_init_shared(service *svc, const config *cfg, state *st, lease *l, co
         if (make_generator(svc, i) != 0)
             return -1;
     return 0;
+}
+
+void service_start_warrants(service *svc) {
+    publish_nodes(svc);
+    service_warrants(svc);
+}
+
+void service_warrants(service *svc) {
+    int64_t now;
+    uint64_t ns;
+    if (wall_clock(&now, &ns) != MINTID_OK)
+        return;
+    if (svc->lease != NULL)
+        follow_lease(svc);
+    /* The other homes minting under this server's node id count as
+     * minting: the mark moves ahead of them as of this server's IDs. */
+    int64_t asked = renew_warrants(svc, now), reserve = (int64_t)svc->cfg->reserve_ahead;
+    if (asked > now - reserve) {
+        if (asked > svc->last_admitted_ms)
+            svc->last_admitted_ms = asked < now ? asked : now;
+        if (now + reserve / 2 > atomic_load(&svc->st->wanted))
+            ask_reserve(svc, now + reserve);
+    }
 }
 
 /*
@@ -198,8 +302,17 @@ static void follow_lease(service *svc) {
     svc->node = node;
     for (int i = 0; i < MINTID_FORMAT_COUNT; i++) {
         const mintid_format *fmt = mintid_format_get((mintid_format_id)i);
-        if (fmt->node_bits > 0 && !fmt->node_optional)
+        if (node_bound(fmt) && svc->gens[i] != NULL && svc->warranted)
+            mintid_gen_warrant(svc->gens[i], NULL); /* lapses the old node id's: leased */
+        if (node_bound(fmt))
             make_generator(svc, i);
+    }
+    if (svc->warranted) {
+        publish_nodes(svc);
+        int64_t now;
+        uint64_t ns;
+        if (wall_clock(&now, &ns) == MINTID_OK)
+            renew_warrants(svc, now);
     }
     log_msg(LOG_INFO, "minting as node %" PRId64 " again", node);
 }
@@ -235,8 +348,13 @@ void service_totals(service *svc, service_counters *out) {
 }
 
 void service_free(service *svc) {
-    for (int i = 0; i < MINTID_FORMAT_COUNT; i++)
+    for (int i = 0; i < MINTID_FORMAT_COUNT; i++) {
+        /* A static node id's warrant is withdrawn, a leased one's lapsed:
+         * the other homes stop with the server. */
+        if (svc->warranted && svc->gens[i] != NULL && node_bound(mintid_format_get((mintid_format_id)i)))
+            mintid_gen_warrant(svc->gens[i], NULL);
         mintid_gen_free(svc->gens[i]);
+    }
     memset(svc->gens, 0, sizeof svc->gens);
 }
 

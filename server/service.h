@@ -99,6 +99,8 @@ typedef struct service {
     uint64_t log_base[2];                      /* log_dropped, log_held_back of earlier workers in c */
     uint64_t gen_base[MINTID_FORMAT_COUNT][3]; /* waits, exhausted, rollbacks of earlier generators in c */
     int64_t last_admitted_ms;                  /* the time last admitted for minting; 0 before */
+    int64_t warrant_pid;                       /* the server's pid, which its warrants name (the supervisor's) */
+    bool warranted;                            /* this process renews warrants: it withdraws them when it stops */
 } service;
 
 /* Creates the generators (l: the node lease, or NULL). Returns 0, or -1 after logging why. */
@@ -116,6 +118,19 @@ typedef struct service_shared {
 
 /* service_init() for a worker: counters in its slot. */
 int service_init_shared(service *svc, const config *cfg, state *st, lease *l, const service_shared *sh);
+/*
+ * The serving process's part of the host: publishes the node ids in the
+ * host-dir's node file and puts its warrant in the host-wide state of
+ * every format with a node id (service_reserve renews them, service_free
+ * withdraws them). Not for a service made only to read the generators.
+ */
+void service_start_warrants(service *svc);
+/*
+ * Renews the warrants (every SERVICE_WARRANT_MS), and moves the mark ahead
+ * of what the other homes minting under them asked for.
+ */
+void service_warrants(service *svc);
+#define SERVICE_WARRANT_MS 20
 
 /* The counters summed over every worker (a single process's own). */
 void service_totals(service *svc, service_counters *out);

@@ -277,10 +277,12 @@ static mintid_gen *new_generator(sqlite3_context *ctx, const mintid_format *fmt,
     }
     mintid_gen *gen = NULL;
     int rc = mintid_gen_new_host(fmt, cfg, NULL, &gen);
-    if (rc == MINTID_EHOST || rc == MINTID_EHOSTSTATE) {
+    if (rc == MINTID_EWARRANT || (cfg->node == MINTID_NODE_HOST && rc == MINTID_EHOSTSTATE && *mintid_host_why())) {
+        error_msg(ctx, "%s: %s", fmt->name, mintid_host_why());
+    } else if (rc == MINTID_EHOST || rc == MINTID_EHOSTSTATE) {
         const char *why = rc == MINTID_EHOST ? strerror(errno) : NULL;
-        error_msg(ctx, "%s: in %s: %s%s%s (MINTID_HOST_DIR names the directory)", fmt->name, dir,
-                  mintid_strerror(rc), why != NULL ? ": " : "", why != NULL ? why : "");
+        error_msg(ctx, "%s: in %s: %s%s%s (MINTID_HOST_DIR names the directory)", fmt->name, dir, mintid_strerror(rc),
+                  why != NULL ? ": " : "", why != NULL ? why : "");
     } else if (rc == MINTID_ETIME) {
         error_msg(ctx, "%s: the epoch %" PRId64 " is in the future", fmt->name, cfg->epoch_ms);
     } else if (rc != MINTID_OK) {
@@ -319,7 +321,8 @@ static source *slot_source(sqlite3_context *ctx, slot *s) {
     pthread_once(&atfork_once, register_atfork);
     pthread_mutex_lock(&sources_lock);
     source *src = sources;
-    while (src != NULL && !(src->fmt == fmt && src->node == cfg.node && src->epoch_ms == cfg.epoch_ms))
+    while (src != NULL && !(src->fmt == fmt && src->node == cfg.node &&
+                            (src->epoch_ms == cfg.epoch_ms || cfg.node == MINTID_NODE_HOST)))
         src = src->next;
     if (src == NULL) {
         mintid_gen *gen = new_generator(ctx, fmt, &cfg);
@@ -331,7 +334,8 @@ static source *slot_source(sqlite3_context *ctx, slot *s) {
             pthread_mutex_init(&src->lock, NULL);
             src->fmt = fmt;
             src->node = cfg.node;
-            src->epoch_ms = cfg.epoch_ms;
+            /* Node host: the epoch is the server's, as the generator took it. */
+            src->epoch_ms = mintid_gen_config(gen)->epoch_ms;
             src->gen = gen;
             src->want = 1;
             src->next = sources;
@@ -414,7 +418,7 @@ static bool mint(sqlite3_context *ctx, slot *s, mintid_id *id) {
             error_msg(ctx, "%s: %s; the host-wide state %s has minted up to %s, %" PRId64 " ms ahead of the clock",
                       s->fmt->name, mintid_strerror(rc), path, when, st.last_unix_ms - now);
         else
-            error_msg(ctx, "%s: %s", s->fmt->name, mintid_strerror(rc));
+            error_msg(ctx, "%s: %s", s->fmt->name, rc == MINTID_EWARRANT ? mintid_host_why() : mintid_strerror(rc));
         return false;
     }
     return true;
@@ -807,6 +811,8 @@ static void fn_config(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
             int64_t node = -1;
             if (type == SQLITE_INTEGER) {
                 node = sqlite3_value_int64(v);
+            } else if (type == SQLITE_TEXT && t != NULL && strcmp(t, "host") == 0) {
+                node = MINTID_NODE_HOST;
             } else if (type == SQLITE_TEXT && t != NULL && t[0] >= '0' && t[0] <= '9' &&
                        memchr(t, '\0', (size_t)sqlite3_value_bytes(v)) == NULL) {
                 char *end;
@@ -814,15 +820,18 @@ static void fn_config(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
                 long long x = strtoll(t, &end, 10);
                 node = errno == 0 && *end == '\0' ? x : -1;
             }
-            if (node < 0 || node > max) {
-                error_msg(ctx, "mintid_config: node %s: node ids are 0..%" PRId64,
+            if ((node < 0 && node != MINTID_NODE_HOST) || node > max) {
+                error_msg(ctx, "mintid_config: node %s: node ids are 0..%" PRId64 ", or 'host'",
                           shown(v, type, t, "NULL", safe, sizeof safe), max);
                 return;
             }
             c->node = node;
             drop_generators(c);
         }
-        sqlite3_result_int64(ctx, c->node);
+        if (c->node == MINTID_NODE_HOST)
+            sqlite3_result_text(ctx, "host", -1, SQLITE_STATIC);
+        else
+            sqlite3_result_int64(ctx, c->node);
         return;
     }
     if (ef != NULL) {
@@ -930,7 +939,7 @@ int sqlite3_mintid_init(sqlite3 *db, char **pzErrMsg, const sqlite3_api_routines
         *pzErrMsg = sqlite3_mprintf("mintid: %s", why);
         return SQLITE_ERROR;
     }
-    if (node < 0)
+    if (node == -1)
         node = 0;
     conn *c = sqlite3_malloc(sizeof *c);
     if (c == NULL)

@@ -47,8 +47,8 @@ struct mintid_gen {
      * into host.c. Read and written under the host's lock. */
     int64_t host_looked_ms, host_look_due_ms;
     int64_t *host_mark; /* the state's durable mark (see host.c), under the host's lock */
-    uint64_t step;     /* value_step(): 0, or the same unit's next ID is last_value + step */
-    uint64_t seq_last; /* the largest sequence number */
+    uint64_t step;      /* value_step(): 0, or the same unit's next ID is last_value + step */
+    uint64_t seq_last;  /* the largest sequence number */
     mintid__core own_core;
     uint64_t own_last_value;
     mintid_gen_stats stats;
@@ -163,7 +163,31 @@ static int gen_new(const mintid_format *fmt, const mintid_config *cfg, const min
         c = *cfg;
     else
         mintid_config_init(&c, fmt);
-    int rc = validate(f, &c);
+    /* Where a host-wide state lives: the caller's, else the environment's. */
+    char dir[PATH_MAX], space[MINTID_ID_SPACE_MAX + 1];
+    int rc = MINTID_OK;
+    if (host != NULL) {
+        if (host->dir != NULL ? host->dir[0] != '/' || strlen(host->dir) >= sizeof dir
+                              : mintid_env_host_dir(dir, sizeof dir, NULL, 0) != MINTID_OK)
+            return MINTID_EINVAL;
+        if (host->id_space != NULL ? !mintid__id_space_valid(host->id_space)
+                                   : mintid_env_id_space(space, sizeof space, NULL, 0) != MINTID_OK)
+            return MINTID_EINVAL;
+        if (host->dir != NULL)
+            memcpy(dir, host->dir, strlen(host->dir) + 1);
+        if (host->id_space != NULL)
+            memcpy(space, host->id_space, strlen(host->id_space) + 1);
+    }
+    /* Node host: the node id and epoch the host's mintidd mints the format with. */
+    bool node_host = c.node == MINTID_NODE_HOST;
+    if (node_host) {
+        if (host == NULL || fmt->node_bits == 0 || fmt->node_optional)
+            return MINTID_EINVAL;
+        mintid__host_why("%s", "");
+        if ((rc = mintid__host_lookup(fmt, dir, space, &c.node, &c.epoch_ms)) != MINTID_OK)
+            return rc;
+    }
+    rc = validate(f, &c);
     if (rc != MINTID_OK)
         return rc;
     mintid_gen *g = calloc(1, sizeof *g);
@@ -186,17 +210,10 @@ static int gen_new(const mintid_format *fmt, const mintid_config *cfg, const min
     g->rng.fn = c.random;
     g->rng.ctx = c.random_ctx;
     g->rng.pos = RNG_BLOCK;
-    char dir[PATH_MAX], space[MINTID_ID_SPACE_MAX + 1];
     if (host != NULL) {
-        if (host->dir != NULL ? host->dir[0] != '/' || strlen(host->dir) >= sizeof dir
-                              : mintid_env_host_dir(dir, sizeof dir, NULL, 0) != MINTID_OK)
-            rc = MINTID_EINVAL;
-        else if (host->id_space != NULL ? !mintid__id_space_valid(host->id_space)
-                                        : mintid_env_id_space(space, sizeof space, NULL, 0) != MINTID_OK)
-            rc = MINTID_EINVAL;
-        else
-            rc = mintid__host_open(f, &g->cfg, host->dir != NULL ? host->dir : dir,
-                                   host->id_space != NULL ? host->id_space : space, &g->host);
+        rc = mintid__host_open(f, &g->cfg, dir, space, &g->host);
+        if (rc == MINTID_OK && node_host)
+            mintid__host_need_warrant(g->host);
     }
     if (rc != MINTID_OK) {
         pthread_mutex_destroy(&g->lock);
@@ -256,6 +273,11 @@ const mintid_format *mintid_gen_format(const mintid_gen *gen) { return &gen->imp
 
 const mintid_config *mintid_gen_config(const mintid_gen *gen) { return &gen->cfg; }
 
+/* Unix ms `ms` in timestamp units after the epoch; negative before the epoch. */
+static int64_t rel_at(const mintid_gen *g, int64_t ms) {
+    return g->unit_ms == 1 ? ms - g->cfg.epoch_ms : mintid__floor_div(ms, g->unit_ms) - g->epoch_units;
+}
+
 /* The clock in timestamp units after the epoch; may be negative before the epoch. */
 static int read_rel(mintid_gen *g, int64_t *rel) {
     int64_t now;
@@ -270,7 +292,7 @@ static int read_rel(mintid_gen *g, int64_t *rel) {
         if (rc != MINTID_OK)
             return rc < 0 && rc != MINTID_EHOST && rc != MINTID_EHOSTSTATE && rc != MINTID_ERANDOM ? rc : MINTID_ECLOCK;
     }
-    *rel = g->unit_ms == 1 ? now - g->cfg.epoch_ms : mintid__floor_div(now, g->unit_ms) - g->epoch_units;
+    *rel = rel_at(g, now);
     return MINTID_OK;
 }
 
@@ -299,7 +321,11 @@ static int host_check(mintid_gen *g, int64_t rel) {
     int64_t unit = rel;
     if (g->core->started && (int64_t)g->core->last_ts >= unit)
         unit = (int64_t)g->core->last_ts + 1;
-    int64_t need = unit_start_ms(g, unit) + g->unit_ms - 1 + MINTID_HOST_MARK_AHEAD_MS / 2;
+    int64_t end = unit_start_ms(g, unit) + g->unit_ms - 1;
+    int rc = mintid__host_warrant_check(g->host, end);
+    if (rc != MINTID_OK)
+        return rc;
+    int64_t need = end + MINTID_HOST_MARK_AHEAD_MS / 2;
     return need > *g->host_mark ? mintid__host_cover(g->host, need) : MINTID_OK;
 }
 
@@ -594,6 +620,37 @@ static int next_id(mintid_gen *g, mintid_id *out, uint64_t *value, int64_t *now,
 }
 
 /*
+ * With the host's lock held, at the start of a call: while a live warrant
+ * of the host's mintidd has not moved its ceiling past the next ID (a
+ * server idle a while), waits for it, the lock let go, within max_wait_ms;
+ * past that the mint's own check refuses with the reason.
+ */
+static int warrant_wait(mintid_gen *g, bool *held) {
+    uint64_t deadline = 0;
+    for (;;) {
+        int64_t rel;
+        int rc = read_rel(g, &rel);
+        if (rc != MINTID_OK)
+            return rc;
+        int64_t unit = rel;
+        if (g->core->started && (int64_t)g->core->last_ts >= unit)
+            unit = (int64_t)g->core->last_ts + 1;
+        if (!mintid__host_warrant_ahead(g->host, unit_start_ms(g, unit) + g->unit_ms - 1))
+            return MINTID_OK;
+        uint64_t now_ns = mintid__monotonic_ns();
+        if (deadline == 0)
+            deadline = now_ns + (uint64_t)g->cfg.max_wait_ms * 1000000u;
+        if (now_ns >= deadline)
+            return MINTID_OK;
+        mintid__host_unlock(g->host);
+        uint64_t left = deadline - now_ns;
+        mintid__sleep_ns(left < 2000000u ? left : 2000000u);
+        if ((rc = host_relock(g, held)) != MINTID_OK)
+            return rc;
+    }
+}
+
+/*
  * Takes the generator's lock: a process generator's own, or the host's.
  * A process generator inherited by fork() refuses; a host-wide one goes on
  * in the child, with a random pool of its own (the parent's bytes must not
@@ -639,9 +696,14 @@ static long next_many(mintid_gen *gen, mintid_id *ids, uint64_t *values, size_t 
     int rc = enter(gen);
     if (rc != MINTID_OK)
         return rc;
+    bool held = true; /* false: the host's lock was lost (see host_relock) */
+    if (gen->host != NULL && (rc = warrant_wait(gen, &held)) != MINTID_OK) {
+        if (held)
+            leave(gen);
+        return rc;
+    }
     uint64_t step = gen->step, last = *gen->last_value;
     bool unsaved = false; /* last is ahead of *gen->last_value */
-    bool held = true;     /* false: the host's lock was lost (see host_relock) */
     unsigned per_reading = n > 1 ? gen->cfg.ids_per_reading : 1, unread = 0;
     int64_t rel = 0;
     size_t i;
@@ -711,6 +773,59 @@ long mintid_gen_next_u64(mintid_gen *gen, uint64_t *out, size_t n) {
     if (gen->impl->pub.bits != 64)
         return MINTID_EFORMAT;
     return next_many(gen, NULL, out, n);
+}
+
+void mintid_warrant_init(mintid_warrant *w) {
+    memset(w, 0, sizeof *w);
+    w->size = sizeof *w;
+    w->floor_ms = INT64_MIN;
+    w->asked_ms = INT64_MIN;
+}
+
+int mintid_gen_warrant(mintid_gen *gen, mintid_warrant *w) {
+    const mintid_format *fmt = &gen->impl->pub;
+    if (gen->host == NULL || fmt->node_bits == 0 || fmt->node_optional)
+        return MINTID_EINVAL;
+    /* A caller built against an older, smaller struct: refused (every field is needed). */
+    if (w != NULL && w->size < offsetof(mintid_warrant, asked_ms) + sizeof w->asked_ms)
+        return MINTID_EINVAL;
+    int rc = enter(gen);
+    if (rc != MINTID_OK)
+        return rc;
+    rc = mintid__host_warrant(gen->host, w);
+    leave(gen);
+    return rc;
+}
+
+int mintid_host_publish(const mintid_host_options *opt, int64_t pid, const mintid_host_node *nodes, size_t n) {
+    char dir[PATH_MAX], space[MINTID_ID_SPACE_MAX + 1];
+    if (opt == NULL || opt->size < offsetof(mintid_host_options, id_space) + sizeof opt->id_space || pid <= 0 ||
+        (n > 0 && nodes == NULL))
+        return MINTID_EINVAL;
+    if (opt->dir != NULL ? opt->dir[0] != '/' || strlen(opt->dir) >= sizeof dir
+                         : mintid_env_host_dir(dir, sizeof dir, NULL, 0) != MINTID_OK)
+        return MINTID_EINVAL;
+    if (opt->id_space != NULL ? !mintid__id_space_valid(opt->id_space)
+                              : mintid_env_id_space(space, sizeof space, NULL, 0) != MINTID_OK)
+        return MINTID_EINVAL;
+    for (size_t i = 0; i < n; i++)
+        if (nodes[i].fmt == NULL || nodes[i].node < 0 || nodes[i].epoch_ms < 0)
+            return MINTID_EINVAL;
+    return mintid__host_publish(opt->dir != NULL ? opt->dir : dir, opt->id_space != NULL ? opt->id_space : space, pid,
+                                nodes, n);
+}
+
+int mintid_gen_set_floor(mintid_gen *gen, int64_t unix_ms) {
+    int rc = enter(gen);
+    if (rc != MINTID_OK)
+        return rc;
+    /* The unit unix_ms is in, or the next one when it starts later. */
+    int64_t rel = rel_at(gen, unix_ms);
+    if (unit_start_ms(gen, rel) < unix_ms)
+        rel++;
+    mintid__core_raise_floor(gen->core, rel);
+    leave(gen);
+    return MINTID_OK;
 }
 
 void mintid_gen_get_stats(mintid_gen *gen, mintid_gen_stats *out) {

@@ -52,6 +52,8 @@
 #include "internal.h"
 
 #include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -67,7 +69,7 @@
 #include <unistd.h>
 
 #define HOST_MAGIC "mintid-host-gen"
-#define HOST_VERSION 2u
+#define HOST_VERSION 3u
 #define HOST_REJOIN_TRIES 4
 #define BOOT_ID_SIZE 40
 #define FUTEX_TID_MASK_ 0x3fffffffu /* the kernel's robust-futex ABI: the owner's thread id */
@@ -88,7 +90,13 @@ struct host_state {
     uint64_t owner_ns;                   /* the pid namespace of the lock's last holder, read only by recovery */
     pthread_mutex_t lock;
     uint32_t replaced; /* 1: the path names another state now; move to it */
-    uint32_t reserved;
+    uint32_t warrant_leased;
+    /* mintidd's warrant (mintid_gen_warrant()); warrant_pid 0: none. */
+    int64_t warrant_pid;
+    uint64_t warrant_pid_ns; /* the holder's pid namespace: whether warrant_pid means a process to us */
+    int64_t warrant_ceiling_ms;
+    uint64_t warrant_until_ns; /* CLOCK_BOOTTIME of boot_id's boot */
+    int64_t warrant_asked_ms;  /* the latest end of an ID another home minted under it */
     mintid__core core;
     uint64_t last_value; /* the generator's fast path: the last ID as a value */
 };
@@ -117,7 +125,9 @@ struct mintid__host {
     int64_t checked_ms; /* when the path was last looked at: the ID clock (system clock), else monotonic */
     bool system_clock;  /* the generator reads the system clock: its readings time the looks */
     const mintid__format_impl *f;
-    int64_t node; /* as in the key: -1 where the format has no (or an optional) node */
+    int64_t node;        /* as in the key: -1 where the format has no (or an optional) node */
+    int64_t warrant_pid; /* this process's warrant on the state (the holder's generators mint past it); 0: none */
+    bool need_warrant;   /* node host: minting only under a live warrant */
     int64_t epoch_ms;
     char space[MINTID_ID_SPACE_MAX + 1];
     mintid_clock_fn clock; /* the generator's */
@@ -202,6 +212,12 @@ static int recover(struct host_state *st) {
         mintid__core_raise_floor(&st->core, unit_after_ms(st, st->mark_ms));
     snprintf(st->boot_id, sizeof st->boot_id, "%s", this_boot());
     st->replaced = 0;
+    /* A warrant's deadline is on the old boot's clock. A static node id's
+     * holder is gone with that boot; a leased one's warrant stays lapsed,
+     * as the node id may be another host's now, until a server renews it. */
+    if (st->warrant_pid != 0 && !st->warrant_leased)
+        st->warrant_pid = 0;
+    st->warrant_until_ns = 0;
     return sync_state(st);
 }
 
@@ -814,3 +830,200 @@ int mintid__host_cover(struct mintid__host *h, int64_t unix_ms) {
         st->mark_ms = was; /* not on disk: no ID may count on it */
     return rc;
 }
+
+/* ---- mintidd's warrant, and the node ids it publishes ----------------------- */
+
+static _Thread_local char why_buf[320];
+
+const char *mintid_host_why(void) { return why_buf; }
+
+void mintid__host_why(const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why_buf, sizeof why_buf, fmt, ap);
+    va_end(ap);
+}
+
+static uint64_t boottime_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_BOOTTIME, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Whether the process `pid` of the pid namespace `ns` is certainly gone. */
+static bool holder_gone(int64_t pid, uint64_t ns) {
+    return ns != 0 && ns == this_pid_ns() && pid > 0 && pid <= INT_MAX && kill((pid_t)pid, 0) != 0 && errno == ESRCH;
+}
+
+int mintid__host_warrant(struct mintid__host *h, mintid_warrant *w) {
+    struct host_state *st = atomic_load(&h->st);
+    if (w == NULL) {
+        if (h->warrant_pid != 0 && st->warrant_pid == h->warrant_pid) {
+            if (st->warrant_leased)
+                st->warrant_until_ns = 0;
+            else
+                st->warrant_pid = 0;
+        }
+        h->warrant_pid = 0;
+        return MINTID_OK;
+    }
+    if (w->pid <= 0)
+        return MINTID_EINVAL;
+    if (st->warrant_pid != w->pid)
+        st->warrant_asked_ms = INT64_MIN; /* another holder's homes' asks are not this one's */
+    st->warrant_pid = w->pid;
+    st->warrant_pid_ns = this_pid_ns();
+    st->warrant_ceiling_ms = w->ceiling_ms;
+    st->warrant_until_ns = w->until_ns;
+    st->warrant_leased = w->leased != 0;
+    if (w->floor_ms != INT64_MIN)
+        mintid__core_raise_floor(&st->core, unit_after_ms(st, w->floor_ms));
+    w->asked_ms = st->warrant_asked_ms;
+    h->warrant_pid = w->pid;
+    return MINTID_OK;
+}
+
+int mintid__host_warrant_check(struct mintid__host *h, int64_t end_ms) {
+    struct host_state *st = atomic_load(&h->st);
+    if (st->warrant_pid == 0) {
+        if (!h->need_warrant)
+            return MINTID_OK;
+        mintid__host_why("no mintidd holds node %" PRId64 " of id space '%s' on this host now (%s): start it, "
+                         "or mint with a node id of your own",
+                         h->node, h->space, h->path);
+        return MINTID_EWARRANT;
+    }
+    if (st->warrant_pid == h->warrant_pid)
+        return MINTID_OK; /* the holder's own: it keeps its bounds itself */
+    if (st->warrant_until_ns == 0 || boottime_ns() >= st->warrant_until_ns) {
+        if (!st->warrant_leased && !h->need_warrant && holder_gone(st->warrant_pid, st->warrant_pid_ns)) {
+            st->warrant_pid = 0; /* a static node id's server, gone: nothing of it to keep */
+            return MINTID_OK;
+        }
+        mintid__host_why("mintidd (pid %" PRId64 ") holds node %" PRId64 " of id space '%s' on this host%s and has "
+                         "not renewed its warrant: %s; nothing mints under that node id until it does",
+                         st->warrant_pid, h->node, h->space, st->warrant_leased ? " by a lease" : "",
+                         st->warrant_leased ? "its lease may be lost (another host may hold the node id by now)"
+                                            : "it stopped, hung or cannot write its state");
+        return MINTID_EWARRANT;
+    }
+    if (end_ms > st->warrant_ceiling_ms) {
+        mintid__host_why("mintidd (pid %" PRId64 ") holds node %" PRId64 " of id space '%s' on this host, and its "
+                         "mark on disk (Unix ms %" PRId64 ") does not cover the time of the next ID yet; try again, "
+                         "and if it persists see that server's log",
+                         st->warrant_pid, h->node, h->space, st->warrant_ceiling_ms);
+        return MINTID_EWARRANT;
+    }
+    if (end_ms > st->warrant_asked_ms)
+        st->warrant_asked_ms = end_ms;
+    return MINTID_OK;
+}
+
+bool mintid__host_warrant_ahead(struct mintid__host *h, int64_t end_ms) {
+    struct host_state *st = atomic_load(&h->st);
+    if (st->warrant_pid == 0 || st->warrant_pid == h->warrant_pid || st->warrant_until_ns == 0 ||
+        end_ms <= st->warrant_ceiling_ms || boottime_ns() >= st->warrant_until_ns)
+        return false;
+    if (end_ms > st->warrant_asked_ms)
+        st->warrant_asked_ms = end_ms; /* the holder moves its mark past it */
+    return true;
+}
+
+/* dir/mintid-node[-space-<space>] into buf; false if it does not fit. */
+static bool node_file(const char *dir, const char *space, char *buf, size_t cap) {
+    int n = strcmp(space, MINTID_ID_SPACE_DEFAULT) == 0 ? snprintf(buf, cap, "%s/mintid-node", dir)
+                                                        : snprintf(buf, cap, "%s/mintid-node-space-%s", dir, space);
+    return n > 0 && (size_t)n < cap - 32;
+}
+
+#define NODE_FILE_HEADER "mintid-node 1\n"
+
+int mintid__host_publish(const char *dir, const char *space, int64_t pid, const mintid_host_node *nodes, size_t n) {
+    char path[PATH_MAX], tmp[PATH_MAX + 32];
+    if (!node_file(dir, space, path, sizeof path)) {
+        errno = ENAMETOOLONG;
+        return MINTID_EHOST;
+    }
+    snprintf(tmp, sizeof tmp, "%s.new.%ld", path, (long)getpid());
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
+    if (fd < 0)
+        return MINTID_EHOST;
+    FILE *f = fdopen(fd, "w");
+    if (f == NULL) {
+        close(fd);
+        unlink(tmp);
+        return MINTID_EHOST;
+    }
+    fprintf(f, NODE_FILE_HEADER "pid %" PRId64 "\n", pid);
+    for (size_t i = 0; i < n; i++)
+        fprintf(f, "format %s node=%" PRId64 " epoch=%" PRId64 "\n", nodes[i].fmt->name, nodes[i].node,
+                nodes[i].epoch_ms);
+    /* fchmod: the umask must not keep the other users' homes from reading it. */
+    bool ok = fflush(f) == 0 && fchmod(fd, 0644) == 0;
+    int saved = errno;
+    if (fclose(f) != 0 && ok)
+        ok = false, saved = errno;
+    if (ok && rename(tmp, path) != 0)
+        ok = false, saved = errno;
+    if (!ok)
+        unlink(tmp);
+    errno = saved;
+    return ok ? MINTID_OK : MINTID_EHOST;
+}
+
+int mintid__host_lookup(const mintid_format *fmt, const char *dir, const char *space, int64_t *node,
+                        int64_t *epoch_ms) {
+    char path[PATH_MAX], line[256], want[64];
+    if (!node_file(dir, space, path, sizeof path)) {
+        errno = ENAMETOOLONG;
+        return MINTID_EHOST;
+    }
+    FILE *f = fopen(path, "re");
+    if (f == NULL) {
+        if (errno != ENOENT)
+            return MINTID_EHOST;
+        mintid__host_why("node host: no mintidd publishes its node id for id space '%s' in %s (no %s): start "
+                         "mintidd with host-dir %s, or give a node id",
+                         space, dir, path, dir);
+        return MINTID_EWARRANT;
+    }
+    snprintf(want, sizeof want, "format %s node=", fmt->name);
+    bool header = false, found = false;
+    long pid = 0;
+    while (fgets(line, sizeof line, f) != NULL) {
+        if (!header) {
+            header = strcmp(line, NODE_FILE_HEADER) == 0;
+            if (!header)
+                break;
+        } else if (strncmp(line, "pid ", 4) == 0) {
+            pid = strtol(line + 4, NULL, 10);
+        } else if (strncmp(line, want, strlen(want)) == 0) {
+            char *p = line + strlen(want), *end;
+            errno = 0;
+            long long nd = strtoll(p, &end, 10);
+            if (errno == 0 && end != p && strncmp(end, " epoch=", 7) == 0) {
+                p = end + 7;
+                long long ep = strtoll(p, &end, 10);
+                if (errno == 0 && end != p && (*end == '\n' || *end == '\0') && nd >= 0 && ep >= 0) {
+                    *node = nd;
+                    *epoch_ms = ep;
+                    found = true;
+                }
+            }
+            break;
+        }
+    }
+    fclose(f);
+    if (!header) {
+        mintid__host_why("node host: %s is not a node file of mintidd's (it lacks the line \"mintid-node 1\")", path);
+        return MINTID_EHOSTSTATE;
+    }
+    if (!found) {
+        mintid__host_why("node host: mintidd (pid %ld) does not mint %s with a node id in id space '%s' (%s)", pid,
+                         fmt->name, space, path);
+        return MINTID_EWARRANT;
+    }
+    return MINTID_OK;
+}
+
+void mintid__host_need_warrant(struct mintid__host *h) { h->need_warrant = true; }

@@ -521,6 +521,27 @@ int64_t *mintid__host_mark(struct mintid__host *h);
  * past the old mark then.
  */
 int mintid__host_cover(struct mintid__host *h, int64_t unix_ms);
+/* With the lock held: sets (w) or withdraws (NULL) this process's warrant on the state; see mintid_gen_warrant(). */
+int mintid__host_warrant(struct mintid__host *h, mintid_warrant *w);
+/*
+ * With the lock held, before an ID whose unit ends at Unix ms end_ms is
+ * handed out: MINTID_OK, or MINTID_EWARRANT (mintid_host_why() says why)
+ * when the state's warrant forbids it to this process.
+ */
+int mintid__host_warrant_check(struct mintid__host *h, int64_t end_ms);
+/*
+ * With the lock held: whether a live warrant of another process's has a
+ * ceiling below end_ms (which it then records as asked for): the caller
+ * may wait for the holder to move its mark.
+ */
+bool mintid__host_warrant_ahead(struct mintid__host *h, int64_t end_ms);
+/* Node host: the generator mints only under a live warrant. */
+void mintid__host_need_warrant(struct mintid__host *h);
+/* The node file of (dir, space): writes it whole; reads fmt's node id and epoch (MINTID_EWARRANT: none published). */
+int mintid__host_publish(const char *dir, const char *space, int64_t pid, const mintid_host_node *nodes, size_t n);
+int mintid__host_lookup(const mintid_format *fmt, const char *dir, const char *space, int64_t *node, int64_t *epoch_ms);
+/* Sets the calling thread's mintid_host_why() (printf-like). */
+void mintid__host_why(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* ---- clock and entropy (clock.c, entropy.c) ------------------------------ */
 

@@ -24,6 +24,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #define WORKERS 4
@@ -923,6 +924,192 @@ static void test_id_spaces(void) {
     CHECK_INT((int)node, -1);
 }
 
+static uint64_t boottime_now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_BOOTTIME, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static int64_t now_ms(void) {
+    int64_t t = 0;
+    mintid_clock_system(NULL, &t);
+    return t;
+}
+
+/* A pid that was a process of ours and is gone. */
+static int64_t gone_pid(void) {
+    pid_t pid = fork();
+    if (pid == 0)
+        _exit(0);
+    waitpid(pid, NULL, 0);
+    return pid;
+}
+
+/* The time of an ID of nanoflake under its default epoch. */
+static int64_t id_ms(const mintid_id *id) {
+    return mintid_id_unix_ms(mintid_format_find("nanoflake"), id, MINTID_NANOFLAKE_DEFAULT_EPOCH);
+}
+
+/*
+ * mintidd's warrant binds every other generator of the state (here another
+ * generator of this process, as another home would be): its ceiling, its
+ * deadline, its floor; a lapsed one whose holder is gone is set aside only
+ * for a node id not leased; the holder's own generator mints past it.
+ */
+static void test_warrant(void) {
+    const mintid_format *fmt = mintid_format_find("nanoflake");
+    mintid_host_options o;
+    mintid_host_options_init(&o);
+    o.dir = dir;
+    mintid_config cfg = waiting_config(fmt);
+    cfg.node = 3;
+    mintid_gen *server, *home;
+    CHECK_INT(mintid_gen_open_host(fmt, &cfg, &o, &server), MINTID_OK);
+    CHECK_INT(mintid_gen_open_host(fmt, &cfg, &o, &home), MINTID_OK);
+    mintid_id id;
+    CHECK_INT(mintid_gen_next(home, &id), MINTID_OK); /* no warrant: as before */
+
+    mintid_warrant w;
+    mintid_warrant_init(&w);
+    w.pid = getpid();
+    w.ceiling_ms = now_ms() + 60000;
+    w.until_ns = boottime_now_ns() + 60000000000u;
+    CHECK_INT(mintid_gen_warrant(server, &w), MINTID_OK);
+    CHECK_INT(mintid_gen_next(home, &id), MINTID_OK);
+    int64_t minted = id_ms(&id);
+    CHECK_INT(mintid_gen_warrant(server, &w), MINTID_OK);
+    CHECK(w.asked_ms >= minted);
+
+    /* The server's mark behind the clock: the others stop, the holder goes on. */
+    w.ceiling_ms = now_ms() - 1000;
+    CHECK_INT(mintid_gen_warrant(server, &w), MINTID_OK);
+    CHECK_INT(mintid_gen_next(home, &id), MINTID_EWARRANT);
+    CHECK(strstr(mintid_host_why(), "mark on disk") != NULL);
+    CHECK_INT(mintid_gen_next(server, &id), MINTID_OK);
+
+    /* The floor: nothing at or before it, for every generator. */
+    w.ceiling_ms = now_ms() + 60000;
+    w.floor_ms = now_ms() + 150;
+    CHECK_INT(mintid_gen_warrant(server, &w), MINTID_OK);
+    CHECK_INT(mintid_gen_next(home, &id), MINTID_OK);
+    CHECK(id_ms(&id) > w.floor_ms);
+    w.floor_ms = INT64_MIN;
+
+    /* Lapsed, its holder alive: the others stop. */
+    w.until_ns = boottime_now_ns() - 1;
+    CHECK_INT(mintid_gen_warrant(server, &w), MINTID_OK);
+    CHECK_INT(mintid_gen_next(home, &id), MINTID_EWARRANT);
+    CHECK(strstr(mintid_host_why(), "has not renewed its warrant") != NULL);
+    CHECK_INT(mintid_gen_next(server, &id), MINTID_OK);
+
+    /* Lapsed and its holder gone: set aside for a static node id only. */
+    mintid_gen_free(server);
+    CHECK_INT(mintid_gen_open_host(fmt, &cfg, &o, &server), MINTID_OK);
+    w.pid = gone_pid();
+    w.leased = 1;
+    CHECK_INT(mintid_gen_warrant(server, &w), MINTID_OK);
+    CHECK_INT(mintid_gen_next(home, &id), MINTID_EWARRANT);
+    CHECK(strstr(mintid_host_why(), "lease") != NULL);
+    w.leased = 0;
+    CHECK_INT(mintid_gen_warrant(server, &w), MINTID_OK);
+    CHECK_INT(mintid_gen_next(home, &id), MINTID_OK);
+
+    /* Withdrawn: static gone, leased lapsed. */
+    w.pid = getpid();
+    w.until_ns = boottime_now_ns() + 60000000000u;
+    CHECK_INT(mintid_gen_warrant(server, &w), MINTID_OK);
+    CHECK_INT(mintid_gen_warrant(server, NULL), MINTID_OK);
+    CHECK_INT(mintid_gen_next(home, &id), MINTID_OK);
+    w.leased = 1;
+    CHECK_INT(mintid_gen_warrant(server, &w), MINTID_OK);
+    CHECK_INT(mintid_gen_next(home, &id), MINTID_OK);
+    CHECK_INT(mintid_gen_warrant(server, NULL), MINTID_OK);
+    CHECK_INT(mintid_gen_next(home, &id), MINTID_EWARRANT);
+
+    /* Only host-wide generators of a format with a node field. */
+    mintid_gen *plain;
+    CHECK_INT(mintid_gen_new(fmt, &cfg, &plain), MINTID_OK);
+    CHECK_INT(mintid_gen_warrant(plain, &w), MINTID_EINVAL);
+    mintid_gen_free(plain);
+    mintid_gen_free(server);
+    mintid_gen_free(home);
+}
+
+/*
+ * Node host: the node id and epoch come from the server's node file, and
+ * the generator mints in the server's sequence only under its warrant.
+ */
+static void test_node_host(void) {
+    const mintid_format *fmt = mintid_format_find("nanoflake");
+    mintid_host_options o;
+    mintid_host_options_init(&o);
+    o.dir = dir;
+    mintid_config cfg = waiting_config(fmt);
+    cfg.node = MINTID_NODE_HOST;
+    mintid_gen *home, *server;
+    CHECK_INT(mintid_gen_open_host(fmt, &cfg, &o, &home), MINTID_EWARRANT);
+    CHECK(strstr(mintid_host_why(), "no mintidd publishes its node id") != NULL);
+    CHECK_INT(mintid_gen_new(fmt, &cfg, &home), MINTID_EINVAL); /* a process generator has no host */
+
+    int64_t epoch = MINTID_NANOFLAKE_DEFAULT_EPOCH + 1000;
+    mintid_host_node nodes[] = {{mintid_format_find("snowflake"), 9, 1288834974657}, {fmt, 7, epoch}};
+    CHECK_INT(mintid_host_publish(&o, getpid(), nodes, 2), MINTID_OK);
+    CHECK_INT(mintid_gen_open_host(fmt, &cfg, &o, &home), MINTID_OK);
+    CHECK_INT((int)mintid_gen_config(home)->node, 7);
+    CHECK(mintid_gen_config(home)->epoch_ms == epoch);
+    mintid_id id;
+    CHECK_INT(mintid_gen_next(home, &id), MINTID_EWARRANT);
+    CHECK(strstr(mintid_host_why(), "no mintidd holds node 7") != NULL);
+
+    mintid_config scfg = waiting_config(fmt);
+    scfg.node = 7;
+    scfg.epoch_ms = epoch;
+    CHECK_INT(mintid_gen_open_host(fmt, &scfg, &o, &server), MINTID_OK);
+    CHECK_INT(strcmp(mintid_gen_host_path(server), mintid_gen_host_path(home)), 0);
+    mintid_warrant w;
+    mintid_warrant_init(&w);
+    w.pid = getpid();
+    w.ceiling_ms = now_ms() + 60000;
+    w.until_ns = boottime_now_ns() + 60000000000u;
+    CHECK_INT(mintid_gen_warrant(server, &w), MINTID_OK);
+    /* One sequence, whichever mints. */
+    mintid_id prev, next;
+    CHECK_INT(mintid_gen_next(server, &prev), MINTID_OK);
+    for (int i = 0; i < 20000; i++) {
+        CHECK_INT(mintid_gen_next(i % 3 == 0 ? server : home, &next), MINTID_OK);
+        CHECK(mintid_id_compare(fmt, &prev, &next) < 0);
+        prev = next;
+    }
+    /* A home with a node id of its own does not need the server. */
+    CHECK_INT(mintid_gen_warrant(server, NULL), MINTID_OK);
+    CHECK_INT(mintid_gen_next(home, &id), MINTID_EWARRANT);
+    mintid_gen_free(server);
+    mintid_gen_free(home);
+
+    /* A format the server does not publish; a file that is not one. */
+    cfg = waiting_config(mintid_format_find("sonyflake"));
+    cfg.node = MINTID_NODE_HOST;
+    CHECK_INT(mintid_gen_open_host(mintid_format_find("sonyflake"), &cfg, &o, &home), MINTID_EWARRANT);
+    CHECK(strstr(mintid_host_why(), "does not mint sonyflake") != NULL);
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/mintid-node", dir);
+    FILE *f = fopen(path, "w");
+    CHECK(f != NULL);
+    fputs("node 7\n", f);
+    fclose(f);
+    cfg = waiting_config(fmt);
+    cfg.node = MINTID_NODE_HOST;
+    CHECK_INT(mintid_gen_open_host(fmt, &cfg, &o, &home), MINTID_EHOSTSTATE);
+    /* The environment's word for it. */
+    int64_t node;
+    char why[256];
+    CHECK_INT(setenv("MINTID_NODE", "host", 1), 0);
+    CHECK_INT(mintid_env_node(fmt, &node, why, sizeof why), MINTID_OK);
+    CHECK_INT((int)node, MINTID_NODE_HOST);
+    CHECK_INT(mintid_env_node(mintid_format_find("scru160"), &node, why, sizeof why), MINTID_EINVAL);
+    CHECK_INT(unsetenv("MINTID_NODE"), 0);
+}
+
 /* Every test, or (test_host NAME...) those whose names hold one of the NAMEs. */
 int main(int argc, char **argv) {
 #define T(name)                                                                                                        \
@@ -948,6 +1135,8 @@ int main(int argc, char **argv) {
         T(test_reboot_with_the_clock_behind),
         T(test_copied_while_locked),
         T(test_id_spaces),
+        T(test_warrant),
+        T(test_node_host),
     };
 #undef T
     for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++) {

@@ -70,6 +70,7 @@ static PyObject *status_class(int rc) {
         return Forked;
     case MINTID_EHOST:
     case MINTID_EHOSTSTATE:
+    case MINTID_EWARRANT:
         return HostError;
     default:
         return Error;
@@ -108,7 +109,8 @@ static PyObject *raise_status(const mintid_format *fmt, int rc) {
                  "shared=True goes on in a child)",
                  fmt->name, mintid_strerror(rc));
     else
-        snprintf(message, sizeof message, "%s: %s", fmt->name, mintid_strerror(rc));
+        snprintf(message, sizeof message, "%s: %s", fmt->name,
+                 rc == MINTID_EWARRANT ? mintid_host_why() : mintid_strerror(rc));
     return raise_with(status_class(rc), rc, message);
 }
 
@@ -282,12 +284,23 @@ static int epoch_arg(const mintid_format *fmt, PyObject *o, int64_t *out) {
     return -1;
 }
 
-/* node=: None (the format's default) or a node id of fmt. Returns 0 with *out set, or -1. */
+/*
+ * node=: None (the format's default), a node id of fmt, or 'host' (the node
+ * id of the host's mintidd, MINTID_NODE_HOST). Returns 0 with *out set, or -1.
+ */
 static int node_arg(const mintid_format *fmt, PyObject *o, int64_t *out) {
     if (o == NULL || o == Py_None)
         return 0;
+    if (PyUnicode_Check(o) && PyUnicode_CompareWithASCIIString(o, "host") == 0) {
+        if (fmt->node_bits == 0 || fmt->node_optional) {
+            PyErr_Format(PyExc_ValueError, "node 'host': %s has no node id of the host's mintidd", fmt->name);
+            return -1;
+        }
+        *out = MINTID_NODE_HOST;
+        return 0;
+    }
     if (!is_int(o)) {
-        PyErr_Format(PyExc_TypeError, "node must be None or an int, not %s", type_name(o));
+        PyErr_Format(PyExc_TypeError, "node must be None, an int or 'host', not %s", type_name(o));
         return -1;
     }
     if (fmt->node_bits == 0) {
@@ -568,6 +581,7 @@ typedef struct {
     const mintid_format *fmt;
     int form;
     bool shared;
+    bool node_host; /* node 'host': the node id read from the host's mintidd when made */
 } GenObject;
 
 static PyTypeObject GenType;
@@ -585,12 +599,17 @@ static GenObject *gen_create(PyTypeObject *type, const mintid_format *fmt, int64
     /* The environment as every home reads it: MINTID_NODE for a node not
      * given, MINTID_HOST_DIR and MINTID_ID_SPACE for the shared state. */
     char why[512], dir[PATH_MAX], space[MINTID_ID_SPACE_MAX + 1];
-    if (node < 0 && fmt->node_bits > 0 && !fmt->node_optional &&
+    if (node == -1 && fmt->node_bits > 0 && !fmt->node_optional &&
         mintid_env_node(fmt, &node, why, sizeof why) != MINTID_OK) {
         raise_with(HostError, MINTID_EINVAL, why);
         return NULL;
     }
-    if (node >= 0)
+    if (node == MINTID_NODE_HOST && !shared) {
+        PyErr_SetString(PyExc_ValueError,
+                        "node 'host' mints in the sequence of the host's mintidd: it needs shared=True");
+        return NULL;
+    }
+    if (node >= 0 || node == MINTID_NODE_HOST)
         cfg.node = node;
     if (epoch != MINTID_EPOCH_DEFAULT)
         cfg.epoch_ms = epoch;
@@ -609,13 +628,19 @@ static GenObject *gen_create(PyTypeObject *type, const mintid_format *fmt, int64
         PyErr_Format(PyExc_ValueError, "epoch: %s's epoch %lld is in the future", fmt->name, (long long)cfg.epoch_ms);
         return NULL;
     }
+    if (rc == MINTID_EWARRANT || (node == MINTID_NODE_HOST && rc == MINTID_EHOSTSTATE && *mintid_host_why())) {
+        char message[512];
+        snprintf(message, sizeof message, "%s: %s", fmt->name, mintid_host_why());
+        raise_with(HostError, rc, message);
+        return NULL;
+    }
     if (rc == MINTID_EHOST || rc == MINTID_EHOSTSTATE) {
         char message[PATH_MAX + 512];
         snprintf(message, sizeof message,
                  "%s: in %s: %s%s%s (MINTID_HOST_DIR names the directory; shared=False mints apart from other "
                  "processes)",
-                 fmt->name, dir, mintid_strerror(rc),
-                 rc == MINTID_EHOST ? ": " : "", rc == MINTID_EHOST ? strerror(err) : "");
+                 fmt->name, dir, mintid_strerror(rc), rc == MINTID_EHOST ? ": " : "",
+                 rc == MINTID_EHOST ? strerror(err) : "");
         raise_with(HostError, rc, message);
         return NULL;
     }
@@ -632,6 +657,7 @@ static GenObject *gen_create(PyTypeObject *type, const mintid_format *fmt, int64
     self->fmt = fmt;
     self->form = form;
     self->shared = shared;
+    self->node_host = cfg.node == MINTID_NODE_HOST;
     return self;
 }
 
@@ -807,7 +833,7 @@ static PyTypeObject GenType = {
 
 /* mintid.gen()'s host-wide generator of fmt with this node and epoch, made at first use. Borrowed. */
 static GenObject *cached_gen(const mintid_format *fmt, int64_t node, int64_t epoch) {
-    if (node < 0 && epoch == MINTID_EPOCH_DEFAULT) {
+    if (node == -1 && epoch == MINTID_EPOCH_DEFAULT) {
         GenObject *g = (GenObject *)gen_defaults[fmt->id];
         if (g == NULL) {
             g = gen_create(&GenType, fmt, -1, MINTID_EPOCH_DEFAULT, true, false, MINTID_FORM_TEXT);
@@ -835,6 +861,22 @@ static GenObject *cached_gen(const mintid_format *fmt, int64_t node, int64_t epo
     }
     Py_DECREF(key);
     return g;
+}
+
+/*
+ * Forgets the cached generator g of (fmt, node, epoch): one on node 'host'
+ * that the server's warrant no longer covers is made again at the next
+ * call, reading the node id the server holds then (a new lease's).
+ */
+static void cache_forget(const mintid_format *fmt, int64_t node, int64_t epoch, GenObject *g) {
+    if ((GenObject *)gen_defaults[fmt->id] == g) {
+        Py_CLEAR(gen_defaults[fmt->id]);
+        return;
+    }
+    PyObject *key = Py_BuildValue("(iLL)", (int)fmt->id, (long long)node, (long long)epoch);
+    if (key != NULL && PyDict_GetItemWithError(gen_cache, key) == (PyObject *)g)
+        PyDict_DelItem(gen_cache, key);
+    Py_XDECREF(key);
 }
 
 static const char *const gen_kw[] = {"format", "n", "node", "epoch", "form"};
@@ -872,6 +914,12 @@ static PyObject *mod_gen(PyObject *m, PyObject *const *args, Py_ssize_t nargs, P
         return NULL;
     Py_INCREF(g);
     PyObject *result = mint(g, n, form);
+    if (result == NULL && g->node_host) {
+        PyObject *type, *value, *tb;
+        PyErr_Fetch(&type, &value, &tb);
+        cache_forget(fmt, node, epoch, g);
+        PyErr_Restore(type, value, tb);
+    }
     Py_DECREF(g);
     return result;
 }
