@@ -10,18 +10,22 @@
  * entry points to types, operators and classes is written from the same
  * table at build time by gen_sql.c.
  *
- * Generation (with shared_preload_libraries = 'mintid'): one generator core
- * per format for the whole cluster lives in shared memory under one LWLock,
- * driven through libmintid's core and its driver (mintid_core_mint(), the
- * same driver its own generators use; only include/mintid.h). The durable
+ * Generation (with shared_preload_libraries = 'mintid'): the formats whose
+ * IDs rest on a node id or have under 128 bits mint from libmintid's
+ * host-wide generator (mintid_gen_open_host(), one per backend and format,
+ * opened at its first mint), so that the cluster continues the one sequence
+ * mintidd, the mintid command, Python and SQLite continue on the host; the
+ * others from one generator core per format for the whole cluster, in
+ * shared memory under one LWLock, driven through libmintid's core and its
+ * driver (mintid_core_mint()). Only include/mintid.h is used. The durable
  * high-water mark ("no ID was ever issued with a timestamp at or past
  * mark_ms") is raised a window ahead of need and made durable - a custom WAL
  * record, XLogFlush'ed, plus a file in the data directory, fsynced - before
- * any ID under it is returned. After a restart the generators start at that
- * mark whatever the clock says. The mark only keeps IDs apart within one ID
- * space, so it is recorded with each format's node, epoch and bit layout,
- * and a format minted under others is refused (unless adopted); see
- * docs/postgresql.md.
+ * any ID under it is returned. After a restart (or a promotion) nothing is
+ * minted before that mark: it is the host-wide generators' floor. The mark
+ * only keeps IDs apart within one ID space, so it is recorded with each
+ * format's node, epoch and bit layout, and a format minted under others is
+ * refused (unless adopted); see docs/postgresql.md.
  */
 #include "postgres.h"
 
@@ -38,6 +42,7 @@
 #include "lib/stringinfo.h"
 #include "libpq/pqformat.h"
 #include "miscadmin.h"
+#include "portability/instr_time.h"
 #include "replication/syncrep.h"
 #include "replication/walsender.h"
 #include "replication/walsender_private.h"
@@ -82,6 +87,22 @@ StaticAssertDecl(MINTID_FORMAT_COUNT <= 16, "stamp more entry points in mintid_p
 #define MINTID_MARK_WINDOW_MS 2000
 
 /*
+ * How long one call of a host-wide generator may wait (for the next unit,
+ * or the clock to reach the shared sequence): between two calls the
+ * backend answers a cancel or a statement_timeout. A call that waits for
+ * the host's lock waits MINTID_HOST_LOCK_WAIT_MS whatever this says.
+ */
+#define MINTID_HOST_WAIT_SLICE_MS 100
+/*
+ * How long gen_<format>() waits in all for a host-wide sequence ahead of
+ * the clock before it fails. After a restart the floor is the mark, at
+ * most MINTID_MARK_WINDOW_MS past the clock of the run before; the rest
+ * leaves room for a promoted standby's clock a little behind the old
+ * primary's. A floor further ahead fails at once, saying when IDs resume.
+ */
+#define MINTID_HOST_WAIT_MS (2 * MINTID_MARK_WINDOW_MS + 1000)
+
+/*
  * The mark file, relative to the data directory (the server's cwd).
  * Version 2 (the text of a XLOG_MINTID_STATE record too):
  *   mintid-mark 2
@@ -104,10 +125,18 @@ typedef struct mintid_mark_record {
     int64 mark_ms;
 } mintid_mark_record;
 
-/* One format's generator. */
+/* One format's generator in shared memory (the formats that do not mint from the host-wide state). */
 typedef struct mintid_pg_gen {
     mintid_core core;
 } mintid_pg_gen;
+
+/* This backend's host-wide generator of one format, opened at the format's first mint. */
+typedef struct mintid_pg_host {
+    mintid_gen *gen;
+    int64 node; /* the configuration it was opened with */
+    int64 epoch_ms;
+    int64 floor_ms; /* the highest floor given to it (mintid_gen_set_floor) */
+} mintid_pg_host;
 
 /*
  * What a format's IDs were minted under, recorded with the mark: IDs under
@@ -137,12 +166,25 @@ static mintid_pg_state *shared_state;
 static mintid_pg_state local_state;
 static bool local_state_ready;
 
+/*
+ * The host-wide generators of this backend. Opened in the backend, never
+ * in the postmaster: a generator is a process's, and the first mint of a
+ * format is the first time one is needed.
+ */
+static mintid_pg_host host_gens[MINTID_FORMAT_COUNT];
+/* mintid.host_dir and mintid.id_space as the generators take them (host_where()). */
+static char host_dir[MAXPGPATH];
+static char host_space[MINTID_ID_SPACE_MAX + 1];
+static bool host_known;
+
 static shmem_request_hook_type prev_shmem_request_hook;
 static shmem_startup_hook_type prev_shmem_startup_hook;
 
 /* Settings. */
 static int guc_node;
 static bool guc_adopt_params;
+static char *guc_host_dir; /* '': MINTID_HOST_DIR, as every home reads it (host_where()) */
+static char *guc_id_space;
 static char *guc_epoch[MINTID_FORMAT_COUNT]; /* checked by epoch_check() */
 
 /* Each format's bit layout as recorded (layout_of), worked out once in _PG_init. */
@@ -829,9 +871,12 @@ static void mintid_shmem_startup(void) {
 
 /* ---- generation ------------------------------------------------------------------------ */
 
-static int64 floor_div64(int64 a, int64 b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
-
-static int64 ceil_div64(int64 a, int64 b) { return -floor_div64(-a, b); }
+/*
+ * Whether f's IDs stay apart only through one sequence: they carry a node
+ * id, or have too few random bits (under 128 bits in all) for generators
+ * that share nothing. These mint from the host-wide state, with the mark.
+ */
+static bool on_host(const mintid_format *f) { return (f->node_bits > 0 && !f->node_optional) || f->bits < 128; }
 
 /*
  * The state to mint from: shared, or this backend's for the formats whose
@@ -844,13 +889,13 @@ static mintid_pg_state *state_for(const mintid_format *f) {
     char name[64];
     if (shared_state != NULL)
         return shared_state;
-    if ((f->node_bits > 0 && !f->node_optional) || f->bits < 128) {
+    if (on_host(f)) {
         mintid_pg_sql_name(f, name, sizeof name);
         ereport(ERROR,
                 (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
                  errmsg("gen_%s() needs the mintid library preloaded", name),
                  errhint("Add mintid to shared_preload_libraries in postgresql.conf and restart the server: %s IDs %s "
-                         "and must come from one generator per cluster.",
+                         "and must come from the host's one sequence, under the cluster's mark.",
                          f->name,
                          f->node_bits > 0 && !f->node_optional
                              ? "carry mintid.node"
@@ -937,14 +982,15 @@ static int params_changes(const mintid_format *f, const mintid_pg_params *rec, c
  *
  * An epoch moved D later makes the timestamp fields of the IDs the mark
  * covers come round again D after it, so an adopted one gets the floor
- * mark + D (in the format's units), recorded with it; moved earlier, every
- * new field is larger than the old ones already.
+ * mark + D (in the format's units, as the library's one record of it,
+ * mintid_epoch_change_floor(), says), recorded with it; moved earlier, or
+ * within one unit, every new field is larger than the old ones already.
  */
 static bool params_admit(mintid_pg_state *st, const mintid_format *f, const mintid_config *cfg, mintid_pg_params *p) {
     const mintid_pg_params *cur = &st->params[f->id];
     mintid_pg_params rec;
     int32 node = cfg->node >= 0 ? (int32)cfg->node : -1;
-    int64 unit = f->ts_unit_ms, later = 0;
+    int64 later = 0, last;
     StringInfoData what, why, back;
     char when[MINTID_TIME_MAX], after[MINTID_TIME_MAX + 64];
     int changes;
@@ -963,15 +1009,17 @@ static bool params_admit(mintid_pg_state *st, const mintid_format *f, const mint
     strlcpy(p->layout, format_layout[f->id], sizeof p->layout);
     if (!rec.present)
         return true;
-    if (p->epoch_ms > rec.epoch_ms)
-        later = (ceil_div64(Max(st->mark_ms, rec.floor_ms), unit) + floor_div64(p->epoch_ms, unit) -
-                 floor_div64(rec.epoch_ms, unit)) *
-                unit;
+    /* The mark is exclusive (no ID's time at or past it), the library's
+     * argument the last Unix ms an old ID can carry; it returns the last one
+     * a new ID must not carry. */
+    last = mintid_epoch_change_floor(f, rec.epoch_ms, p->epoch_ms, Max(st->mark_ms, rec.floor_ms) - 1);
+    if (last != INT64_MIN)
+        later = last < INT64_MAX ? last + 1 : INT64_MAX;
     after[0] = '\0';
     if (later > 0) {
         if (mintid_format_time(later, when, sizeof when) < 0) /* past year 9999 */
             snprintf(when, sizeof when, "Unix ms " INT64_FORMAT, later);
-        snprintf(after, sizeof after, " (its IDs then carry times from %s or later, ahead of the clock)", when);
+        snprintf(after, sizeof after, " (the format then issues nothing before %s)", when);
     }
     if (!guc_adopt_params)
         LWLockRelease(st->lock);
@@ -994,10 +1042,235 @@ static bool params_admit(mintid_pg_state *st, const mintid_format *f, const mint
     return true;
 }
 
+/* ---- the host-wide generators ------------------------------------------------------------- */
+
 /*
- * Mints the next ID of f. Never waits: when the clock is behind the last ID
- * (or the mark of a previous run), the generator carries on from there, and
- * a used-up millisecond moves it to the next one, ahead of the clock.
+ * Resolves mintid.host_dir and mintid.id_space once per process, as the
+ * host-wide generators take them: an empty mintid.host_dir is
+ * MINTID_HOST_DIR, read as every home reads it (mintid_env_host_dir()).
+ * Called at start too (with the library preloaded), so that a variable the
+ * library refuses stops the server, saying why, rather than every mint.
+ */
+static void host_where(void) {
+    char why[512];
+    if (host_known)
+        return;
+    if (guc_host_dir != NULL && guc_host_dir[0] != '\0')
+        strlcpy(host_dir, guc_host_dir, sizeof host_dir);
+    else if (mintid_env_host_dir(host_dir, sizeof host_dir, why, sizeof why) != MINTID_OK)
+        ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("mintid.host_dir is empty, and %s", why),
+                        errhint("Set MINTID_HOST_DIR in the server's environment to an absolute path, or set "
+                                "mintid.host_dir, to the directory the host's other homes mint in.")));
+    strlcpy(host_space, guc_id_space != NULL && guc_id_space[0] != '\0' ? guc_id_space : MINTID_ID_SPACE_DEFAULT,
+            sizeof host_space);
+    host_known = true;
+}
+
+/*
+ * One place turns a host-wide generator's failure into an ERROR, naming the
+ * directory and what to do. err is errno as the library left it
+ * (MINTID_EHOST says why with it). A status this module does not know (a
+ * library that refuses in new ways) is reported in the library's words.
+ */
+static void throw_host(const mintid_format *f, const mintid_gen *gen, int status, int err) pg_attribute_noreturn();
+static void throw_host(const mintid_format *f, const mintid_gen *gen, int status, int err) {
+    const char *path = gen != NULL ? mintid_gen_host_path(gen) : NULL;
+    if (path == NULL)
+        path = host_dir;
+    switch (status) {
+    case MINTID_EHOST:
+        errno = err;
+        ereport(ERROR,
+                (errcode_for_file_access(),
+                 errmsg("%s: cannot use the host-wide state %s\"%s\": %m", f->name, gen == NULL ? "in " : "", path),
+                 errhint("mintid.host_dir (\"%s\") must be a directory on a disk that the server's user, and "
+                         "every other home minting there, can write (mode 1777, as /var/tmp).",
+                         host_dir)));
+        break;
+    case MINTID_EHOSTSTATE:
+        ereport(ERROR, (errcode(ERRCODE_DATA_CORRUPTED),
+                        errmsg("%s: \"%s\" is not a host-wide state this mintid can use: %s", f->name, path,
+                               mintid_strerror(status)),
+                        errhint("Mint with the version of mintid that wrote it, or stop every home minting in "
+                                "mintid.host_dir and move the file away; the mark keeps this server's IDs apart.")));
+        break;
+    case MINTID_EINVAL:
+        ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+                        errmsg("%s: the host-wide generator in \"%s\" (id space \"%s\") refuses its settings: %s",
+                               f->name, host_dir, host_space, mintid_strerror(status))));
+        break;
+    case MINTID_EWARRANT:
+        /* The host's mintidd holds this node id and does not vouch for minting under it now. */
+        ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+                        errmsg("%s: cannot mint from the host-wide state \"%s\": %s", f->name, path,
+                               mintid_host_why()[0] != '\0' ? mintid_host_why() : mintid_strerror(status)),
+                        errhint("mintid.node is the node id of the host's mintidd minting in mintid.host_dir; "
+                                "the server's guarantees bind this cluster too.")));
+        break;
+    default:
+        ereport(ERROR, (errcode(ERRCODE_INTERNAL_ERROR), errmsg("%s: cannot mint from the host-wide state \"%s\": %s",
+                                                                f->name, path, mintid_strerror(status))));
+        break;
+    }
+    pg_unreachable();
+}
+
+/*
+ * This backend's host-wide generator of f under cfg, opened at the first
+ * mint (in the backend, never in the postmaster). It waits as every home
+ * does when the shared sequence is ahead (a used-up unit, the clock behind
+ * its last ID, a floor), a slice at a time (MINTID_HOST_WAIT_SLICE_MS) so
+ * that the caller can look for a cancel between slices; a clock behind the
+ * last ID carries on in that ID's unit while its sequence lasts.
+ */
+static mintid_pg_host *host_gen(const mintid_format *f, const mintid_config *cfg) {
+    mintid_pg_host *h = &host_gens[f->id];
+    mintid_config hc = *cfg;
+    mintid_host_options opt;
+    int rc, err;
+    if (h->gen != NULL && h->node == cfg->node && h->epoch_ms == cfg->epoch_ms)
+        return h;
+    host_where();
+    if (h->gen != NULL) {
+        /* Other settings (they are fixed at start with the preload, and
+         * without it these formats do not mint): the other state file. */
+        mintid_gen_free(h->gen);
+        h->gen = NULL;
+    }
+    hc.overflow = MINTID_OVERFLOW_WAIT;
+    hc.rollback = MINTID_ROLLBACK_REUSE;
+    hc.max_wait_ms = MINTID_HOST_WAIT_SLICE_MS;
+    mintid_host_options_init(&opt);
+    opt.dir = host_dir;
+    opt.id_space = host_space;
+    errno = 0;
+    rc = mintid_gen_open_host(f, &hc, &opt, &h->gen);
+    err = errno;
+    if (rc != MINTID_OK) {
+        h->gen = NULL;
+        throw_host(f, NULL, rc, err);
+    }
+    h->node = cfg->node;
+    h->epoch_ms = cfg->epoch_ms;
+    h->floor_ms = INT64_MIN;
+    return h;
+}
+
+/* Unix ms as RFC 3339 for messages (or the number, past year 9999). */
+static void time_text(int64 ms, char *buf, size_t cap) {
+    if (mintid_format_time(ms, buf, cap) < 0)
+        snprintf(buf, cap, "Unix ms " INT64_FORMAT, ms);
+}
+
+/*
+ * Mints the next ID of f from this backend's host-wide generator: the
+ * host's one sequence of f's node, epoch and id space, shared with the
+ * cluster's other backends and with every other home on the host. The
+ * cluster's mark works as for the generators in shared memory: the
+ * parameters are admitted and recorded, the floor (the mark of the run
+ * before, an adopted epoch's) is the generator's, and no ID is returned
+ * before the mark covers it. The LWLock is never held while the generator
+ * may wait: the wait is made between the two locked parts.
+ */
+static void generate_host(mintid_pg_state *st, const mintid_format *f, const mintid_config *cfg, mintid_id *out) {
+    mintid_pg_host *h = host_gen(f, cfg);
+    mintid_pg_params params;
+    XLogRecPtr unacked = InvalidXLogRecPtr;
+    instr_time start, spent;
+    int64 now, floor, start_ms;
+    char when[MINTID_TIME_MAX];
+    int rc, err;
+
+    rc = mintid_clock_system(NULL, &now);
+    if (rc != MINTID_OK)
+        throw_status(f, rc, "cannot read the clock");
+    LWLockAcquire(st->lock, LW_EXCLUSIVE);
+    params.floor_ms = 0;
+    /* A format's first mint, or an adopted change: recorded before any ID under it is minted. */
+    if (params_admit(st, f, cfg, &params))
+        mark_raise(st, Max(now, params.floor_ms) + MINTID_MARK_WINDOW_MS, f, &params);
+    /* Nothing at or past the mark of the run before, or under an adopted epoch's floor. */
+    floor = Max(st->floor_ms, params.floor_ms);
+    LWLockRelease(st->lock);
+
+    if (floor - now > MINTID_HOST_WAIT_MS) {
+        time_text(floor, when, sizeof when);
+        ereport(ERROR,
+                (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+                 errmsg("%s: no ID before %s, " INT64_FORMAT " ms ahead of the clock", f->name, when, floor - now),
+                 errdetail("The mark in mintid.mark (of this server's run before, of the primary it took over "
+                           "from, or an adopted epoch's floor) says IDs up to then may have been issued."),
+                 errhint("Minting resumes once the clock passes it; if the clock was set back, check it (NTP).")));
+    }
+    if (floor > h->floor_ms) {
+        errno = 0;
+        rc = mintid_gen_set_floor(h->gen, floor);
+        if (rc != MINTID_OK)
+            throw_host(f, h->gen, rc, errno);
+        h->floor_ms = floor;
+    }
+
+    /* The generator waits a slice at a time, without the LWLock; between
+     * slices a cancel or statement_timeout ends the wait. */
+    INSTR_TIME_SET_CURRENT(start);
+    for (;;) {
+        errno = 0;
+        rc = mintid_gen_next(h->gen, out);
+        err = errno;
+        if (rc != MINTID_ETIMEDOUT)
+            break;
+        CHECK_FOR_INTERRUPTS();
+        INSTR_TIME_SET_CURRENT(spent);
+        INSTR_TIME_SUBTRACT(spent, start);
+        if (INSTR_TIME_GET_MILLISEC(spent) >= MINTID_HOST_WAIT_MS)
+            break;
+    }
+    if (rc == MINTID_ETIMEDOUT) {
+        mintid_gen_stats gs;
+        mintid_gen_get_stats(h->gen, &gs);
+        if (mintid_clock_system(NULL, &now) != MINTID_OK)
+            now = 0;
+        time_text(Max(gs.last_unix_ms, floor), when, sizeof when);
+        ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+                        errmsg("%s: no ID within %d ms from the host-wide state \"%s\"", f->name, MINTID_HOST_WAIT_MS,
+                               mintid_gen_host_path(h->gen)),
+                        Max(gs.last_unix_ms, floor) > now
+                            ? errdetail("Its sequence is at %s, " INT64_FORMAT " ms ahead of the clock.", when,
+                                        Max(gs.last_unix_ms, floor) - now)
+                            : errdetail("Its lock was not free: a process minting there does not run (stopped?)."),
+                        errhint("Every home minting in mintid.host_dir waits for the clock to reach the shared "
+                                "sequence; check the clock (NTP) and the processes minting there.")));
+    }
+    if (rc != MINTID_OK)
+        throw_host(f, h->gen, rc, err);
+
+    /* The ID is not returned before the mark covers it: raised now, under
+     * the lock, if its unit reaches the mark. */
+    start_ms = mintid_id_unix_ms(f, out, cfg->epoch_ms);
+    if (mintid_clock_system(NULL, &now) != MINTID_OK)
+        now = 0;
+    LWLockAcquire(st->lock, LW_EXCLUSIVE);
+    if (start_ms >= st->mark_ms)
+        mark_raise(st, Max(start_ms + f->ts_unit_ms, now) + MINTID_MARK_WINDOW_MS, NULL, NULL);
+    /* As below: the first IDs after a start wait for everything flushed before it. */
+    if (st->mark_lsn == InvalidXLogRecPtr)
+        st->mark_lsn = GetFlushRecPtr(NULL);
+    if (st->mark_lsn > st->mark_acked)
+        unacked = st->mark_lsn;
+    LWLockRelease(st->lock);
+    if (unacked != InvalidXLogRecPtr)
+        mark_wait_standbys(st, unacked);
+}
+
+/* ---- minting --------------------------------------------------------------------------- */
+
+/*
+ * Mints the next ID of f: from the host-wide state (generate_host()), or,
+ * for a format that does not need it, from its generator core in shared
+ * memory (or this backend's, without the preload). The core never waits:
+ * when the clock is behind the last ID (or the mark of a previous run), it
+ * carries on from there, and a used-up millisecond moves it to the next
+ * one, ahead of the clock.
  */
 static void generate(const mintid_format *f, mintid_id *out) {
     mintid_pg_state *st = state_for(f);
@@ -1014,6 +1287,10 @@ static void generate(const mintid_format *f, mintid_id *out) {
                         errmsg("cannot mint %s IDs on a server in recovery", f->name),
                         errhint("IDs are minted on the primary; a hot standby only reads them.")));
     gen_config(f, &cfg);
+    if (st->durable && on_host(f)) {
+        generate_host(st, f, &cfg, out);
+        return;
+    }
     if (rng_pid != MyProcPid) {
         mintid_pool_init(&rng, NULL, NULL);
         rng_pid = MyProcPid;
@@ -1247,6 +1524,51 @@ static GucStringCheckHook const epoch_checks[] = {
 };
 StaticAssertDecl(MINTID_FORMAT_COUNT <= lengthof(epoch_checks), "a format without an epoch check hook: stamp more");
 
+/*
+ * The check hook of mintid.host_dir: an absolute path, or '' for
+ * MINTID_HOST_DIR. A relative one would be read against each process's
+ * working directory, and homes elsewhere would mint another sequence.
+ */
+static bool host_dir_check(char **newval, void **extra, GucSource source) {
+    (void)extra;
+    (void)source;
+    if (*newval == NULL || (*newval)[0] == '\0')
+        return true;
+    if ((*newval)[0] != '/') {
+        GUC_check_errdetail("mintid.host_dir must be an absolute path: homes in other working directories would "
+                            "mint apart from this server.");
+        return false;
+    }
+    if (strlen(*newval) >= MAXPGPATH) {
+        GUC_check_errdetail("mintid.host_dir is longer than %d bytes.", MAXPGPATH - 1);
+        return false;
+    }
+    return true;
+}
+
+/*
+ * The check hook of mintid.id_space: what MINTID_ID_SPACE takes
+ * (mintid_env_id_space()), 1..MINTID_ID_SPACE_MAX letters, digits, '.',
+ * '_' and '-'; '' is the default, as an empty variable is.
+ */
+static bool id_space_check(char **newval, void **extra, GucSource source) {
+    const char *p;
+    (void)extra;
+    (void)source;
+    if (*newval == NULL)
+        return true;
+    for (p = *newval; *p != '\0'; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '.' ||
+              *p == '_' || *p == '-'))
+            break;
+    if (*p != '\0' || p - *newval > MINTID_ID_SPACE_MAX) {
+        GUC_check_errdetail("An id space is 1 to %d letters, digits, '.', '_' and '-', as MINTID_ID_SPACE is.",
+                            MINTID_ID_SPACE_MAX);
+        return false;
+    }
+    return true;
+}
+
 void _PG_init(void) {
     int ctx = process_shared_preload_libraries_in_progress ? PGC_POSTMASTER : PGC_SIGHUP;
     int i;
@@ -1271,10 +1593,21 @@ void _PG_init(void) {
                              "Mint under a node, epoch or layout other than the mark recorded, and record them.",
                              "Set it for the first mint after a change that is meant, then reset it.",
                              &guc_adopt_params, false, PGC_SIGHUP, 0, NULL, NULL, NULL);
+    DefineCustomStringVariable("mintid.host_dir",
+                               "Directory of the host-wide state the node-bound and 64-bit formats mint from.",
+                               "An absolute path; empty: MINTID_HOST_DIR, or /var/tmp, as the host's other homes "
+                               "read it.",
+                               &guc_host_dir, "", ctx, 0, host_dir_check, NULL, NULL);
+    DefineCustomStringVariable("mintid.id_space", "The id space of the host-wide state, as MINTID_ID_SPACE.",
+                               "Homes that mint one format with one node id and epoch share a sequence only "
+                               "within one id space.",
+                               &guc_id_space, MINTID_ID_SPACE_DEFAULT, ctx, 0, id_space_check, NULL, NULL);
     MarkGUCPrefixReserved("mintid");
 
     if (!process_shared_preload_libraries_in_progress)
         return;
+    /* A MINTID_HOST_DIR the library refuses stops the start, saying why. */
+    host_where();
     RegisterCustomRmgr(MINTID_RMGR_ID, &mintid_rmgr);
     prev_shmem_request_hook = shmem_request_hook;
     shmem_request_hook = mintid_shmem_request;

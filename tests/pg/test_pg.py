@@ -3,22 +3,32 @@
 """The PostgreSQL extension against a throwaway cluster of its own.
 
 Starts a cluster as the postgres user on a spare loopback port, with
-shared_preload_libraries = 'mintid', and runs, in order:
+shared_preload_libraries = 'mintid' and mintid.host_dir a directory of its
+own (mode 1777), and runs, in order:
 
   regress      pg_regress with pg/test's expected output (every type)
   pgbench      8 clients INSERT ... DEFAULT gen_<type>() into a primary key
   binary       COPY ... (FORMAT binary) out and back in (send/recv)
   dump         pg_dump -Fc and pg_restore of a table of every type
+  host         gen_nanoflake(), gen_snowflake(), gen_sonyflake() in two
+               sessions and the mintid command (build/mintid, or
+               MINTID_CLI) minting at once into the cluster's host
+               directory for 1.5 s each: no ID twice
   standby      a streaming standby (pg_basebackup) of the cluster, in
-               synchronous replication: minting on it is an error; the
-               primary is killed -9 mid-load, the standby restarted with
-               the clock an hour back and promoted: every ID it mints is
+               synchronous replication, with a host directory of its own:
+               minting on it is an error; the primary is killed -9
+               mid-load, the standby restarted with the clock 1.5 s behind
+               the last ID received and promoted: every ID it mints is
                greater than every ID a client received from the primary;
-               its base backup's mark file cut back to the mark alone, it
-               refuses an epoch other than the primary's (through WAL)
+               then an hour back: nanoflake is refused, saying until when,
+               the others still mint above; its base backup's mark file cut
+               back to the mark alone, it refuses an epoch other than the
+               primary's (through WAL)
   crash        kill -9 of the postmaster (and its children) mid-load, then a
-               restart with the clock an hour back (libfaketime): every ID
-               minted after it is greater than every ID a client received
+               restart with a new host directory and the clock 1.5 s behind
+               the last ID (libfaketime): every ID minted after it is
+               greater than every ID a client received; an hour back:
+               nanoflake refused, the others above
   upgrade      every released version (pg/mintid--X.sql) installed in turn
                in a throwaway database and updated by ALTER EXTENSION
                UPDATE to the default version: its objects, as pg_dump
@@ -28,11 +38,18 @@ shared_preload_libraries = 'mintid', and runs, in order:
                (node-bound, or 64-bit) refuse with a HINT; the others mint
                per backend, unique under 8 pgbench clients; then preloaded
                again
+  epochs       epoch changes adopted over a mark at the end of the last
+               ID's unit, the server's clock behind it and a new host
+               directory: sonyflake's epochs 1409529600007 + 3 and + 13 ms,
+               1409529600005 + 7, nanoflake's + 7, snowflake's + 20: no ID
+               before and after repeated, the first at the floor or later
   params       the parameters recorded with the mark: an epoch moved 30 s
                later waits for a restart at a reload, is refused after it
-               (no repeated primary key), adopted by mintid.adopt_params;
-               a changed node is refused; a version 1 mark file is read.
-               Last: it leaves node 5 and the later epoch recorded
+               (no repeated primary key), adopted by mintid.adopt_params
+               with nothing minted before its floor, then, the clock at the
+               floor, minted above every old ID; a changed node is refused;
+               a version 1 mark file is read. Last: it leaves node 5 and the
+               later epoch recorded, and the clock a minute ahead
 
 The extension must be installed (make -C pg install). The cluster is
 stopped by its postmaster's pid; nothing else is touched. Exit status 0
@@ -107,6 +124,22 @@ max_connections = 40
 fsync = on
 synchronous_commit = off
 """)
+        self.new_host_dir("host")
+
+    def new_host_dir(self, name):
+        """A directory of its own for the host-wide state (a host of its own), writable by the postgres user
+        and by this test's user (mode 1777, as /var/tmp), set as mintid.host_dir from the next start."""
+        path = os.path.join(self.root, name)
+        os.mkdir(path)
+        os.chmod(path, 0o1777)
+        self.conf(("mintid.host_dir", path))
+        self.host_dir = path
+        return path
+
+    def conf(self, *settings):
+        """Appends settings (name, value) to postgresql.conf, for the next start (or reload)."""
+        with open(os.path.join(self.data, "postgresql.conf"), "a") as f:
+            f.writelines(f"{name} = '{value}'\n" for name, value in settings)
 
     def start(self, faketime=None, wait=True):
         env = self.env()
@@ -304,17 +337,30 @@ def copy_ids(c, db, path, table):
     c.psql(db, f"\\copy {table} FROM '{path}' (FORMAT csv)")
 
 
-def check_above(c, db, new_rows, old_table, what):
-    """Every format: the smallest of the last new_rows IDs of table ids > the largest in old_table."""
+def check_minted_above(c, db, types, n, old_table, what):
+    """Each format of types (name, SQL type): n IDs minted now, in one statement, all above the largest in
+    old_table."""
     failed = []
-    for fmt, sqltype in LOAD_TYPES:
-        ok = c.psql(db, f"SELECT (SELECT {fmt} FROM ids WHERE n > (SELECT max(n) FROM ids) - {new_rows} "
-                        f"ORDER BY 1 LIMIT 1) > (SELECT {fmt}::{sqltype} FROM {old_table} ORDER BY 1 DESC LIMIT 1)")
+    for fmt, sqltype in types:
+        ok = c.psql(db, f"SELECT (SELECT g FROM (SELECT gen_{fmt}() g FROM generate_series(1, {n})) s ORDER BY 1 "
+                        f"LIMIT 1) > (SELECT {fmt}::{sqltype} FROM {old_table} ORDER BY 1 DESC LIMIT 1)")
         if ok != "t":
             failed.append(fmt)
-        print(f"  {'ok' if ok == 't' else 'FAIL'}: {fmt}: every ID minted {what}")
+        print(f"  {'ok' if ok == 't' else 'FAIL'}: {fmt}: {n} IDs minted {what}")
     if failed:
         raise Failure(f"IDs {what.split(' > ')[0]} not above the old ones: {', '.join(failed)}")
+
+
+def clock_at(ms):
+    """A libfaketime offset (FAKETIME) that sets the clock of a server started now to Unix ms `ms`."""
+    return f"{(ms - time.time() * 1000) / 1000:+.3f}"
+
+
+def last_nanoflake_ms(seen):
+    """Unix ms of the latest nanoflake (the first column, its text: the value in base 36) a client received:
+    the 41 bits after the sign bit, from nanoflake's default epoch."""
+    with open(seen) as f:
+        return (max(int(line.split(",")[0], 36) for line in f) >> 22) + 1288834974657
 
 
 def load_until_killed(c, db, seconds, setup="", before_kill=None):
@@ -369,12 +415,26 @@ def step_crash(c, args):
     if args.sabotage:
         os.unlink(os.path.join(c.data, "mintid.mark"))
         print("  sabotage: the mark file removed, its WAL record behind a checkpoint")
+    # The host-wide state lost too (a tmpfs, another host): only the mark keeps the new IDs above the old.
+    # The clock 1.5 s behind the last ID received: nanoflake, from the host's sequence, waits for the mark.
+    behind = last_nanoflake_ms(seen) - 1500
+    c.new_host_dir("host-crash")
+    c.start(faketime=clock_at(behind))
+    copy_ids(c, db, seen, "old_all")
+    check_minted_above(c, db, LOAD_TYPES, 2000, "old_all", "1.5 s behind > every ID received before")
+    # An hour behind: nanoflake, whose sequence waits for the clock, is refused at once, saying until when;
+    # the formats of 128 bits and more carry on from the mark.
+    c.stop()
     c.start(faketime="-1h")
     skew = float(c.psql(db, "SELECT extract(epoch FROM statement_timestamp())")) - time.time()
     expect(skew < -3000, f"the restarted server's clock is {skew:.0f} s behind")
-    copy_ids(c, db, seen, "old_all")
-    c.psql(db, "INSERT INTO ids SELECT FROM generate_series(1, 2000)")
-    check_above(c, db, 2000, "old_all", "after the restart > every ID received before")
+    rc, err = psql_err(c, db, "SELECT gen_nanoflake()")
+    expect(rc != 0 and "55000" in err and "nanoflake: no ID before" in err and "ahead of the clock" in err,
+           f"an hour behind the mark, gen_nanoflake() is refused: {err.strip()[:300]}")
+    check_minted_above(c, db, LOAD_TYPES[1:], 2000, "old_all", "an hour behind > every ID received before")
+    c.stop()
+    c.new_host_dir("host-after-crash")
+    c.start()
 
 
 def psql_err(c, db, sql):
@@ -384,12 +444,12 @@ def psql_err(c, db, sql):
     return p.returncode, p.stderr
 
 
-def restart_with(c, settings):
+def restart_with(c, settings, faketime=None):
     """ALTER SYSTEM SET (value) or RESET (None) each setting, then a restart."""
     for name, value in settings:
         c.psql("postgres", f"ALTER SYSTEM RESET {name}" if value is None else f"ALTER SYSTEM SET {name} = '{value}'")
     c.stop()
-    c.start()
+    c.start(faketime=faketime)
 
 
 def set_mark(path, ms):
@@ -399,6 +459,13 @@ def set_mark(path, ms):
     lines = [str(ms)] if lines[0].isdigit() else [f"mark {ms}" if l.startswith("mark ") else l for l in lines]
     with open(path, "w") as f:
         f.write("\n".join(lines) + "\n")
+
+
+def mark_of(path):
+    """The mark in a mark file (either version)."""
+    with open(path) as f:
+        lines = f.read().splitlines()
+    return int(lines[0] if lines[0].isdigit() else next(l.split()[1] for l in lines if l.startswith("mark ")))
 
 
 def mark_alone(path):
@@ -424,6 +491,8 @@ def step_standby(c, args):
     mark_alone(os.path.join(s.data, "mintid.mark"))
     with open(os.path.join(s.data, "postgresql.conf"), "a") as f:
         f.write(f"\nport = {s.port}\nhot_standby = on\n")
+    # Another host: a host-wide state of its own, which knows nothing of the primary's IDs.
+    s.new_host_dir("host-standby")
     with open(os.path.join(s.data, "postgresql.auto.conf"), "a") as f:
         f.write("primary_conninfo = '" + f"host={c.root} port={c.port} user=postgres application_name=standby" + "'\n")
     try:
@@ -468,16 +537,27 @@ def step_standby(c, args):
         # The standby's own setting differs from the epoch the primary minted snowflakes under.
         with open(os.path.join(s.data, "postgresql.conf"), "a") as f:
             f.write("mintid.snowflake_epoch = 'discord'\n")
-        s.start(faketime="-1h")
+        # Its clock 1.5 s behind the last ID received: nanoflake, from the host's sequence, waits for the
+        # primary's mark, which came through WAL.
+        s.start(faketime=clock_at(last_nanoflake_ms(seen) - 1500))
         run(s.as_postgres + [os.path.join(PG_BIN, "pg_ctl"), "-D", s.data, "-w", "-t", "60", "promote"], quiet=True)
-        skew = float(s.psql(db, "SELECT extract(epoch FROM statement_timestamp())")) - time.time()
-        expect(skew < -3000, f"the promoted standby's clock is {skew:.0f} s behind")
         copy_ids(s, db, seen, "old_all")
-        s.psql(db, "INSERT INTO ids SELECT FROM generate_series(1, 2000)")
-        check_above(s, db, 2000, "old_all", "on the promoted standby > every ID received from the primary")
+        check_minted_above(s, db, LOAD_TYPES, 2000, "old_all",
+                           "on the promoted standby 1.5 s behind > every ID received from the primary")
         rc, err = psql_err(s, db, "SELECT gen_snowflake()")
         expect(rc != 0 and "mintid.snowflake_epoch changed from 1288834974657 to 1420070400000" in err,
                f"the promoted standby has the parameters through WAL: another epoch is refused: {err.strip()[:200]}")
+        # An hour behind: nanoflake is refused, saying until when; the formats of 128 bits and more carry on
+        # from the mark.
+        s.stop()
+        s.start(faketime="-1h")
+        skew = float(s.psql(db, "SELECT extract(epoch FROM statement_timestamp())")) - time.time()
+        expect(skew < -3000, f"the promoted standby's clock is {skew:.0f} s behind")
+        rc, err = psql_err(s, db, "SELECT gen_nanoflake()")
+        expect(rc != 0 and "nanoflake: no ID before" in err,
+               f"an hour behind the primary's mark, gen_nanoflake() is refused: {err.strip()[:300]}")
+        check_minted_above(s, db, LOAD_TYPES[1:], 2000, "old_all",
+                           "on the promoted standby an hour behind > every ID received from the primary")
     finally:
         s.stop()
         # The primary again, without a synchronous standby to wait for.
@@ -526,7 +606,8 @@ def step_params(c, args):
            f"after the restart: 55000 with a HINT, no unique violation: {err.strip()[:600]}")
     expect(before == after and c.psql(db, "SELECT count(*) FROM t") == "31000", "the refused mint changed no state")
     expect(len(c.psql(db, "SELECT gen_ulid()")) == 26, "the other formats mint on")
-    # Adopting the new epoch (a reload sets mintid.adopt_params): the format's new IDs lie above every old one.
+    # Adopting the new epoch (a reload sets mintid.adopt_params): recorded with the floor mark + 30 s, and,
+    # as the host's sequence waits for the clock, nothing is minted until then.
     c.psql("postgres", "ALTER SYSTEM SET mintid.adopt_params = on")
     c.psql("postgres", "SELECT pg_reload_conf()")
     deadline = time.monotonic() + 30
@@ -534,14 +615,24 @@ def step_params(c, args):
         if time.monotonic() > deadline:
             raise Failure("the reload never set mintid.adopt_params")
         time.sleep(0.05)
-    p = subprocess.run(["psql", "-X", "-At", "-v", "ON_ERROR_STOP=1", "-d", db, "-c", insert.format(4, 30000)],
-                       capture_output=True, text=True, env=c.env())
-    expect(p.returncode == 0 and "adopted" in p.stderr and c.psql(db, "SELECT count(DISTINCT id) FROM t") == "61000",
-           f"mintid.adopt_params = on: the new epoch taken, 30000 new IDs, none repeated: {p.stderr.strip()[:300]}")
+    was = mark_of(mark)
+    rc, err = psql_err(c, db, insert.format(4, 30000))
+    with open(mark) as f:
+        floor = int(next(l for l in f if l.startswith("format nanoflake ")).split(" floor=")[1].split()[0])
+    expect(rc != 0 and "adopted" in err and "nanoflake: no ID before" in err and floor == was + 30000,
+           f"mintid.adopt_params = on: the new epoch taken with the floor mark + 30 s; no ID before it: "
+           f"{err.strip()[:400]}")
+    # The clock 1 s before the floor (as if the server had waited): the format's new IDs lie above every old one.
+    ahead = clock_at(floor - 1000)
+    c.stop()
+    c.start(faketime=ahead)
+    rc, err = psql_err(c, db, insert.format(4, 30000))
+    expect(rc == 0 and c.psql(db, "SELECT count(DISTINCT id) FROM t") == "61000",
+           f"at the floor, 30000 IDs under the adopted epoch, none repeated: {err.strip()[:300]}")
     expect(c.psql(db, "SELECT min(id) FILTER (WHERE run = 4) > max(id) FILTER (WHERE run < 4) FROM t") == "t",
            "every ID under the adopted epoch is above every earlier one")
-    # A changed node is refused the same way.
-    restart_with(c, [("mintid.adopt_params", None), ("mintid.node", "5")])
+    # A changed node is refused the same way. (The clock stays ahead: the mark is past the real one.)
+    restart_with(c, [("mintid.adopt_params", None), ("mintid.node", "5")], faketime=ahead)
     rc, err = psql_err(c, db, "SELECT gen_nanoflake()")
     expect(rc != 0 and "55000" in err and "mintid.node changed from 0 to 5" in err and "HINT:" in err,
            f"mintid.node 0 -> 5: refused: {err.strip()[:400]}")
@@ -552,7 +643,7 @@ def step_params(c, args):
     with open(mark, "w") as f:
         f.write(good.replace("format nanoflake node=0 ", "format nanoflake node=zero "))
     try:
-        c.start()
+        c.start(faketime=ahead)
         started = True
     except Failure as e:
         started, why = False, str(e)
@@ -566,7 +657,7 @@ def step_params(c, args):
     with open(mark, "w") as f:
         f.write(good)
     mark_alone(mark)
-    c.start()
+    c.start(faketime=ahead)
     c.psql(db, "SELECT gen_nanoflake()")
     with open(mark) as f:
         text = f.read()
@@ -574,6 +665,120 @@ def step_params(c, args):
            "a mark file without parameters is read; the next mint records them")
     c.psql("postgres", "ALTER SYSTEM RESET mintid.node")
     c.psql("postgres", "ALTER SYSTEM RESET mintid.nanoflake_epoch")
+
+
+# Epoch changes adopted (§3 of issue 26): sonyflake's 10 ms units with old epochs off a unit's start, moved
+# within and across units, and every other format whose epoch is settable: (format, old epoch, moved by ms).
+EPOCH_MOVES = [("sonyflake", 1409529600007, 3), ("sonyflake", 1409529600007, 13), ("sonyflake", 1409529600005, 7),
+               ("nanoflake", 1288834974657, 7), ("snowflake", 1288834974657, 20)]
+UNIT_MS = {"sonyflake": 10, "nanoflake": 1, "snowflake": 1}
+
+
+def mint_timed(c, db, fmt, n):
+    """n IDs of fmt minted in one statement: [(value as an integer, Unix ms of its time unit)]."""
+    rows = c.psql(db, f"SELECT g::bigint, mintid_inspect(g)->>'unix_ms' FROM (SELECT gen_{fmt}() g "
+                      f"FROM generate_series(1, {n})) s")
+    return [tuple(int(v) for v in line.split("|")) for line in rows.splitlines()]
+
+
+def step_epochs(c, args):
+    """Each epoch move adopted (mintid.adopt_params) over IDs minted up to the mark: the IDs minted before
+    and after it, compared as integers, are all different. The mark is set to the tightest it can be (the
+    end of the last ID's unit), as if the server had minted up to it, and the server restarts with a host
+    state of its own (nothing remembered there) and its clock behind the mark, so that only the adopted
+    epoch's floor keeps the new IDs off the old ones: a floor one unit early repeats the last unit's IDs."""
+    db, mark = "epochs", os.path.join(c.data, "mintid.mark")
+    c.psql("postgres", f"CREATE DATABASE {db}")
+    c.psql(db, "CREATE EXTENSION mintid")
+    n = 3000
+    for i, (fmt, old, moved) in enumerate(EPOCH_MOVES):
+        setting, unit = f"mintid.{fmt}_epoch", UNIT_MS[fmt]
+        c.stop()
+        c.conf((setting, old), ("mintid.adopt_params", "on"))
+        c.new_host_dir(f"host-epoch-{i}-old")
+        c.start()
+        before = mint_timed(c, db, fmt, n)
+        c.stop()
+        tight = max(ms for _, ms in before) + unit
+        set_mark(mark, tight)
+        c.conf((setting, old + moved))
+        c.new_host_dir(f"host-epoch-{i}-new")
+        c.start(faketime=clock_at(tight - 800))
+        after = mint_timed(c, db, fmt, n)
+        floor = tight + (((old + moved) // unit) - (old // unit)) * unit
+        ids = [v for v, _ in before + after]
+        repeated = len(ids) - len(set(ids))
+        first = min(ms for _, ms in after)
+        expect(repeated == 0 and first >= floor,
+               f"{fmt}: epoch {old} moved {moved} ms and adopted over a mark at the end of the last ID's unit: "
+               f"{n} IDs before, {n} after, {repeated} repeated; the first after at {first} (floor {floor}, "
+               f"mark {tight})")
+    # Back to the default epochs, adopted (moved earlier: no floor), for the steps after this one.
+    c.stop()
+    c.conf(*[(f"mintid.{fmt}_epoch", "") for fmt in UNIT_MS])
+    c.new_host_dir("host-after-epochs")
+    c.start()
+    for fmt in UNIT_MS:
+        c.psql(db, f"SELECT gen_{fmt}()")
+    c.stop()
+    c.conf(("mintid.adopt_params", "off"))
+    c.start()
+
+
+def mintid_command():
+    """The mintid command of this tree's build (MINTID_CLI names another)."""
+    path = os.environ.get("MINTID_CLI") or os.path.normpath(os.path.join(HERE, "..", "..", "build", "mintid"))
+    if not os.access(path, os.X_OK):
+        raise Failure(f"{path}: no mintid command (make build; or set MINTID_CLI)")
+    return path
+
+
+def whole_lines(path):
+    """The complete lines of a file a killed process wrote."""
+    with open(path) as f:
+        return f.read().split("\n")[:-1]
+
+
+def step_host(c, args):
+    """PostgreSQL and the mintid command minting one format at once into one host directory continue one
+    sequence: two sessions of gen_<format>() and runs of `mintid gen` one after another, for 1.5 s each
+    format; every ID, as an integer, is different."""
+    db = "onehost"
+    c.psql("postgres", f"CREATE DATABASE {db}")
+    c.psql(db, "CREATE EXTENSION mintid")
+    cli = mintid_command()
+    env = dict(os.environ, MINTID_HOST_DIR=c.host_dir)
+    env.pop("MINTID_NODE", None)
+    env.pop("MINTID_ID_SPACE", None)
+    for fmt in ("nanoflake", "snowflake", "sonyflake"):
+        script = os.path.join(c.root, f"host-{fmt}.sql")
+        with open(script, "w") as f:
+            f.writelines(f"SELECT gen_{fmt}()::bigint FROM generate_series(1, 1000);\n" for _ in range(5000))
+        outs = [os.path.join(c.root, f"host-{fmt}-{i}.out") for i in range(2)]
+        sessions = []
+        for out in outs:
+            with open(out, "w") as f:
+                sessions.append(subprocess.Popen(["psql", "-X", "-At", "-q", "-d", db, "-f", script], stdout=f,
+                                                 stderr=subprocess.PIPE, text=True, env=c.env()))
+        commanded, errors = [], []
+        deadline = time.monotonic() + 1.5
+        while time.monotonic() < deadline:
+            p = subprocess.run([cli, "gen", fmt, "-n", "2000", "--as", "int"], capture_output=True, text=True,
+                               env=env)
+            if p.returncode != 0:
+                errors.append(p.stderr.strip())
+            commanded += p.stdout.split()
+        for p in sessions:
+            if p.poll() is not None:
+                errors.append(f"psql ended ({p.returncode}): {p.stderr.read().strip()}")
+            p.terminate()
+            p.wait()
+        minted = [int(v) for out in outs for v in whole_lines(out)]
+        every = minted + [int(v) for v in commanded]
+        repeated = len(every) - len(set(every))
+        expect(not errors and minted and commanded and repeated == 0,
+               f"{fmt}: PostgreSQL ({len(minted)} IDs) and the mintid command ({len(commanded)}) at once in one "
+               f"host directory: {repeated} IDs repeated {' '.join(errors)[:300]}")
 
 
 def released_versions():
@@ -684,8 +889,8 @@ def step_nopreload(c, args):
 
 
 STEPS = [("regress", step_regress), ("pgbench", step_pgbench), ("binary", step_binary), ("dump", step_dump),
-         ("standby", step_standby), ("crash", step_crash), ("upgrade", step_upgrade),
-         ("nopreload", step_nopreload), ("params", step_params)]
+         ("host", step_host), ("standby", step_standby), ("crash", step_crash), ("upgrade", step_upgrade),
+         ("nopreload", step_nopreload), ("epochs", step_epochs), ("params", step_params)]
 
 
 def main():

@@ -5,7 +5,7 @@ INSERT INTO t (n) SELECT i FROM generate_series(1, 5000) i;
 SELECT count(*), count(DISTINCT id), count(DISTINCT k) FROM t;
 SELECT bool_and(id = (SELECT id FROM t t2 WHERE t2.n = t.n)) FROM t WHERE n < 10;
 
--- Parallel workers draw from the same shared generator.
+-- Parallel workers continue the same sequence (the host-wide state's).
 CREATE TABLE p AS SELECT i FROM generate_series(1, 200000) i;
 ANALYZE p;
 SET max_parallel_workers_per_gather = 2;
@@ -29,3 +29,13 @@ ALTER SYSTEM SET mintid.sonyflake_epoch = '2999-01-01T00:00:00Z';
 ALTER SYSTEM SET mintid.snowflake_epoch = 'nonsense';
 ALTER SYSTEM SET mintid.snowflake_epoch = 'discord';
 ALTER SYSTEM RESET mintid.snowflake_epoch;
+-- The host-wide state's directory and id space are fixed at start, and read
+-- as the host's other homes read MINTID_HOST_DIR and MINTID_ID_SPACE: a
+-- relative directory, or an id space they would not take, is refused.
+SHOW mintid.id_space;
+SET mintid.id_space = 'tenant-1';
+ALTER SYSTEM SET mintid.host_dir = 'var/tmp';
+ALTER SYSTEM SET mintid.id_space = 'tenant 1';
+ALTER SYSTEM SET mintid.id_space = 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa';
+ALTER SYSTEM SET mintid.id_space = 'tenant-1.eu_west';
+ALTER SYSTEM RESET mintid.id_space;
