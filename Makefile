@@ -28,7 +28,7 @@ PACKAGES := build-essential cmake pkg-config clang libssl-dev libclang-rt-14-dev
             python3-yaml python3-jsonschema prometheus groff-base man-db bash-completion \
             libsqlite3-dev sqlite3 python3-dev python3-setuptools python3-wheel python3-pip python3-venv python3-mypy \
             libsystemd-dev systemd debhelper dpkg-dev fakeroot lintian postgresql-server-dev-all \
-            dh-python python3-all-dev chromium
+            dh-python python3-all-dev chromium iproute2
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 

@@ -94,6 +94,7 @@ struct conn {
 struct source {
     source *next; /* the process's list, under sources_lock */
     int refs;     /* connections using it, under sources_lock */
+    bool stale;   /* node host, out of the server's warrant: no connection takes it up again (sources_lock) */
     const mintid_format *fmt;
     int64_t node, epoch_ms; /* the key, with fmt */
     mintid_gen *gen;
@@ -321,7 +322,7 @@ static source *slot_source(sqlite3_context *ctx, slot *s) {
     pthread_once(&atfork_once, register_atfork);
     pthread_mutex_lock(&sources_lock);
     source *src = sources;
-    while (src != NULL && !(src->fmt == fmt && src->node == cfg.node &&
+    while (src != NULL && !(src->fmt == fmt && src->node == cfg.node && !src->stale &&
                             (src->epoch_ms == cfg.epoch_ms || cfg.node == MINTID_NODE_HOST)))
         src = src->next;
     if (src == NULL) {
@@ -403,6 +404,16 @@ static bool mint(sqlite3_context *ctx, slot *s, mintid_id *id) {
     if (src == NULL)
         return false;
     int rc = source_next(src, id);
+    if (rc == MINTID_EWARRANT && src->node == MINTID_NODE_HOST) {
+        /* The next call reads the node id the server holds then (a new lease's). */
+        error_msg(ctx, "%s: %s", s->fmt->name, mintid_host_why());
+        pthread_mutex_lock(&sources_lock);
+        src->stale = true;
+        pthread_mutex_unlock(&sources_lock);
+        s->c->src[s->fmt->id] = NULL;
+        source_release(src);
+        return false;
+    }
     if (rc != MINTID_OK) {
         /* As the command: a host-wide state ahead of the clock (left by a run
          * under a clock set ahead) holds every generator back until the clock
