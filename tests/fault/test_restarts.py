@@ -13,12 +13,13 @@ import random
 import shutil
 import subprocess
 import sys
+import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from faults import (FORMATS, NANOFLAKE_EPOCH, OPT, Batch, Client, FaultCase, Load, Resp, check_all,  # noqa: E402
                     check_client_order, check_mark_covers, check_runs_ordered, check_unique, get, main,
-                    mint_http, nanoflake_node, read_mark, scale, set_clock, start_refused)
+                    ask, mint_http, nanoflake_node, read_mark, scale, set_clock, start_refused)
 
 NANOFLAKE_ONLY = [("http", "nanoflake", 500, 1), ("resp", "nanoflake", 200, 2)]
 
@@ -279,6 +280,64 @@ class Params(FaultCase):
         # The new epoch is now the recorded one.
         lc = self.run_more(d, ["--nanoflake-epoch", str(epoch)], "recorded")
         check_all(self, [la.clients, lb.clients, lc.clients])
+
+    def test_small_epoch_moves_adopted(self):
+        """An epoch moved a few ms later, adopted, for every format with a
+        settable epoch; for sonyflake (10 ms units) moves that cross a unit
+        boundary from epochs that are not whole units. The first run mints
+        up to its stop; under the second, the clock is stepped back behind
+        the first run's last ID, so that it mints from the moment its floor
+        lets it, right after that ID: they share no ID. (Floors computed in ms
+        rather than the format's units let the second run in one unit
+        early: a whole unit repeated.)"""
+        self.need_faketime()
+        def mint_hex(port, fmt):
+            status, body = ask(port, f"/v1/{fmt}?count=1000&as=hex")
+            return [int(x, 16) for x in body.split()] if status == 200 else []
+
+        def mint_until(srv, fmt, seconds, stop_server=False):
+            ids, end = [], time.monotonic() + seconds
+            while time.monotonic() < end:
+                ids += mint_hex(srv.http_port, fmt)
+            if stop_server:
+                # Stopped with a request in flight: the final mark is the last ID minted.
+                t = threading.Thread(target=lambda: ids.extend(mint_hex(srv.http_port, fmt)))
+                t.start()
+                status, log = srv.stop()
+                t.join()
+                self.assertEqual(status, 0, log)
+            return ids
+
+        cases = [("sonyflake", 1409529600007, 1409529600010), ("sonyflake", 1409529600007, 1409529600020),
+                 ("sonyflake", 1409529600005, 1409529600012), ("nanoflake", NANOFLAKE_EPOCH, NANOFLAKE_EPOCH + 5),
+                 ("snowflake", NANOFLAKE_EPOCH, NANOFLAKE_EPOCH + 5)]
+        for fmt, old, new in cases:
+            with self.subTest(fmt=fmt, old=old, new=new):
+                d = self.dir(f"epoch-{fmt}-{old}-{new}")
+                clock = self.clock_file(0)
+                # The new epoch's host-wide state made earlier (by another
+                # server of the host), so that the floor a state made new
+                # has does not hide the one the epoch change needs.
+                a = self.server(d, ["--node", "5", f"--{fmt}-epoch", str(old)], faketime_file=clock)
+                z = self.server(self.dir(f"epoch-{fmt}-{old}-{new}-other"), ["--node", "5", f"--{fmt}-epoch", str(new)],
+                                env={"MINTID_ID_SPACE": a.env["MINTID_ID_SPACE"]}).start()
+                mint_hex(z.http_port, fmt)
+                status, log = z.stop()
+                self.assertEqual(status, 0, log)
+                a.start()
+                first = mint_until(a, fmt, 0.6, stop_server=True)
+                stopped = time.time()
+                b = self.server(d, ["--node", "5", f"--{fmt}-epoch", str(new), "--adopt-params", "1",
+                                    "--startup-wait", "10000"], faketime_file=clock).start(timeout=30)
+                # Back to 0.3 s before the first run stopped: the requests
+                # wait, and are answered as soon as the floor is passed.
+                set_clock(clock, -(time.time() - stopped) - 0.3)
+                second = mint_until(b, fmt, 1.0)
+                status, log = b.stop()
+                self.assertEqual(status, 0, log)
+                self.assertGreater(len(first), 1000)
+                self.assertGreater(len(second), 1000)
+                self.assertEqual(sorted(set(first) & set(second))[:5], [])
 
     def test_epoch_moved_earlier_adopted(self):
         d, la = self.first_run([])
