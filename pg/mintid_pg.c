@@ -1572,9 +1572,10 @@ static bool id_space_check(char **newval, void **extra, GucSource source) {
 void _PG_init(void) {
     int ctx = process_shared_preload_libraries_in_progress ? PGC_POSTMASTER : PGC_SIGHUP;
     int i;
-    DefineCustomIntVariable("mintid.node", "Node id of the generators of node-bound formats.",
-                            "Every server minting IDs of one ID space needs its own node.", &guc_node, 0, 0, 65535, ctx,
-                            0, NULL, NULL, NULL);
+    DefineCustomIntVariable(
+        "mintid.node", "Node id of the generators of node-bound formats.",
+        "Every host minting IDs of one ID space needs its own node; the homes of one host share it.", &guc_node, 0, 0,
+        65535, ctx, 0, NULL, NULL, NULL);
     for (i = 0; i < MINTID_FORMAT_COUNT; i++) {
         const mintid_format *f = mintid_format_get((mintid_format_id)i);
         char sql[64], name[96];
