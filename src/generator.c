@@ -46,9 +46,11 @@ struct mintid_gen {
      * state's path to the next one due, in which a reading needs no call
      * into host.c. Read and written under the host's lock. */
     int64_t host_looked_ms, host_look_due_ms;
-    int64_t *host_mark; /* the state's durable mark (see host.c), under the host's lock */
-    uint64_t step;      /* value_step(): 0, or the same unit's next ID is last_value + step */
-    uint64_t seq_last;  /* the largest sequence number */
+    int64_t *host_mark;          /* the state's durable mark (see host.c), under the host's lock */
+    const int64_t *host_warrant; /* its warrant's holder, 0 if none (see host.c), under the host's lock */
+    bool host_needs_warrant;     /* node host: a warrant is checked even where there is none */
+    uint64_t step;               /* value_step(): 0, or the same unit's next ID is last_value + step */
+    uint64_t seq_last;           /* the largest sequence number */
     mintid__core own_core;
     uint64_t own_last_value;
     mintid_gen_stats stats;
@@ -212,8 +214,10 @@ static int gen_new(const mintid_format *fmt, const mintid_config *cfg, const min
     g->rng.pos = RNG_BLOCK;
     if (host != NULL) {
         rc = mintid__host_open(f, &g->cfg, dir, space, &g->host);
-        if (rc == MINTID_OK && node_host)
+        if (rc == MINTID_OK && node_host) {
             mintid__host_need_warrant(g->host);
+            g->host_needs_warrant = true;
+        }
     }
     if (rc != MINTID_OK) {
         pthread_mutex_destroy(&g->lock);
@@ -303,6 +307,7 @@ static void host_attach(mintid_gen *g) {
     g->core = mintid__host_core(g->host);
     g->last_value = mintid__host_last_value(g->host);
     g->host_mark = mintid__host_mark(g->host);
+    g->host_warrant = mintid__host_warrant_holder(g->host);
 }
 
 /* Before minting at `rel`: the host's state file may have been replaced (see host.c). */
@@ -322,9 +327,11 @@ static int host_check(mintid_gen *g, int64_t rel) {
     if (g->core->started && (int64_t)g->core->last_ts >= unit)
         unit = (int64_t)g->core->last_ts + 1;
     int64_t end = unit_start_ms(g, unit) + g->unit_ms - 1;
-    int rc = mintid__host_warrant_check(g->host, end);
-    if (rc != MINTID_OK)
-        return rc;
+    if (*g->host_warrant != 0 || g->host_needs_warrant) {
+        int rc = mintid__host_warrant_check(g->host, end);
+        if (rc != MINTID_OK)
+            return rc;
+    }
     int64_t need = end + MINTID_HOST_MARK_AHEAD_MS / 2;
     return need > *g->host_mark ? mintid__host_cover(g->host, need) : MINTID_OK;
 }
@@ -697,7 +704,7 @@ static long next_many(mintid_gen *gen, mintid_id *ids, uint64_t *values, size_t 
     if (rc != MINTID_OK)
         return rc;
     bool held = true; /* false: the host's lock was lost (see host_relock) */
-    if (gen->host != NULL && (rc = warrant_wait(gen, &held)) != MINTID_OK) {
+    if (gen->host != NULL && mintid__host_under_warrant(gen->host) && (rc = warrant_wait(gen, &held)) != MINTID_OK) {
         if (held)
             leave(gen);
         return rc;

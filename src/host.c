@@ -819,6 +819,8 @@ uint64_t *mintid__host_last_value(struct mintid__host *h) { return &atomic_load(
 
 int64_t *mintid__host_mark(struct mintid__host *h) { return &atomic_load(&h->st)->mark_ms; }
 
+const int64_t *mintid__host_warrant_holder(struct mintid__host *h) { return &atomic_load(&h->st)->warrant_pid; }
+
 int mintid__host_cover(struct mintid__host *h, int64_t unix_ms) {
     struct host_state *st = atomic_load(&h->st);
     if (unix_ms <= st->mark_ms)
@@ -917,6 +919,11 @@ int mintid__host_warrant_check(struct mintid__host *h, int64_t end_ms) {
     if (end_ms > st->warrant_asked_ms)
         st->warrant_asked_ms = end_ms;
     return MINTID_OK;
+}
+
+bool mintid__host_under_warrant(const struct mintid__host *h) {
+    const struct host_state *st = atomic_load(&h->st);
+    return st->warrant_pid != 0 && st->warrant_pid != h->warrant_pid && st->warrant_until_ns != 0;
 }
 
 bool mintid__host_warrant_ahead(struct mintid__host *h, int64_t end_ms) {

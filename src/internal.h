@@ -514,6 +514,8 @@ uint64_t *mintid__host_last_value(struct mintid__host *h);
 const char *mintid__host_path(const struct mintid__host *h);
 /* With the lock held: the state's durable mark (Unix ms), no ID past which is issued. */
 int64_t *mintid__host_mark(struct mintid__host *h);
+/* With the lock held: the state's warrant's holder (a pid), 0 while there is none. */
+const int64_t *mintid__host_warrant_holder(struct mintid__host *h);
 /*
  * With the lock held, before an ID carrying Unix ms `unix_ms` (the end of
  * its unit) is handed out: the mark raised past it, MINTID_HOST_MARK_AHEAD_MS
@@ -535,6 +537,8 @@ int mintid__host_warrant_check(struct mintid__host *h, int64_t end_ms);
  * may wait for the holder to move its mark.
  */
 bool mintid__host_warrant_ahead(struct mintid__host *h, int64_t end_ms);
+/* With the lock held: whether another process's warrant (not lapsed) binds this generator. */
+bool mintid__host_under_warrant(const struct mintid__host *h);
 /* Node host: the generator mints only under a live warrant. */
 void mintid__host_need_warrant(struct mintid__host *h);
 /* The node file of (dir, space): writes it whole; reads fmt's node id and epoch (MINTID_EWARRANT: none published). */
