@@ -82,7 +82,8 @@ extern "C" {
     XX(EHOSTSTATE, -21, "host-wide state file is damaged or of another version")                                       \
     XX(ERANDOM, -22, "the random pool holds too few bytes: refill it and call again")                                  \
     XX(EWARRANT, -23,                                                                                                  \
-       "the host's mintidd does not vouch for minting under its node id now (mintid_host_why() says why)")
+       "the host's mintidd does not vouch for minting under its node id now (mintid_host_why() says why)")             \
+    XX(EBUSY, -24, "another process holds the host-wide state's lock; try again (mintid_host_why() names it)")
 
 typedef enum mintid_status {
     MINTID_OK = 0,
@@ -588,6 +589,17 @@ typedef struct mintid_host_options {
     size_t size;          /* sizeof(mintid_host_options) of the caller's header */
     const char *dir;      /* absolute; NULL: as mintid_env_host_dir() says */
     const char *id_space; /* NULL: as mintid_env_id_space() says */
+    /*
+     * Nonzero: never wait for the state's lock. A call that finds it held
+     * by another process (or thread) fails at once with MINTID_EBUSY, and
+     * mintid_host_why() names the holder and how long it has held it: for
+     * an event loop, which must never wait for another process (one stopped
+     * with SIGSTOP or Ctrl-Z while it holds the lock). A holder that is
+     * gone without the kernel freeing the lock (a copied state) is found,
+     * and the lock recovered, once it has been seen holding it for
+     * MINTID_HOST_LOCK_WAIT_MS.
+     */
+    int try_lock;
 } mintid_host_options;
 MINTID_API void mintid_host_options_init(mintid_host_options *opt);
 MINTID_API int mintid_gen_open_host(const mintid_format *fmt, const mintid_config *cfg, const mintid_host_options *opt,
@@ -702,7 +714,9 @@ typedef struct mintid_gen_stats {
     uint64_t waits;       /* times a call waited for the clock */
     uint64_t rollbacks;   /* times the clock was seen going backwards */
     uint64_t exhausted;   /* times a millisecond's sequence ran out */
-    int64_t last_unix_ms; /* timestamp of the last ID issued, Unix ms; -1 before the first */
+    int64_t last_unix_ms; /* timestamp of the last ID issued, Unix ms; -1 before the first; -2 when it
+                             cannot be read now (a try_lock generator found the host-wide lock held: the
+                             counters are then as this generator's last call left them) */
 } mintid_gen_stats;
 MINTID_API void mintid_gen_get_stats(mintid_gen *gen, mintid_gen_stats *out);
 

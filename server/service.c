@@ -209,6 +209,10 @@ static int make_generator(service *svc, int i) {
     mintid_host_options_init(&ho);
     ho.dir = cfg->host_dir;
     ho.id_space = cfg->id_space;
+    /* The loop never waits for another process: a holder of the lock
+     * stopped (SIGSTOP, Ctrl-Z on a `mintid gen`) parks this format's
+     * requests, and only them, until it lets go or max-wait passes. */
+    ho.try_lock = 1;
     int rc = mintid_gen_open_host(fmt, &gc, &ho, &svc->gens[i]);
     if (rc != MINTID_OK) {
         int saved = errno;
@@ -475,6 +479,12 @@ long service_mint(service *svc, const mintid_format *fmt, size_t want, mintid_id
         *retry_ns = until_ms(now, ns, s.last_unix_ms > now ? s.last_unix_ms : next_unit > now ? next_unit : now + 1);
         return 0;
     }
+    if (n == MINTID_EBUSY) {
+        snprintf(svc->host_why, sizeof svc->host_why, "%s", mintid_host_why());
+        *why = svc->host_why;
+        *retry_ns = until_ms(now, ns, now + 1);
+        return 0;
+    }
     if (n == MINTID_EHOST) {
         /* The host-wide state: its directory gone, a mark that cannot be
          * synced. errno says which; no ID past the mark on disk leaves. */
@@ -494,6 +504,8 @@ int64_t service_last_issued(service *svc) {
             continue;
         mintid_gen_stats s;
         mintid_gen_get_stats(svc->gens[i], &s);
+        if (s.last_unix_ms == -2)
+            return atomic_load(&svc->st->mark); /* not known now: nothing past the mark was issued */
         if (s.last_unix_ms > last)
             last = s.last_unix_ms;
     }

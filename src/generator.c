@@ -213,7 +213,7 @@ static int gen_new(const mintid_format *fmt, const mintid_config *cfg, const min
     g->rng.ctx = c.random_ctx;
     g->rng.pos = RNG_BLOCK;
     if (host != NULL) {
-        rc = mintid__host_open(f, &g->cfg, dir, space, &g->host);
+        rc = mintid__host_open(f, &g->cfg, dir, space, host->try_lock != 0, &g->host);
         if (rc == MINTID_OK && node_host) {
             mintid__host_need_warrant(g->host);
             g->host_needs_warrant = true;
@@ -247,6 +247,8 @@ int mintid_gen_open_host(const mintid_format *fmt, const mintid_config *cfg, con
             return MINTID_EINVAL;
         o.dir = opt->dir;
         o.id_space = opt->id_space;
+        if (opt->size >= offsetof(mintid_host_options, try_lock) + sizeof opt->try_lock)
+            o.try_lock = opt->try_lock;
     }
     return gen_new(fmt, cfg, &o, out);
 }
@@ -836,7 +838,13 @@ int mintid_gen_set_floor(mintid_gen *gen, int64_t unix_ms) {
 }
 
 void mintid_gen_get_stats(mintid_gen *gen, mintid_gen_stats *out) {
-    if (enter(gen) != MINTID_OK) {
+    int rc = enter(gen);
+    if (rc == MINTID_EBUSY) {
+        *out = gen->stats;
+        out->last_unix_ms = -2;
+        return;
+    }
+    if (rc != MINTID_OK) {
         memset(out, 0, sizeof *out);
         out->last_unix_ms = -1;
         return;

@@ -133,8 +133,12 @@ struct mintid__host {
     mintid_clock_fn clock; /* the generator's */
     void *clock_ctx;
     uint32_t lock_wait_ms; /* the longest wait for the lock */
-    char dir[PATH_MAX];    /* the directory of path, absolute */
-    mapping *retired;      /* states moved from, unmapped at close */
+    bool try_lock;         /* never wait for the lock: MINTID_EBUSY */
+    /* try_lock: the holder last found holding it, and since when (monotonic ms). */
+    _Atomic unsigned busy_holder;
+    _Atomic int64_t busy_since_ms;
+    char dir[PATH_MAX]; /* the directory of path, absolute */
+    mapping *retired;   /* states moved from, unmapped at close */
     size_t nretired;
     char path[PATH_MAX];
 };
@@ -525,7 +529,7 @@ static int map_path(const struct mintid__host *h, mapping *out) {
 }
 
 int mintid__host_open(const mintid__format_impl *f, const mintid_config *cfg, const char *dir, const char *space,
-                      struct mintid__host **out) {
+                      bool try_lock, struct mintid__host **out) {
     const mintid_format *fmt = &f->pub;
     struct mintid__host *h = calloc(1, sizeof *h);
     if (h == NULL)
@@ -539,6 +543,7 @@ int mintid__host_open(const mintid__format_impl *f, const mintid_config *cfg, co
     h->clock_ctx = cfg->clock_ctx;
     h->system_clock = h->clock == mintid_clock_system;
     h->lock_wait_ms = cfg->max_wait_ms > MINTID_HOST_LOCK_WAIT_MS ? cfg->max_wait_ms : MINTID_HOST_LOCK_WAIT_MS;
+    h->try_lock = try_lock;
     /* An absolute path: a process that changes its directory later still
      * looks at the same file. */
     if (realpath(dir, h->dir) == NULL) {
@@ -655,9 +660,25 @@ static bool recover_stale(struct host_state *st, unsigned holder, const struct m
  * MINTID_ETIMEDOUT, nothing locked). A holder that died leaves a floor
  * past every unit it may have used.
  */
-static int lock_state(struct host_state *st, uint32_t wait_ms, const struct mintid__host *h) {
+static int lock_state(struct host_state *st, uint32_t wait_ms, struct mintid__host *h) {
     int rc = pthread_mutex_trylock(&st->lock);
-    if (rc == EBUSY) {
+    if (rc == EBUSY && h->try_lock) {
+        /* Never waits: says who holds it, and recovers a lock whose holder
+         * is gone once it has been seen holding it for the usual wait. */
+        unsigned holder = lock_holder(st);
+        int64_t now = coarse_monotonic_ms();
+        if (atomic_exchange_explicit(&h->busy_holder, holder, memory_order_relaxed) != holder)
+            atomic_store_explicit(&h->busy_since_ms, now, memory_order_relaxed);
+        int64_t held = now - atomic_load_explicit(&h->busy_since_ms, memory_order_relaxed);
+        if (holder != 0 && held >= MINTID_HOST_LOCK_WAIT_MS && recover_stale(st, holder, h))
+            rc = pthread_mutex_trylock(&st->lock);
+        if (rc == EBUSY) {
+            mintid__host_why("another process holds the lock of %s (thread %u), for %" PRId64 " ms or more: it may "
+                             "be stopped (SIGSTOP, Ctrl-Z, a debugger)",
+                             h->path, holder, held);
+            return MINTID_EBUSY;
+        }
+    } else if (rc == EBUSY) {
         unsigned holder = lock_holder(st);
         struct timespec deadline;
         clock_gettime(LOCK_CLOCK, &deadline);
@@ -683,6 +704,8 @@ static int lock_state(struct host_state *st, uint32_t wait_ms, const struct mint
     }
     if (rc == ETIMEDOUT || rc == EBUSY)
         return MINTID_ETIMEDOUT;
+    if (rc == 0 && h->try_lock && atomic_load_explicit(&h->busy_holder, memory_order_relaxed) != 0)
+        atomic_store_explicit(&h->busy_holder, 0, memory_order_relaxed); /* a next wait is timed afresh */
     if (rc != 0) {
         errno = rc;
         return MINTID_EHOST;
@@ -818,6 +841,8 @@ mintid__core *mintid__host_core(struct mintid__host *h) { return &atomic_load(&h
 uint64_t *mintid__host_last_value(struct mintid__host *h) { return &atomic_load(&h->st)->last_value; }
 
 int64_t *mintid__host_mark(struct mintid__host *h) { return &atomic_load(&h->st)->mark_ms; }
+
+unsigned mintid__host_lock_owner(const struct mintid__host *h) { return lock_holder(atomic_load(&h->st)); }
 
 const int64_t *mintid__host_warrant_holder(struct mintid__host *h) { return &atomic_load(&h->st)->warrant_pid; }
 

@@ -489,13 +489,14 @@ bool mintid__id_space_valid(const char *space);
  */
 struct mintid__host;
 int mintid__host_open(const mintid__format_impl *f, const mintid_config *cfg, const char *dir, const char *space,
-                      struct mintid__host **out);
+                      bool try_lock, struct mintid__host **out);
 void mintid__host_close(struct mintid__host *h);
 /*
  * MINTID_OK with the current state locked (moved to the path's, if the
  * one held was replaced), or an error (MINTID_EHOST with errno,
- * MINTID_EHOSTSTATE, MINTID_ETIMEDOUT: a holder that does not let go)
- * with nothing locked.
+ * MINTID_EHOSTSTATE, MINTID_ETIMEDOUT: a holder that does not let go;
+ * MINTID_EBUSY: held, for a generator that never waits) with nothing
+ * locked.
  */
 int mintid__host_lock(struct mintid__host *h);
 /*
@@ -514,6 +515,8 @@ uint64_t *mintid__host_last_value(struct mintid__host *h);
 const char *mintid__host_path(const struct mintid__host *h);
 /* With the lock held: the state's durable mark (Unix ms), no ID past which is issued. */
 int64_t *mintid__host_mark(struct mintid__host *h);
+/* The thread the state's lock word names as holder (0: none), read as a debugger would: for tests. */
+unsigned mintid__host_lock_owner(const struct mintid__host *h);
 /* With the lock held: the state's warrant's holder (a pid), 0 while there is none. */
 const int64_t *mintid__host_warrant_holder(struct mintid__host *h);
 /*

@@ -265,7 +265,7 @@ static void test_holder_killed_mid_mint(void) {
         pid_t pid = fork();
         if (pid == 0) {
             struct mintid__host *h;
-            if (mintid__host_open(mintid__impl(fmt), &cfg, dir, MINTID_ID_SPACE_DEFAULT, &h) != MINTID_OK ||
+            if (mintid__host_open(mintid__impl(fmt), &cfg, dir, MINTID_ID_SPACE_DEFAULT, false, &h) != MINTID_OK ||
                 mintid__host_lock(h) != MINTID_OK)
                 _exit(1);
             mintid__core *core = mintid__host_core(h);
@@ -668,7 +668,7 @@ static void test_stopped_holder(void) {
     pid_t pid = fork();
     if (pid == 0) {
         struct mintid__host *h;
-        if (mintid__host_open(mintid__impl(fmt), &cfg, dir, MINTID_ID_SPACE_DEFAULT, &h) != MINTID_OK ||
+        if (mintid__host_open(mintid__impl(fmt), &cfg, dir, MINTID_ID_SPACE_DEFAULT, false, &h) != MINTID_OK ||
             mintid__host_lock(h) != MINTID_OK)
             _exit(1);
         raise(SIGSTOP);
@@ -842,7 +842,7 @@ static void test_copied_while_locked(void) {
         pid_t pid = fork();
         if (pid == 0) {
             struct mintid__host *h;
-            if (mintid__host_open(mintid__impl(fmt), &cfg, dir, MINTID_ID_SPACE_DEFAULT, &h) != MINTID_OK ||
+            if (mintid__host_open(mintid__impl(fmt), &cfg, dir, MINTID_ID_SPACE_DEFAULT, false, &h) != MINTID_OK ||
                 mintid__host_lock(h) != MINTID_OK)
                 _exit(1);
             char c = 'x';
@@ -1110,6 +1110,52 @@ static void test_node_host(void) {
     CHECK_INT(unsetenv("MINTID_NODE"), 0);
 }
 
+/*
+ * A generator that never waits for the lock (an event loop's): a holder
+ * stopped with the lock makes every call fail at once with MINTID_EBUSY,
+ * naming it, and the calls after the holder is gone mint again; the
+ * statistics and the warrant do not wait either.
+ */
+static void test_try_lock(void) {
+    const mintid_format *fmt = mintid_format_find("nanoflake");
+    mintid_config cfg = waiting_config(fmt);
+    mintid_host_options o;
+    mintid_host_options_init(&o);
+    o.dir = dir;
+    o.try_lock = 1;
+    mintid_gen *gen;
+    mintid_id id;
+    CHECK_INT(mintid_gen_open_host(fmt, &cfg, &o, &gen), MINTID_OK);
+    CHECK_INT(mintid_gen_next(gen, &id), MINTID_OK);
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        struct mintid__host *h;
+        if (mintid__host_open(mintid__impl(fmt), &cfg, dir, MINTID_ID_SPACE_DEFAULT, false, &h) != MINTID_OK ||
+            mintid__host_lock(h) != MINTID_OK)
+            _exit(1);
+        raise(SIGSTOP);
+        _exit(2);
+    }
+    int st;
+    waitpid(pid, &st, WUNTRACED);
+    CHECK(WIFSTOPPED(st));
+    /* EBUSY, not the ETIMEDOUT of a call that waited its MINTID_HOST_LOCK_WAIT_MS. */
+    for (int i = 0; i < 100; i++)
+        CHECK_INT(mintid_gen_next(gen, &id), MINTID_EBUSY);
+    CHECK(strstr(mintid_host_why(), "another process holds the lock") != NULL);
+    mintid_gen_stats stats;
+    mintid_gen_get_stats(gen, &stats);
+    mintid_warrant w;
+    mintid_warrant_init(&w);
+    w.pid = getpid();
+    CHECK_INT(mintid_gen_warrant(gen, &w), MINTID_EBUSY);
+    kill(pid, SIGKILL);
+    waitpid(pid, &st, 0);
+    CHECK_INT(mintid_gen_next(gen, &id), MINTID_OK);
+    mintid_gen_free(gen);
+}
+
 /* Every test, or (test_host NAME...) those whose names hold one of the NAMEs. */
 int main(int argc, char **argv) {
 #define T(name)                                                                                                        \
@@ -1137,6 +1183,7 @@ int main(int argc, char **argv) {
         T(test_id_spaces),
         T(test_warrant),
         T(test_node_host),
+        T(test_try_lock),
     };
 #undef T
     for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++) {

@@ -3,8 +3,10 @@
 stderr nobody reads under a flood of refused connections, the descriptor
 limit below max-connections, secrets guessed across many connections and
 addresses, connections that fill max-connections and trickle bytes, and the
-503 refusal read by curl. Throughout, a client that already has a
-connection must be answered within LIVE_WITHIN seconds.
+503 refusal read by curl, and a process stopped while it holds a format's
+host-wide lock (a worker, a `mintid gen` suspended as Ctrl-Z would). Throughout,
+a client that already has a connection must be answered within LIVE_WITHIN
+seconds.
 
 Usage: python3 test_stall.py --mintidd PATH --mintid PATH [--sanitized] [--long]
 """
@@ -23,7 +25,8 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from faults import OPT, FaultCase, Mintidd, Resp, RespError, main, metric_value, scale, wait_for  # noqa: E402
+from faults import OPT, FaultCase, Mintidd, Resp, RespError, main, metric_value, mint_http, scale, wait_for  # noqa: E402
+from harness import children  # noqa: E402
 from harness import http_raw  # noqa: E402
 
 LIVE_WITHIN = 2.0  # seconds a held connection may wait for PING or /healthz while the fault runs
@@ -529,6 +532,114 @@ class SlowClientsAtCap(FaultCase):
             self.assertEqual(p.returncode, 2, (args, p.stderr))
             self.assertIn(args[0][2:] + ": ", p.stderr)
             self.assertFalse(os.path.exists(os.path.join(self.tmp, "never")))
+
+
+def process_state(pid):
+    """The state letter of /proc/PID/stat (R, S, T, ...)."""
+    with open(f"/proc/{pid}/stat") as f:
+        return f.read().rsplit(")", 1)[1].split()[0]
+
+
+class StoppedLockHolder(FaultCase):
+    """A process stopped while it holds nanoflake's host-wide lock stalls
+    nanoflake only: every worker's loop goes on, other formats, /healthz and
+    PING answer within 100 ms, and nanoflake's requests are answered by
+    max-wait, with a 503 that names the cause. The holder is caught as a
+    debugger would catch it: stopped, then the lock word read (TEST_HOST_LOCK,
+    tests/host_lock.c); not holding it, it is let go and stopped again."""
+
+    FAST_S = 0.1
+
+    def host_lock(self, srv, *args):
+        tool = os.environ.get("TEST_HOST_LOCK")
+        if not tool:
+            self.fail("TEST_HOST_LOCK (tests/host_lock.c's program) is not set; ctest sets it")
+        r = subprocess.run([tool, args[0], srv.env["MINTID_HOST_DIR"], srv.env["MINTID_ID_SPACE"], "nanoflake", "0"]
+                           + list(args[1:]), capture_output=True, text=True, timeout=10)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        return r.stdout.strip()
+
+    def catch(self, srv, pid):
+        """Stops pid at a moment it holds nanoflake's lock (its thread id is
+        its pid: a single-threaded process)."""
+        for _ in range(2000):
+            os.kill(pid, signal.SIGSTOP)
+            wait_for(lambda: process_state(pid) in "Tt", 2, 0.001)
+            if self.host_lock(srv, "owner") == str(pid):
+                return
+            os.kill(pid, signal.SIGCONT)
+            time.sleep(0.001 * (hash(time.time()) % 5))
+        self.fail(f"process {pid} was never caught holding the lock")
+
+    def check_served_around(self, srv, max_wait_ms):
+        conn = http.client.HTTPConnection("127.0.0.1", srv.http_port, timeout=30)
+        r = Resp(srv.resp_port, timeout=30)
+        try:
+            for path in ["/healthz", "/v1/snowflake", "/v1/uuidv7"]:
+                t0 = time.monotonic()
+                conn.request("GET", path)
+                resp = conn.getresponse()
+                resp.read()
+                took = time.monotonic() - t0
+                self.assertIn(resp.status, (200,), path)
+                self.assertLess(took, self.FAST_S, f"{path} took {took:.3f} s while the holder is stopped")
+            t0 = time.monotonic()
+            self.assertEqual(r.call("PING"), "PONG")
+            self.assertLess(time.monotonic() - t0, self.FAST_S)
+            t0 = time.monotonic()
+            conn.request("GET", "/v1/nanoflake")
+            resp = conn.getresponse()
+            body = resp.read().decode()
+            took = time.monotonic() - t0
+            self.assertEqual(resp.status, 503, body)
+            self.assertIn("another process holds the lock", body)
+            self.assertLess(took, max_wait_ms / 1000 + 1.0, "nanoflake was not answered by max-wait")
+            self.assertGreater(took, max_wait_ms / 1000 * 0.5)
+        finally:
+            conn.close()
+            r.close()
+
+    def test_stopped_command(self):
+        srv = self.server(None, ["--max-wait", "500", "--workers", "2"]).start()
+        cmd = subprocess.Popen([OPT.mintid, "gen", "nanoflake", "-n", "1000000000"], env=srv.env,
+                               stdout=subprocess.DEVNULL)
+        try:
+            self.catch(srv, cmd.pid)
+            self.check_served_around(srv, 500)
+        finally:
+            cmd.kill()
+            cmd.wait()
+        status, ids = mint_http(srv.http_port, "nanoflake", 10)
+        self.assertEqual(status, 200, ids)
+
+    def test_stopped_worker(self):
+        srv = self.server(None, ["--max-wait", "500", "--workers", "2"]).start()
+        workers = children(srv.pid())
+        self.assertEqual(len(workers), 2)
+        stop = threading.Event()
+
+        def load():
+            while not stop.is_set():
+                try:
+                    mint_http(srv.http_port, "nanoflake", 1000, timeout=5)
+                except OSError:
+                    pass
+
+        loaders = [threading.Thread(target=load) for _ in range(2)]
+        for t in loaders:
+            t.start()
+        try:
+            self.catch(srv, workers[0])
+            stop.set()
+            for t in loaders:
+                t.join()
+            # Connections go to the worker that accepts: the one not stopped.
+            self.check_served_around(srv, 500)
+        finally:
+            stop.set()
+            os.kill(workers[0], signal.SIGCONT)
+        status, ids = mint_http(srv.http_port, "nanoflake", 10)
+        self.assertEqual(status, 200, ids)
 
 
 class Refusal(FaultCase):
