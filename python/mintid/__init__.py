@@ -10,6 +10,8 @@ process of the host continues one strictly increasing sequence per format,
 node id and epoch. See docs/python.md.
 """
 from ._mintid import (
+    ArgumentError,
+    ArgumentTypeError,
     ClockError,
     Error,
     Exhausted,
@@ -28,6 +30,8 @@ from ._mintid import (
 )
 
 __all__ = [
+    "ArgumentError",
+    "ArgumentTypeError",
     "ClockError",
     "Error",
     "Exhausted",

@@ -21,6 +21,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,7 +40,8 @@
 /* mintid.gen() keeps its generators (node or epoch given) in a dict; past this many it starts afresh. */
 #define GEN_CACHE_MAX 64
 
-static PyObject *Error, *InvalidID, *UnknownFormat, *ClockError, *Exhausted, *Timeout, *Forked, *HostError;
+static PyObject *Error, *InvalidID, *UnknownFormat, *ClockError, *Exhausted, *Timeout, *Forked, *HostError,
+    *ArgumentError, *ArgumentTypeError;
 static PyObject *json_loads;                        /* json.loads */
 static PyObject *unix_epoch;                        /* datetime(1970, 1, 1, tzinfo=timezone.utc) */
 static PyObject *format_names;                      /* a tuple of the formats' names, interned, in table order */
@@ -100,6 +102,33 @@ static PyObject *raise_with(PyObject *cls, int rc, const char *message) {
     return NULL;
 }
 
+/*
+ * Raises cls (ArgumentError, ArgumentTypeError) with a message formatted
+ * as PyUnicode_FromFormat() does, .status MINTID_EINVAL. Returns NULL.
+ */
+static PyObject *raise_arg(PyObject *cls, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    PyObject *msg = PyUnicode_FromFormatV(fmt, ap);
+    va_end(ap);
+    if (msg == NULL)
+        return NULL;
+    PyObject *exc = PyObject_CallOneArg(cls, msg);
+    Py_DECREF(msg);
+    if (exc == NULL)
+        return NULL;
+    PyObject *status = PyLong_FromLong(MINTID_EINVAL);
+    if (status == NULL || PyObject_SetAttrString(exc, "status", status) < 0) {
+        Py_XDECREF(status);
+        Py_DECREF(exc);
+        return NULL;
+    }
+    Py_DECREF(status);
+    PyErr_SetObject(cls, exc);
+    Py_DECREF(exc);
+    return NULL;
+}
+
 /* Raises the exception of a generator's status: "nanoflake: <the library's message>". */
 static PyObject *raise_status(const mintid_format *fmt, int rc) {
     char message[512];
@@ -140,7 +169,7 @@ static const char *name_utf8(PyObject *o) {
 /* The format named by `name` (a str), or NULL with UnknownFormat or TypeError set. */
 static const mintid_format *format_arg(PyObject *name, const char *what) {
     if (!PyUnicode_Check(name)) {
-        PyErr_Format(PyExc_TypeError, "%s must be a format name (str), not %s", what, type_name(name));
+        raise_arg(ArgumentTypeError, "%s must be a format name (str), not %s", what, type_name(name));
         return NULL;
     }
     for (int i = 0; i < MINTID_FORMAT_COUNT; i++)
@@ -185,7 +214,7 @@ static int form_arg(const mintid_format *fmt, PyObject *o, const char *what) {
     if (o == NULL)
         return MINTID_FORM_TEXT;
     if (!PyUnicode_Check(o)) {
-        PyErr_Format(PyExc_TypeError, "%s must be a form name (str), not %s", what, type_name(o));
+        raise_arg(ArgumentTypeError, "%s must be a form name (str), not %s", what, type_name(o));
         return -1;
     }
     const char *s = name_utf8(o);
@@ -197,7 +226,7 @@ static int form_arg(const mintid_format *fmt, PyObject *o, const char *what) {
     if (form < 0 || !(fmt->forms & MINTID_FORM_BIT(form))) {
         char forms[128];
         forms_of(fmt, forms, sizeof forms);
-        PyErr_Format(PyExc_ValueError, "%s %R: %s's forms are %s", what, o, fmt->name, forms);
+        raise_arg(ArgumentError, "%s %R: %s's forms are %s", what, o, fmt->name, forms);
         return -1;
     }
     return form;
@@ -212,7 +241,7 @@ static bool is_int(PyObject *o) { return PyLong_Check(o) && !PyBool_Check(o); }
  */
 static int datetime_ms(PyObject *dt, const char *what, int64_t *out) {
     if (!PyDateTime_Check(dt)) {
-        PyErr_Format(PyExc_TypeError, "%s must be a datetime, not %s", what, type_name(dt));
+        raise_arg(ArgumentTypeError, "%s must be a datetime, not %s", what, type_name(dt));
         return -1;
     }
     PyObject *offset = PyObject_CallMethod(dt, "utcoffset", NULL);
@@ -221,7 +250,7 @@ static int datetime_ms(PyObject *dt, const char *what, int64_t *out) {
     bool naive = offset == Py_None;
     Py_DECREF(offset);
     if (naive) {
-        PyErr_Format(PyExc_ValueError, "%s %R is naive: give it a time zone (tzinfo=datetime.timezone.utc)", what, dt);
+        raise_arg(ArgumentError, "%s %R is naive: give it a time zone (tzinfo=datetime.timezone.utc)", what, dt);
         return -1;
     }
     PyObject *delta = PyNumber_Subtract(dt, unix_epoch);
@@ -244,7 +273,7 @@ static int epoch_arg(const mintid_format *fmt, PyObject *o, int64_t *out) {
     if (o == NULL || o == Py_None)
         return 0;
     if (!fmt->epoch_settable) {
-        PyErr_Format(PyExc_ValueError, "epoch: %s has a fixed epoch", fmt->name);
+        raise_arg(ArgumentError, "epoch: %s has a fixed epoch", fmt->name);
         return -1;
     }
     if (is_int(o)) {
@@ -256,7 +285,7 @@ static int epoch_arg(const mintid_format *fmt, PyObject *o, int64_t *out) {
         char text[24];
         snprintf(text, sizeof text, "%lld", v);
         if (overflow || v < 0 || mintid_parse_time(text, out) != MINTID_OK) {
-            PyErr_Format(PyExc_ValueError, "epoch %R is not a time: give Unix milliseconds (0 to 15 digits)", o);
+            raise_arg(ArgumentError, "epoch %R is not a time: give Unix milliseconds (0 to 15 digits)", o);
             return -1;
         }
         return 0;
@@ -264,9 +293,9 @@ static int epoch_arg(const mintid_format *fmt, PyObject *o, int64_t *out) {
     if (PyUnicode_Check(o)) {
         const char *s = name_utf8(o);
         if (s == NULL || mintid_parse_epoch(fmt, s, out) != MINTID_OK) {
-            PyErr_Format(PyExc_ValueError,
-                         "epoch %R is not a time: give Unix milliseconds, RFC 3339 UTC (2015-01-01T00:00:00Z)%s%s", o,
-                         fmt->epoch_names != NULL ? " or one of " : "", fmt->epoch_names != NULL ? "its names" : "");
+            raise_arg(ArgumentError,
+                      "epoch %R is not a time: give Unix milliseconds, RFC 3339 UTC (2015-01-01T00:00:00Z)%s%s", o,
+                      fmt->epoch_names != NULL ? " or one of " : "", fmt->epoch_names != NULL ? "its names" : "");
             return -1;
         }
         return 0;
@@ -275,12 +304,12 @@ static int epoch_arg(const mintid_format *fmt, PyObject *o, int64_t *out) {
         if (datetime_ms(o, "epoch", out) < 0)
             return -1;
         if (*out < 0) {
-            PyErr_Format(PyExc_ValueError, "epoch %R is before 1970", o);
+            raise_arg(ArgumentError, "epoch %R is before 1970", o);
             return -1;
         }
         return 0;
     }
-    PyErr_Format(PyExc_TypeError, "epoch must be None, Unix ms (int), a datetime or a str, not %s", type_name(o));
+    raise_arg(ArgumentTypeError, "epoch must be None, Unix ms (int), a datetime or a str, not %s", type_name(o));
     return -1;
 }
 
@@ -293,18 +322,18 @@ static int node_arg(const mintid_format *fmt, PyObject *o, int64_t *out) {
         return 0;
     if (PyUnicode_Check(o) && PyUnicode_CompareWithASCIIString(o, "host") == 0) {
         if (fmt->node_bits == 0 || fmt->node_optional) {
-            PyErr_Format(PyExc_ValueError, "node 'host': %s has no node id of the host's mintidd", fmt->name);
+            raise_arg(ArgumentError, "node 'host': %s has no node id of the host's mintidd", fmt->name);
             return -1;
         }
         *out = MINTID_NODE_HOST;
         return 0;
     }
     if (!is_int(o)) {
-        PyErr_Format(PyExc_TypeError, "node must be None, an int or 'host', not %s", type_name(o));
+        raise_arg(ArgumentTypeError, "node must be None, an int or 'host', not %s", type_name(o));
         return -1;
     }
     if (fmt->node_bits == 0) {
-        PyErr_Format(PyExc_ValueError, "node: %s has no node id field", fmt->name);
+        raise_arg(ArgumentError, "node: %s has no node id field", fmt->name);
         return -1;
     }
     long long max = (1LL << fmt->node_bits) - 1;
@@ -313,7 +342,7 @@ static int node_arg(const mintid_format *fmt, PyObject *o, int64_t *out) {
     if (v == -1 && PyErr_Occurred())
         return -1;
     if (overflow || v < 0 || v > max) {
-        PyErr_Format(PyExc_ValueError, "node %R: %s node ids are 0..%lld", o, fmt->name, max);
+        raise_arg(ArgumentError, "node %R: %s node ids are 0..%lld", o, fmt->name, max);
         return -1;
     }
     *out = v;
@@ -323,14 +352,14 @@ static int node_arg(const mintid_format *fmt, PyObject *o, int64_t *out) {
 /* A count n: an int from 0. Returns it, or -1 with an exception set. */
 static Py_ssize_t count_arg(PyObject *o) {
     if (!is_int(o)) {
-        PyErr_Format(PyExc_TypeError, "n must be an int, not %s", type_name(o));
+        raise_arg(ArgumentTypeError, "n must be an int, not %s", type_name(o));
         return -1;
     }
     Py_ssize_t n = PyLong_AsSsize_t(o);
     if (n == -1 && PyErr_Occurred())
         return -1;
     if (n < 0) {
-        PyErr_Format(PyExc_ValueError, "n must be 0 or more, not %zd", n);
+        raise_arg(ArgumentError, "n must be 0 or more, not %zd", n);
         return -1;
     }
     return n;
@@ -352,11 +381,11 @@ static int keywords(const char *func, PyObject *const *args, Py_ssize_t nargs, P
             if (PyUnicode_CompareWithASCIIString(key, names[i]) == 0)
                 break;
         if (i == nslots) {
-            PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument %R", func, key);
+            raise_arg(ArgumentTypeError, "%s() got an unexpected keyword argument %R", func, key);
             return -1;
         }
         if (slots[i] != NULL) {
-            PyErr_Format(PyExc_TypeError, "%s() got multiple values for argument '%s'", func, names[i]);
+            raise_arg(ArgumentTypeError, "%s() got multiple values for argument '%s'", func, names[i]);
             return -1;
         }
         slots[i] = args[nargs + k];
@@ -400,11 +429,11 @@ static int from_form_arg(const mintid_format *fmt, PyObject *o) {
     if (o == NULL || o == Py_None)
         return MINTID_FORM_ANY;
     if (fmt == NULL) {
-        PyErr_SetString(PyExc_ValueError, "from_form needs format");
+        raise_arg(ArgumentError, "from_form needs format");
         return -2;
     }
     if (!PyUnicode_Check(o)) {
-        PyErr_Format(PyExc_TypeError, "from_form must be a form name (str), not %s", type_name(o));
+        raise_arg(ArgumentTypeError, "from_form must be a form name (str), not %s", type_name(o));
         return -2;
     }
     const char *s = name_utf8(o);
@@ -417,7 +446,7 @@ static int from_form_arg(const mintid_format *fmt, PyObject *o) {
             if (fmt->forms & MINTID_FORM_BIT(f))
                 len += (size_t)snprintf(forms + len, sizeof forms - len, "%s%s", len ? ", " : "",
                                         mintid_form_name((mintid_form)f));
-        PyErr_Format(PyExc_ValueError, "from_form %R: %s's text forms are %s", o, fmt->name, forms);
+        raise_arg(ArgumentError, "from_form %R: %s's text forms are %s", o, fmt->name, forms);
         return -2;
     }
     return form;
@@ -449,7 +478,7 @@ static int read_id(PyObject *o, const mintid_format *fmt, int from, int64_t epoc
             return -1;
         }
     } else if (from != MINTID_FORM_ANY && (PyBytes_Check(o) || PyByteArray_Check(o) || is_int(o))) {
-        PyErr_Format(PyExc_ValueError, "from_form is for an ID given as a text, not as %s", type_name(o));
+        raise_arg(ArgumentError, "from_form is for an ID given as a text, not as %s", type_name(o));
         return -1;
     } else if (PyBytes_Check(o) || PyByteArray_Check(o)) {
         /* The ID's bytes: read as its hex form, so the decoders' rules and messages hold. */
@@ -517,7 +546,7 @@ static int read_id(PyObject *o, const mintid_format *fmt, int from, int64_t epoc
             form = MINTID_FORM_HEX;
         }
     } else {
-        PyErr_Format(PyExc_TypeError, "an ID is a str, bytes or int, not %s", type_name(o));
+        raise_arg(ArgumentTypeError, "an ID is a str, bytes or int, not %s", type_name(o));
         return -1;
     }
     int rc;
@@ -605,8 +634,7 @@ static GenObject *gen_create(PyTypeObject *type, const mintid_format *fmt, int64
         return NULL;
     }
     if (node == MINTID_NODE_HOST && !shared) {
-        PyErr_SetString(PyExc_ValueError,
-                        "node 'host' mints in the sequence of the host's mintidd: it needs shared=True");
+        raise_arg(ArgumentError, "node 'host' mints in the sequence of the host's mintidd: it needs shared=True");
         return NULL;
     }
     if (node >= 0 || node == MINTID_NODE_HOST)
@@ -625,7 +653,7 @@ static GenObject *gen_create(PyTypeObject *type, const mintid_format *fmt, int64
     err = errno;
     Py_END_ALLOW_THREADS;
     if (rc == MINTID_ETIME) {
-        PyErr_Format(PyExc_ValueError, "epoch: %s's epoch %lld is in the future", fmt->name, (long long)cfg.epoch_ms);
+        raise_arg(ArgumentError, "epoch: %s's epoch %lld is in the future", fmt->name, (long long)cfg.epoch_ms);
         return NULL;
     }
     if (rc == MINTID_EWARRANT || (node == MINTID_NODE_HOST && rc == MINTID_EHOSTSTATE && *mintid_host_why())) {
@@ -724,8 +752,8 @@ static PyObject *Gen_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
         if (s != NULL && (strcmp(s, "wait") == 0 || strcmp(s, "fail") == 0)) {
             fail = strcmp(s, "fail") == 0;
         } else {
-            PyErr_Format(PyUnicode_Check(overflow_o) ? PyExc_ValueError : PyExc_TypeError,
-                         "overflow must be 'wait' or 'fail', not %R", overflow_o);
+            raise_arg(PyUnicode_Check(overflow_o) ? ArgumentError : ArgumentTypeError,
+                      "overflow must be 'wait' or 'fail', not %R", overflow_o);
             return NULL;
         }
     }
@@ -886,7 +914,7 @@ static PyObject *mod_gen(PyObject *m, PyObject *const *args, Py_ssize_t nargs, P
     (void)m;
     PyObject *kw[5] = {NULL, NULL, NULL, NULL, NULL}; /* format, n, node, epoch, form */
     if (nargs > 2) {
-        PyErr_Format(PyExc_TypeError, "gen() takes a format and an optional n (%zd positional arguments given)", nargs);
+        raise_arg(ArgumentTypeError, "gen() takes a format and an optional n (%zd positional arguments given)", nargs);
         return NULL;
     }
     for (Py_ssize_t i = 0; i < nargs; i++)
@@ -894,7 +922,7 @@ static PyObject *mod_gen(PyObject *m, PyObject *const *args, Py_ssize_t nargs, P
     if (keywords("gen", args, nargs, kwnames, gen_kw, kw, 5) < 0)
         return NULL;
     if (kw[0] == NULL) {
-        PyErr_SetString(PyExc_TypeError, "gen() missing required argument 'format'");
+        raise_arg(ArgumentTypeError, "gen() missing required argument 'format'");
         return NULL;
     }
     const mintid_format *fmt = format_arg(kw[0], "format");
@@ -1017,10 +1045,10 @@ static PyObject *mod_inspect(PyObject *m, PyObject *args, PyObject *kwargs) {
                 efmt = f;
         }
         if (efmt == NULL)
-            return PyErr_Format(PyExc_ValueError,
-                                "epoch %R is not a time: give Unix milliseconds, RFC 3339 UTC (2015-01-01T00:00:00Z) "
-                                "or an epoch's name",
-                                epoch_o);
+            return raise_arg(ArgumentError,
+                             "epoch %R is not a time: give Unix milliseconds, RFC 3339 UTC (2015-01-01T00:00:00Z) "
+                             "or an epoch's name",
+                             epoch_o);
         if (epoch_arg(efmt, epoch_o, &epoch) < 0)
             return NULL;
     }
@@ -1049,7 +1077,7 @@ static PyObject *mod_convert(PyObject *m, PyObject *args, PyObject *kwargs) {
     if (from == -2)
         return NULL;
     if (!PyUnicode_Check(to))
-        return PyErr_Format(PyExc_TypeError, "to must be a form name (str), not %s", type_name(to));
+        return raise_arg(ArgumentTypeError, "to must be a form name (str), not %s", type_name(to));
     mintid_id id;
     char prefix[MINTID_PREFIX_MAX + 1];
     if (read_id(id_o, fmt, from, MINTID_EPOCH_DEFAULT, &fmt, &id, prefix) < 0)
@@ -1079,7 +1107,7 @@ static PyObject *mod_range(PyObject *m, PyObject *args, PyObject *kwargs) {
     else if (datetime_ms(end_o, "end", &end) < 0)
         return NULL;
     if (end < start)
-        return PyErr_Format(PyExc_ValueError, "range: end %R is before start %R", end_o, start_o);
+        return raise_arg(ArgumentError, "range: end %R is before start %R", end_o, start_o);
     int form = form_arg(fmt, form_o, "form");
     if (form < 0)
         return NULL;
@@ -1093,7 +1121,7 @@ static PyObject *mod_range(PyObject *m, PyObject *args, PyObject *kwargs) {
             snprintf(from_s, sizeof from_s, "%" PRId64, e);
         if (mintid_format_time(last, to_s, sizeof to_s) < 0)
             snprintf(to_s, sizeof to_s, "after year 99999");
-        return PyErr_Format(PyExc_ValueError, "range: %s carries times from %s to %s only", fmt->name, from_s, to_s);
+        return raise_arg(ArgumentError, "range: %s carries times from %s to %s only", fmt->name, from_s, to_s);
     }
     PyObject *a = id_object(fmt, form, &lo, NULL);
     PyObject *b = a != NULL ? id_object(fmt, form, &hi, NULL) : NULL;
@@ -1262,8 +1290,14 @@ PyMODINIT_FUNC PyInit__mintid(void) {
                              Error, NULL)) == NULL ||
         (Forked = new_error(m, "Forked", "A Generator with shared=False used in a forked child.", Error, NULL)) ==
             NULL ||
-        (HostError =
-             new_error(m, "HostError", "The host-wide state could not be opened, or is damaged.", Error, NULL)) == NULL)
+        (HostError = new_error(m, "HostError",
+                               "The host-wide state could not be opened or is damaged, or the host's mintidd does "
+                               "not vouch for its node id now.",
+                               Error, NULL)) == NULL ||
+        (ArgumentError = new_error(m, "ArgumentError", "An argument's value is not one the call takes.", Error,
+                                   PyExc_ValueError)) == NULL ||
+        (ArgumentTypeError = new_error(m, "ArgumentTypeError", "An argument's type is not one the call takes.", Error,
+                                       PyExc_TypeError)) == NULL)
         goto fail;
     if (PyType_Ready(&GenType) < 0 || PyModule_AddObjectRef(m, "Generator", (PyObject *)&GenType) < 0)
         goto fail;

@@ -68,6 +68,13 @@ int main(int argc, char **argv) {
         fprintf(stderr, "usage: test_sqlite_fork MODULE [ROUNDS]\n");
         return 2;
     }
+    /* A host-wide directory of this run's own: never the host's, nor one
+     * another run (or another version) left states in. */
+    char host_dir[] = "/tmp/mintid-sqlite-test-XXXXXX";
+    if (mkdtemp(host_dir) == NULL || setenv("MINTID_HOST_DIR", host_dir, 1) != 0) {
+        perror("mkdtemp");
+        return 2;
+    }
     int rounds = argc > 2 ? (int)strtol(argv[2], NULL, 10) : 100;
     sqlite3 *db;
     char *err = NULL;
@@ -125,5 +132,9 @@ int main(int argc, char **argv) {
     CHECK_INT(in_batch_ms, rounds); /* the clock held, every round tests a batch under way */
     sqlite3_finalize(st);
     sqlite3_close(db);
+    char rm[96];
+    snprintf(rm, sizeof rm, "rm -rf '%s'", host_dir);
+    if (system(rm) != 0)
+        fprintf(stderr, "could not remove %s\n", host_dir);
     return check_failures == 0 ? 0 : 1;
 }

@@ -174,6 +174,13 @@ int main(int argc, char **argv) {
         fprintf(stderr, "usage: test_sqlite_fuzz MODULE [CASES [SEED]]\n");
         return 2;
     }
+    /* A host-wide directory of this run's own: never the host's, nor one
+     * another run (or another version) left states in. */
+    char host_dir[] = "/tmp/mintid-sqlite-test-XXXXXX";
+    if (mkdtemp(host_dir) == NULL || setenv("MINTID_HOST_DIR", host_dir, 1) != 0) {
+        perror("mkdtemp");
+        return 2;
+    }
     long cases = argc > 2 ? strtol(argv[2], NULL, 10) : 4000;
     rng_state = argc > 3 ? strtoull(argv[3], NULL, 10) : (uint64_t)time(NULL);
     printf("seed %" PRIu64 ", %ld cases\n", rng_state, cases);
@@ -217,5 +224,9 @@ int main(int argc, char **argv) {
     /* Both outcomes must have happened, or the inputs were not what this test means to try. */
     CHECK(values > cases / 20 && values < cases - cases / 20);
     sqlite3_close(db);
+    char rm[96];
+    snprintf(rm, sizeof rm, "rm -rf '%s'", host_dir);
+    if (system(rm) != 0)
+        fprintf(stderr, "could not remove %s\n", host_dir);
     return check_failures != 0;
 }
