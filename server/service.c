@@ -459,12 +459,32 @@ long service_mint(service *svc, const mintid_format *fmt, size_t want, mintid_id
     }
     if (wait_for != 0) {
         *retry_ns = until_ms(now, ns, wait_for);
+        svc->wait_why[fmt->id] = *why;
         return 0;
     }
     svc->now_ms = now;
     svc->last_admitted_ms = now;
     long n = mintid_gen_next_n(gen, out, want);
+    if (n == MINTID_EBUSY) {
+        /* Another process holds the format's lock. Held a moment (another
+         * worker minting), the reason of the wait is what it was; held
+         * long (a holder stopped), it is the holder. */
+        uint64_t t = monotonic_ns();
+        if (svc->busy_since_ns[fmt->id] == 0)
+            svc->busy_since_ns[fmt->id] = t;
+        if (t - svc->busy_since_ns[fmt->id] >= SERVICE_BUSY_NAMED_NS) {
+            snprintf(svc->host_why, sizeof svc->host_why, "%s", mintid_host_why());
+            *why = svc->host_why;
+        } else {
+            *why = svc->wait_why[fmt->id] != NULL ? svc->wait_why[fmt->id]
+                                                  : "waiting for the host-wide lock, which another process holds";
+        }
+        *retry_ns = until_ms(now, ns, now + 1);
+        return 0;
+    }
+    svc->busy_since_ns[fmt->id] = 0;
     if (n > 0) {
+        svc->wait_why[fmt->id] = NULL;
         svc->c->issued[fmt->id] += (uint64_t)n;
         return n;
     }
@@ -473,16 +493,17 @@ long service_mint(service *svc, const mintid_format *fmt, size_t want, mintid_id
          * or the clock is behind its last ID (the rollback policy waits). */
         mintid_gen_stats s;
         mintid_gen_get_stats(gen, &s);
+        if (s.last_unix_ms == -2) {
+            /* Its last time cannot be read now (the lock taken meanwhile): the reason stays. */
+            *why = svc->wait_why[fmt->id] != NULL ? svc->wait_why[fmt->id] : "waiting for a later millisecond";
+            *retry_ns = until_ms(now, ns, now + 1);
+            return 0;
+        }
         *why = s.last_unix_ms > now ? "the clock went back: waiting for it to reach the last ID's time"
                                     : "the millisecond's sequence is used up: waiting for the next";
+        svc->wait_why[fmt->id] = *why;
         int64_t next_unit = s.last_unix_ms + fmt->ts_unit_ms;
         *retry_ns = until_ms(now, ns, s.last_unix_ms > now ? s.last_unix_ms : next_unit > now ? next_unit : now + 1);
-        return 0;
-    }
-    if (n == MINTID_EBUSY) {
-        snprintf(svc->host_why, sizeof svc->host_why, "%s", mintid_host_why());
-        *why = svc->host_why;
-        *retry_ns = until_ms(now, ns, now + 1);
         return 0;
     }
     if (n == MINTID_EHOST) {

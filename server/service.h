@@ -100,7 +100,11 @@ typedef struct service {
     uint64_t gen_base[MINTID_FORMAT_COUNT][3]; /* waits, exhausted, rollbacks of earlier generators in c */
     int64_t last_admitted_ms;                  /* the time last admitted for minting; 0 before */
     int64_t warrant_pid;                       /* the server's pid, which its warrants name (the supervisor's) */
-    bool warranted;                            /* this process renews warrants: it withdraws them when it stops */
+    /* Per format: since when (monotonic ns; 0: not) the host-wide lock has been found held on every try,
+     * and the reason of the last wait before, which a lock held only a moment (another worker's mint) keeps. */
+    uint64_t busy_since_ns[MINTID_FORMAT_COUNT];
+    const char *wait_why[MINTID_FORMAT_COUNT];
+    bool warranted; /* this process renews warrants: it withdraws them when it stops */
 } service;
 
 /* Creates the generators (l: the node lease, or NULL). Returns 0, or -1 after logging why. */
@@ -131,6 +135,8 @@ void service_start_warrants(service *svc);
  */
 void service_warrants(service *svc);
 #define SERVICE_WARRANT_MS 20
+/* How long a format's host-wide lock must have been found held before a refusal names its holder. */
+#define SERVICE_BUSY_NAMED_NS (100u * 1000000u)
 
 /* The counters summed over every worker (a single process's own). */
 void service_totals(service *svc, service_counters *out);
