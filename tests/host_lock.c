@@ -39,6 +39,7 @@ int main(int argc, char **argv) {
     }
     if (strcmp(argv[1], "owner") == 0) {
         printf("%u\n", mintid__host_lock_owner(h));
+        mintid__host_close(h);
         return 0;
     }
     if ((rc = mintid__host_lock(h)) != MINTID_OK) {
