@@ -369,9 +369,89 @@ static struct {
     ino_t ino;
 } prepared;
 
+/*
+ * keys.id beside the store: the identity of the store this state directory
+ * made (a random number, also in the store's meta table), so that a store
+ * deleted, or replaced by another, while the server was stopped is refused
+ * rather than taken for an empty or another store: a retry of every key it
+ * held would get new IDs. 1 with *id, 0 if there is none, -1 (logged) if it
+ * cannot be read.
+ */
+static int read_store_id(const char *id_path, long long *id) {
+    FILE *f = fopen(id_path, "re");
+    if (f == NULL) {
+        if (errno == ENOENT)
+            return 0;
+        log_msg(LOG_ERROR, "%s: %s", id_path, strerror(errno));
+        return -1;
+    }
+    char line[64] = "";
+    char *end = NULL;
+    bool ok = fgets(line, sizeof line, f) != NULL;
+    fclose(f);
+    if (ok) {
+        errno = 0;
+        *id = strtoll(line, &end, 10);
+        ok = errno == 0 && end != line && (*end == '\n' || *end == '\0');
+    }
+    if (!ok) {
+        log_msg(LOG_ERROR, "%s does not hold a key store's identity (one decimal number): restore it from a backup",
+                id_path);
+        return -1;
+    }
+    return 1;
+}
+
+/* Writes keys.id durably: a temporary file, fsync, rename, fsync of the directory. */
+static bool write_store_id(const char *id_path, long long id) {
+    char tmp[sizeof((keystore *)0)->path + 16];
+    snprintf(tmp, sizeof tmp, "%s.new", id_path);
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+    char text[32];
+    int n = snprintf(text, sizeof text, "%lld\n", id);
+    bool ok = fd >= 0 && write(fd, text, (size_t)n) == n && fsync(fd) == 0;
+    if (fd >= 0)
+        close(fd);
+    ok = ok && rename(tmp, id_path) == 0;
+    if (ok) {
+        char dir[sizeof tmp];
+        snprintf(dir, sizeof dir, "%s", id_path);
+        char *slash = strrchr(dir, '/');
+        if (slash != NULL)
+            *slash = '\0';
+        int dfd = open(slash != NULL ? dir : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        ok = dfd >= 0 && fsync(dfd) == 0;
+        if (dfd >= 0)
+            close(dfd);
+    }
+    if (!ok) {
+        log_msg(LOG_ERROR, "%s cannot be written: %s", id_path, strerror(errno));
+        unlink(tmp);
+    }
+    return ok;
+}
+
 int keystore_prepare(const char *path) {
     keystore ks = {.db = NULL};
     snprintf(ks.path, sizeof ks.path, "%s", path);
+    char id_path[sizeof ks.path];
+    snprintf(id_path, sizeof id_path, "%s", path);
+    char *base = strrchr(id_path, '/');
+    snprintf(base != NULL ? base + 1 : id_path, sizeof id_path - (size_t)(base != NULL ? base + 1 - id_path : 0),
+             "keys.id");
+    long long recorded = 0;
+    int have_id = read_store_id(id_path, &recorded);
+    if (have_id < 0)
+        return -1;
+    if (have_id == 1 && access(path, F_OK) != 0 && errno == ENOENT) {
+        log_msg(LOG_ERROR,
+                "key store %s is missing, but %s says this state directory made one: it was deleted or moved "
+                "while the server was stopped, and a retry of every key it held would get new IDs. Restore it "
+                "from a backup (with its -wal file, if there was one); to start with no keys on purpose, remove "
+                "%s",
+                path, id_path, id_path);
+        return -1;
+    }
     /* Made readable by its owner alone, as the state directory is; SQLite
      * gives its -wal and -shm files the same permissions. */
     int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
@@ -413,6 +493,25 @@ int keystore_prepare(const char *path) {
     sqlite3_finalize(check);
     /* WAL is a property of the file, kept by every connection opened later. */
     ok = ok && exec_sql(&ks, "PRAGMA journal_mode=WAL") && exec_sql(&ks, schema);
+    /* The store's identity: made once, recorded beside it. */
+    long long id = 0;
+    sqlite3_stmt *get = NULL;
+    ok = ok && exec_sql(&ks, "INSERT OR IGNORE INTO meta VALUES('store', random())") &&
+         sqlite3_prepare_v2(ks.db, "SELECT value FROM meta WHERE name = 'store'", -1, &get, NULL) == SQLITE_OK &&
+         sqlite3_step(get) == SQLITE_ROW;
+    if (ok)
+        id = sqlite3_column_int64(get, 0);
+    sqlite3_finalize(get);
+    if (ok && have_id == 1 && id != recorded) {
+        log_msg(LOG_ERROR,
+                "key store %s is not the one this state directory made (it is store %lld, %s says %lld): it was "
+                "replaced while the server was stopped, and keys it never held would be answered as new. Put the "
+                "right one back; to take this one on purpose, remove %s",
+                path, id, id_path, recorded, id_path);
+        ok = false;
+    }
+    if (ok && have_id == 0)
+        ok = write_store_id(id_path, id);
     sqlite3_close(ks.db);
     struct stat sb;
     if (ok && stat(path, &sb) == 0) {

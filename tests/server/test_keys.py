@@ -14,6 +14,7 @@ import json
 import os
 import re
 import select
+import shutil
 import socket
 import sqlite3
 import sys
@@ -271,6 +272,49 @@ class Lifetimes(unittest.TestCase):
             status, _, again = post(srv, "/v1/snowflake?count=5", '"k9"')
             self.assertEqual((status, again), (200, ids))
             srv.stop()
+
+    def test_store_deleted_or_replaced(self):
+        """A store deleted, or replaced by another server's, while the server
+        was stopped is refused (every key would get new IDs, or be answered
+        from another's), until keys.id beside it is removed on purpose."""
+        def refused(state, *texts):
+            srv = Server(MINTIDD, state_dir=state).start(expect_ready=False)
+            try:
+                status, log = srv.wait()
+            finally:
+                srv.__exit__(None, None, None)
+            self.assertEqual(status, 1, log)
+            for text in texts:
+                self.assertIn(text, log)
+
+        with tempfile.TemporaryDirectory() as tmp:
+            state, other = os.path.join(tmp, "state"), os.path.join(tmp, "other")
+            with Server(MINTIDD, state_dir=state) as srv:
+                status, _, ids = post(srv, "/v1/nanoflake", '"kept"')
+                self.assertEqual(status, 201)
+            with Server(MINTIDD, state_dir=other) as srv:
+                self.assertEqual(post(srv, "/v1/nanoflake", '"kept"')[0], 201)
+            # The store moved away with its -wal and -shm (workers may leave them).
+            saved = os.path.join(tmp, "saved")
+            os.mkdir(saved)
+            for name in os.listdir(state):
+                if name.startswith("keys.sqlite"):
+                    os.rename(os.path.join(state, name), os.path.join(saved, name))
+            refused(state, "key store", "is missing", "keys.id")
+            for name in os.listdir(other):
+                if name.startswith("keys.sqlite"):
+                    shutil.copy(os.path.join(other, name), os.path.join(state, name))
+            refused(state, "is not the one this state directory made")
+            for name in os.listdir(saved):
+                os.replace(os.path.join(saved, name), os.path.join(state, name))
+            with Server(MINTIDD, state_dir=state) as srv:
+                self.assertEqual(post(srv, "/v1/nanoflake", '"kept"')[::2], (200, ids))
+            # The loss taken on purpose.
+            for name in os.listdir(state):
+                if name.startswith("keys."):
+                    os.remove(os.path.join(state, name))
+            with Server(MINTIDD, state_dir=state) as srv:
+                self.assertEqual(post(srv, "/v1/nanoflake", '"kept"')[0], 201)
 
     def test_expiry(self):
         with Server(MINTIDD, args=["--key-ttl", "1"]) as srv:
