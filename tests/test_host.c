@@ -466,10 +466,13 @@ static void test_threads_while_deleted(void) {
  * looks at the path first.
  */
 static int pause_calls = -1; /* >= 0: counting; the batch's second reading sleeps 400 ms */
+static atomic_int *pausing;  /* shared with the parent: set as the sleep begins */
 static int pausing_clock(void *ctx, int64_t *unix_ms) {
     (void)ctx;
-    if (pause_calls >= 0 && ++pause_calls == 2)
+    if (pause_calls >= 0 && ++pause_calls == 2) {
+        atomic_store(pausing, 1);
         usleep(400000);
+    }
     return mintid_clock_system(NULL, unix_ms);
 }
 
@@ -486,10 +489,12 @@ static void test_batch_paused_while_replaced(void) {
     mintid_gen_free(first);
     mintid_id *ids = mmap(NULL, (NA + NB) * sizeof *ids, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     long *na = mmap(NULL, sizeof *na, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-    CHECK(ids != MAP_FAILED && na != MAP_FAILED);
-    if (ids == MAP_FAILED || na == MAP_FAILED)
+    pausing = mmap(NULL, sizeof *pausing, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    CHECK(ids != MAP_FAILED && na != MAP_FAILED && pausing != MAP_FAILED);
+    if (ids == MAP_FAILED || na == MAP_FAILED || pausing == MAP_FAILED)
         return;
     *na = 0;
+    atomic_init(pausing, 0);
     fflush(NULL);
     pid_t pid = fork();
     if (pid == 0) {
@@ -503,7 +508,11 @@ static void test_batch_paused_while_replaced(void) {
         *na = n > 0 ? n + 1 : 1;
         _exit(0);
     }
-    usleep(100000); /* the child is asleep in its batch */
+    /* Until the child is asleep in its batch (polled: a slow child must not skip its case). */
+    for (siginfo_t gone = {0}; !atomic_load(pausing); usleep(1000))
+        if (waitid(P_PID, (id_t)pid, &gone, WEXITED | WNOHANG | WNOWAIT) == 0 && gone.si_pid == pid)
+            break; /* exited (left for the waitpid below) */
+    CHECK(atomic_load(pausing));
     unlink(path);
     mintid_gen *b;
     CHECK_INT(mintid_gen_new_host(fmt, &cfg, dir, &b), MINTID_OK);
@@ -525,6 +534,7 @@ static void test_batch_paused_while_replaced(void) {
     mintid_gen_free(b);
     munmap(ids, (NA + NB) * sizeof *ids);
     munmap(na, sizeof *na);
+    munmap(pausing, sizeof *pausing);
 }
 
 /* A clock whose failure is a status the host-wide state uses itself: no lock is left held. */
