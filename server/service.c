@@ -525,8 +525,16 @@ int64_t service_last_issued(service *svc) {
             continue;
         mintid_gen_stats s;
         mintid_gen_get_stats(svc->gens[i], &s);
+        /* Another process (a worker stopping beside this one) holds the
+         * lock a moment: asked again, for up to a tenth of a second, as
+         * the server is stopping anyway. */
+        for (int tries = 0; s.last_unix_ms == -2 && tries < 100; tries++) {
+            struct timespec ms = {0, 1000000};
+            nanosleep(&ms, NULL);
+            mintid_gen_get_stats(svc->gens[i], &s);
+        }
         if (s.last_unix_ms == -2)
-            return atomic_load(&svc->st->mark); /* not known now: nothing past the mark was issued */
+            return atomic_load(&svc->st->mark); /* not known: nothing past the mark was issued */
         if (s.last_unix_ms > last)
             last = s.last_unix_ms;
     }
