@@ -536,7 +536,9 @@ static int64_t workers_last_issued(app *a) {
         service_free(&fin);
         return atomic_load(&sh->st.mark);
     }
-    int64_t host = service_last_issued(&fin);
+    /* Every worker lapsed its warrants as it stopped; lapsed again here, for
+     * a worker killed on the way. */
+    int64_t host = service_last_issued_after_lapse(&fin);
     service_free(&fin);
     return host > last ? host : last;
 }
@@ -718,9 +720,11 @@ out:
         if (l != NULL)
             lease_stop(l, last);
     } else if (srv->svc != NULL) {
+        /* The homes under this server's node id stop first (service_shutdown
+         * lapses the warrants), then the mark and the lease are let go. */
         service_shutdown(&svc);
         if (l != NULL)
-            lease_stop(l, service_last_issued(&svc));
+            lease_stop(l, service_last_issued_after_lapse(&svc));
     } else if (l != NULL) {
         lease_stop(l, 0);
     }

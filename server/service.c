@@ -483,6 +483,15 @@ long service_mint(service *svc, const mintid_format *fmt, size_t want, mintid_id
         return 0;
     }
     svc->busy_since_ns[fmt->id] = 0;
+    if (n == MINTID_EWARRANT) {
+        /* Another server's warrant in the state (two servers sharing a
+         * host-dir, a leased one's lapsed warrant before this server's
+         * first renewal): waited out, with the reason, until max-wait. */
+        snprintf(svc->host_why, sizeof svc->host_why, "%s", mintid_host_why());
+        *why = svc->host_why;
+        *retry_ns = until_ms(now, ns, now + 1);
+        return 0;
+    }
     if (n > 0) {
         svc->wait_why[fmt->id] = NULL;
         svc->c->issued[fmt->id] += (uint64_t)n;
@@ -541,10 +550,41 @@ int64_t service_last_issued(service *svc) {
     return last;
 }
 
+bool service_lapse_warrants(service *svc) {
+    bool all = true;
+    int64_t ceiling = atomic_load(&svc->st->mark);
+    if (svc->lease != NULL && atomic_load(&svc->lease->mark_ms) < ceiling)
+        ceiling = atomic_load(&svc->lease->mark_ms);
+    for (int i = 0; i < MINTID_FORMAT_COUNT; i++) {
+        if (svc->gens[i] == NULL || !node_bound(mintid_format_get((mintid_format_id)i)))
+            continue;
+        mintid_warrant w;
+        mintid_warrant_init(&w);
+        w.pid = svc->warrant_pid;
+        w.ceiling_ms = ceiling;
+        w.until_ns = 0; /* lapsed: it waits for the lock */
+        w.leased = svc->lease != NULL;
+        int rc = mintid_gen_warrant(svc->gens[i], &w);
+        if (rc != MINTID_OK) {
+            log_msg(LOG_WARN, "%s: the warrant over the host's other homes could not be lapsed (%s); the mark stays",
+                    mintid_format_get((mintid_format_id)i)->name, mintid_strerror(rc));
+            all = false;
+        }
+    }
+    return all;
+}
+
+int64_t service_last_issued_after_lapse(service *svc) {
+    /* Once the warrant has lapsed, every home's last ID is in the shared
+     * cores; if it could not be lapsed, one may still mint up to the mark. */
+    return service_lapse_warrants(svc) ? service_last_issued(svc) : atomic_load(&svc->st->mark);
+}
+
 void service_shutdown(service *svc) {
     /* Lower the mark to what was really issued, so a restart need not wait
-     * out the unused reservation. */
-    int64_t last = service_last_issued(svc);
+     * out the unused reservation: the other homes under this server's node
+     * id stopped first (their warrant lapsed), so their IDs count too. */
+    int64_t last = service_last_issued_after_lapse(svc);
     if (state_write_final(svc->st, last) == 0 && (last > 0 || svc->st->start_mark > 0))
         log_msg(LOG_INFO, "state saved: no ID was issued after %" PRId64 " (Unix ms)", atomic_load(&svc->st->mark));
 }

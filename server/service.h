@@ -181,6 +181,19 @@ void service_reserve(service *svc);
 
 /* Writes the final mark (the latest timestamp issued) at a clean shutdown. */
 void service_shutdown(service *svc);
+/*
+ * Lapses the warrant of every format with a node id, waiting for the lock
+ * (see mintid_gen_warrant()): the host's other homes stop minting under
+ * this server's node id. False (logged) if one could not be lapsed.
+ */
+bool service_lapse_warrants(service *svc);
+/*
+ * The latest time issued by this server and every home under its warrant,
+ * once the warrants have lapsed; the mark if they could not be (a home may
+ * still mint up to it): what a stopping server may lower its mark, and the
+ * lease's, to.
+ */
+int64_t service_last_issued_after_lapse(service *svc);
 /* The latest timestamp issued, Unix ms; 0 if none. */
 int64_t service_last_issued(service *svc);
 

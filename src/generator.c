@@ -798,11 +798,25 @@ int mintid_gen_warrant(mintid_gen *gen, mintid_warrant *w) {
     /* A caller built against an older, smaller struct: refused (every field is needed). */
     if (w != NULL && w->size < offsetof(mintid_warrant, asked_ms) + sizeof w->asked_ms)
         return MINTID_EINVAL;
-    int rc = enter(gen);
+    /* The holder is known before the lock is taken: its generators mint
+     * past its warrant even while a renewal finds the lock held. A lapse
+     * waits for the lock: it must not be lost to a moment's contention. */
+    bool lapse = w == NULL || w->until_ns == 0;
+    if (w != NULL)
+        mintid__host_set_holder(gen->host, w->pid);
+    int rc = lapse ? mintid__host_lock_waiting(gen->host) : mintid__host_lock(gen->host);
     if (rc != MINTID_OK)
         return rc;
-    rc = mintid__host_warrant(gen->host, w);
-    leave(gen);
+    host_attach(gen);
+    /* Into the path's state, if it was replaced: the warrant goes where the homes mint. */
+    int64_t now = 0, from, until;
+    mintid_clock_system(NULL, &now);
+    rc = mintid__host_check(gen->host, now, &from, &until);
+    if (rc == MINTID_OK) {
+        host_attach(gen);
+        rc = mintid__host_warrant(gen->host, w);
+    }
+    mintid__host_unlock(gen->host);
     return rc;
 }
 

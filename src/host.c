@@ -125,9 +125,10 @@ struct mintid__host {
     int64_t checked_ms; /* when the path was last looked at: the ID clock (system clock), else monotonic */
     bool system_clock;  /* the generator reads the system clock: its readings time the looks */
     const mintid__format_impl *f;
-    int64_t node;        /* as in the key: -1 where the format has no (or an optional) node */
-    int64_t warrant_pid; /* this process's warrant on the state (the holder's generators mint past it); 0: none */
-    bool need_warrant;   /* node host: minting only under a live warrant */
+    int64_t node; /* as in the key: -1 where the format has no (or an optional) node */
+    _Atomic int64_t
+        warrant_pid;   /* this process's warrant on the state (the holder's generators mint past it); 0: none */
+    bool need_warrant; /* node host: minting only under a live warrant */
     int64_t epoch_ms;
     char space[MINTID_ID_SPACE_MAX + 1];
     mintid_clock_fn clock; /* the generator's */
@@ -137,8 +138,9 @@ struct mintid__host {
     /* try_lock: the holder last found holding it, and since when (monotonic ms). */
     _Atomic unsigned busy_holder;
     _Atomic int64_t busy_since_ms;
-    char dir[PATH_MAX]; /* the directory of path, absolute */
-    mapping *retired;   /* states moved from, unmapped at close */
+    _Atomic int64_t busy_looked_ms; /* the last look at whether the holder is gone */
+    char dir[PATH_MAX];             /* the directory of path, absolute */
+    mapping *retired;               /* states moved from, unmapped at close */
     size_t nretired;
     char path[PATH_MAX];
 };
@@ -236,6 +238,18 @@ static int recovery_lock(int fd, short type) {
         if (errno != EINTR)
             return -1;
     return 0;
+}
+
+/* As recovery_lock(fd, F_WRLCK), but never waiting where wait is false: -1 with errno EAGAIN if held. */
+static int recovery_lock_if(int fd, bool wait) {
+    if (wait)
+        return recovery_lock(fd, F_WRLCK);
+    struct flock fl = {.l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 1};
+    if (fcntl(fd, F_OFD_SETLK, &fl) == 0)
+        return 0;
+    if (errno == EACCES)
+        errno = EAGAIN;
+    return -1;
 }
 
 /*
@@ -437,7 +451,7 @@ static int sync_dir(const struct mintid__host *h) {
 }
 
 /* Maps the state at h->path, creating it if there is none. */
-static int map_path(const struct mintid__host *h, mapping *out) {
+static int map_path(const struct mintid__host *h, mapping *out, bool may_wait) {
     static atomic_uint tmp_counter;
     for (int attempt = 0; attempt < HOST_REJOIN_TRIES; attempt++) {
         int fd = open(h->path, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
@@ -464,8 +478,8 @@ static int map_path(const struct mintid__host *h, mapping *out) {
             /* Written under an earlier boot: its lock word and core are
              * that boot's (see the top of this file). */
             int rc = MINTID_OK;
-            if (recovery_lock(fd, F_WRLCK) != 0) {
-                rc = MINTID_EHOST;
+            if (recovery_lock_if(fd, may_wait) != 0) {
+                rc = errno == EAGAIN ? MINTID_EBUSY : MINTID_EHOST;
             } else {
                 if (strncmp(st->boot_id, this_boot(), sizeof st->boot_id) != 0)
                     rc = recover(st);
@@ -569,7 +583,7 @@ int mintid__host_open(const mintid__format_impl *f, const mintid_config *cfg, co
         return MINTID_EHOST;
     }
     mapping m;
-    int rc = map_path(h, &m);
+    int rc = map_path(h, &m, true); /* opening may wait: it is not a mint */
     if (rc != MINTID_OK) {
         int saved = errno;
         free(h);
@@ -645,7 +659,7 @@ static bool recover_stale(struct host_state *st, unsigned holder, const struct m
     struct stat sb;
     bool done = false;
     /* Another process may have recovered it first: the word then names another holder, or none. */
-    if (fstat(fd, &sb) == 0 && sb.st_dev == dev && sb.st_ino == ino && recovery_lock(fd, F_WRLCK) == 0 &&
+    if (fstat(fd, &sb) == 0 && sb.st_dev == dev && sb.st_ino == ino && recovery_lock_if(fd, !h->try_lock) == 0 &&
         lock_holder(st) == holder && thread_maps(holder, dev, ino) == 0) {
         done = recover(st) == MINTID_OK;
         recovery_lock(fd, F_UNLCK);
@@ -660,9 +674,9 @@ static bool recover_stale(struct host_state *st, unsigned holder, const struct m
  * MINTID_ETIMEDOUT, nothing locked). A holder that died leaves a floor
  * past every unit it may have used.
  */
-static int lock_state(struct host_state *st, uint32_t wait_ms, struct mintid__host *h) {
+static int lock_state(struct host_state *st, uint32_t wait_ms, struct mintid__host *h, bool try_only) {
     int rc = pthread_mutex_trylock(&st->lock);
-    if (rc == EBUSY && h->try_lock) {
+    if (rc == EBUSY && try_only) {
         /* Never waits: says who holds it, and recovers a lock whose holder
          * is gone once it has been seen holding it for the usual wait. */
         unsigned holder = lock_holder(st);
@@ -670,8 +684,13 @@ static int lock_state(struct host_state *st, uint32_t wait_ms, struct mintid__ho
         if (atomic_exchange_explicit(&h->busy_holder, holder, memory_order_relaxed) != holder)
             atomic_store_explicit(&h->busy_since_ms, now, memory_order_relaxed);
         int64_t held = now - atomic_load_explicit(&h->busy_since_ms, memory_order_relaxed);
-        if (holder != 0 && held >= MINTID_HOST_LOCK_WAIT_MS && recover_stale(st, holder, h))
-            rc = pthread_mutex_trylock(&st->lock);
+        /* At most once a MINTID_HOST_LOCK_WAIT_MS: the look reads /proc. */
+        int64_t looked = atomic_load_explicit(&h->busy_looked_ms, memory_order_relaxed);
+        if (holder != 0 && held >= MINTID_HOST_LOCK_WAIT_MS && now - looked >= MINTID_HOST_LOCK_WAIT_MS) {
+            atomic_store_explicit(&h->busy_looked_ms, now, memory_order_relaxed);
+            if (recover_stale(st, holder, h))
+                rc = pthread_mutex_trylock(&st->lock);
+        }
         if (rc == EBUSY) {
             mintid__host_why("another process holds the lock of %s (thread %u), for %" PRId64 " ms or more: it may "
                              "be stopped (SIGSTOP, Ctrl-Z, a debugger)",
@@ -748,14 +767,14 @@ static int rejoin(struct mintid__host *h) {
     h->retired = more;
     for (int i = 0; i < HOST_REJOIN_TRIES; i++) {
         mapping m;
-        int rc = map_path(h, &m);
+        int rc = map_path(h, &m, !h->try_lock);
         if (rc != MINTID_OK)
             return rc;
         if (m.dev == h->dev && m.ino == h->ino) {
             munmap(m.st, sizeof *m.st); /* the path is ours after all */
             return MINTID_OK;
         }
-        if ((rc = lock_state(m.st, h->lock_wait_ms, h)) != MINTID_OK) {
+        if ((rc = lock_state(m.st, h->lock_wait_ms, h, h->try_lock)) != MINTID_OK) {
             munmap(m.st, sizeof *m.st);
             return rc;
         }
@@ -781,6 +800,16 @@ static int rejoin(struct mintid__host *h) {
                 return rc;
             }
         }
+        /* The warrant too: a state made new must not free the homes of
+         * the bounds of the server that holds the node id. */
+        if (old->warrant_pid != 0 && m.st->warrant_pid == 0) {
+            m.st->warrant_pid = old->warrant_pid;
+            m.st->warrant_pid_ns = old->warrant_pid_ns;
+            m.st->warrant_ceiling_ms = old->warrant_ceiling_ms;
+            m.st->warrant_until_ns = old->warrant_until_ns;
+            m.st->warrant_leased = old->warrant_leased;
+            m.st->warrant_asked_ms = old->warrant_asked_ms;
+        }
         old->replaced = 1;
         h->retired[h->nretired++] = (mapping){old, h->dev, h->ino};
         h->dev = m.dev;
@@ -793,10 +822,10 @@ static int rejoin(struct mintid__host *h) {
     return MINTID_EHOST;
 }
 
-int mintid__host_lock(struct mintid__host *h) {
+static int host_lock_as(struct mintid__host *h, bool try_only) {
     for (;;) {
         struct host_state *st = atomic_load(&h->st);
-        int rc = lock_state(st, h->lock_wait_ms, h);
+        int rc = lock_state(st, h->lock_wait_ms, h, try_only);
         if (rc != MINTID_OK)
             return rc;
         if (atomic_load(&h->st) != st) {
@@ -812,6 +841,10 @@ int mintid__host_lock(struct mintid__host *h) {
         return rc;
     }
 }
+
+int mintid__host_lock(struct mintid__host *h) { return host_lock_as(h, h->try_lock); }
+
+int mintid__host_lock_waiting(struct mintid__host *h) { return host_lock_as(h, false); }
 
 int mintid__host_check(struct mintid__host *h, int64_t now_ms, int64_t *quiet_from, int64_t *quiet_until) {
     int64_t t = h->system_clock ? now_ms : coarse_monotonic_ms();
@@ -946,6 +979,8 @@ int mintid__host_warrant_check(struct mintid__host *h, int64_t end_ms) {
     return MINTID_OK;
 }
 
+void mintid__host_set_holder(struct mintid__host *h, int64_t pid) { atomic_store(&h->warrant_pid, pid); }
+
 bool mintid__host_under_warrant(const struct mintid__host *h) {
     const struct host_state *st = atomic_load(&h->st);
     return st->warrant_pid != 0 && st->warrant_pid != h->warrant_pid && st->warrant_until_ns != 0;
@@ -976,8 +1011,9 @@ int mintid__host_publish(const char *dir, const char *space, int64_t pid, const 
         errno = ENAMETOOLONG;
         return MINTID_EHOST;
     }
-    snprintf(tmp, sizeof tmp, "%s.new.%ld", path, (long)getpid());
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
+    /* A name nobody can have made first (the directory may be /var/tmp). */
+    snprintf(tmp, sizeof tmp, "%s.new.XXXXXX", path);
+    int fd = mkostemp(tmp, O_CLOEXEC);
     if (fd < 0)
         return MINTID_EHOST;
     FILE *f = fdopen(fd, "w");
@@ -1010,14 +1046,33 @@ int mintid__host_lookup(const mintid_format *fmt, const char *dir, const char *s
         errno = ENAMETOOLONG;
         return MINTID_EHOST;
     }
-    FILE *f = fopen(path, "re");
-    if (f == NULL) {
-        if (errno != ENOENT)
+    /* Never blocking on what another user left at the name (a FIFO), nor
+     * following a link; only a regular file nobody else may write. */
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        if (errno != ENOENT && errno != ELOOP)
             return MINTID_EHOST;
+        if (errno == ELOOP) {
+            mintid__host_why("node host: %s is a symbolic link, not mintidd's node file", path);
+            return MINTID_EHOSTSTATE;
+        }
         mintid__host_why("node host: no mintidd publishes its node id for id space '%s' in %s (no %s): start "
                          "mintidd with host-dir %s, or give a node id",
                          space, dir, path, dir);
         return MINTID_EWARRANT;
+    }
+    struct stat sb;
+    if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode) || (sb.st_mode & 022) != 0 || sb.st_size > 65536) {
+        close(fd);
+        mintid__host_why("node host: %s is not mintidd's node file (a regular file of at most 64 KiB that only its "
+                         "owner may write)",
+                         path);
+        return MINTID_EHOSTSTATE;
+    }
+    FILE *f = fdopen(fd, "r");
+    if (f == NULL) {
+        close(fd);
+        return MINTID_EHOST;
     }
     snprintf(want, sizeof want, "format %s node=", fmt->name);
     bool header = false, found = false;

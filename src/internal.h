@@ -542,6 +542,10 @@ int mintid__host_warrant_check(struct mintid__host *h, int64_t end_ms);
 bool mintid__host_warrant_ahead(struct mintid__host *h, int64_t end_ms);
 /* With the lock held: whether another process's warrant (not lapsed) binds this generator. */
 bool mintid__host_under_warrant(const struct mintid__host *h);
+/* This generator mints under the warrant of `pid` (its own process's): set before the lock is taken. */
+void mintid__host_set_holder(struct mintid__host *h, int64_t pid);
+/* As mintid__host_lock(), waiting for the lock even for a try_lock generator (a warrant lapsed must not fail). */
+int mintid__host_lock_waiting(struct mintid__host *h);
 /* Node host: the generator mints only under a live warrant. */
 void mintid__host_need_warrant(struct mintid__host *h);
 /* The node file of (dir, space): writes it whole; reads fmt's node id and epoch (MINTID_EWARRANT: none published). */

@@ -1036,6 +1036,15 @@ static void test_warrant(void) {
     CHECK_INT(mintid_gen_warrant(server, NULL), MINTID_OK);
     CHECK_INT(mintid_gen_next(home, &id), MINTID_EWARRANT);
 
+    /* A state file made new (the old one deleted) keeps the warrant: the
+     * lapsed one of a leased node id still stops the homes. */
+    CHECK_INT(mintid_gen_warrant(server, &w), MINTID_OK);
+    CHECK_INT(mintid_gen_warrant(server, NULL), MINTID_OK);
+    CHECK_INT(mintid_gen_next(home, &id), MINTID_EWARRANT);
+    CHECK_INT(unlink(mintid_gen_host_path(home)), 0);
+    usleep(2 * MINTID_HOST_CHECK_MS * 1000); /* the next call looks at the path */
+    CHECK_INT(mintid_gen_next(home, &id), MINTID_EWARRANT);
+
     /* Only host-wide generators of a format with a node field. */
     mintid_gen *plain;
     CHECK_INT(mintid_gen_new(fmt, &cfg, &plain), MINTID_OK);
@@ -1110,6 +1119,14 @@ static void test_node_host(void) {
     cfg = waiting_config(fmt);
     cfg.node = MINTID_NODE_HOST;
     CHECK_INT(mintid_gen_open_host(fmt, &cfg, &o, &home), MINTID_EHOSTSTATE);
+    /* What another user may leave at the name in a shared directory: refused, never waited on. */
+    CHECK_INT(unlink(path), 0);
+    CHECK_INT(mkfifo(path, 0644), 0);
+    CHECK_INT(mintid_gen_open_host(fmt, &cfg, &o, &home), MINTID_EHOSTSTATE);
+    CHECK_INT(unlink(path), 0);
+    CHECK_INT(mintid_host_publish(&o, getpid(), nodes, 2), MINTID_OK);
+    CHECK_INT(chmod(path, 0666), 0);
+    CHECK_INT(mintid_gen_open_host(fmt, &cfg, &o, &home), MINTID_EHOSTSTATE);
     /* The environment's word for it. */
     int64_t node;
     char why[256];
@@ -1159,7 +1176,10 @@ static void test_try_lock(void) {
     mintid_warrant w;
     mintid_warrant_init(&w);
     w.pid = getpid();
-    CHECK_INT(mintid_gen_warrant(gen, &w), MINTID_EBUSY);
+    w.until_ns = boottime_now_ns() + 60000000000u;
+    CHECK_INT(mintid_gen_warrant(gen, &w), MINTID_EBUSY); /* a renewal: tried again later */
+    w.until_ns = 0;
+    CHECK_INT(mintid_gen_warrant(gen, &w), MINTID_ETIMEDOUT); /* a lapse waits for the lock, and says it could not */
     kill(pid, SIGKILL);
     waitpid(pid, &st, 0);
     CHECK_INT(mintid_gen_next(gen, &id), MINTID_OK);

@@ -166,6 +166,18 @@ class Fleet(unittest.TestCase):
                                "--node-range", f"0-{HOSTS - 1}", "--lease-ttl", str(TTL_S), "--lease-margin", "800",
                                "--lease-start-wait", "30"], ns=self.netns[h - 1], stdout=log, stderr=log)
 
+    def etcd_mark(self, node):
+        """The mark etcd holds for a node id (Unix ms), or None."""
+        import base64
+        import json
+        import urllib.request
+        key = base64.b64encode(f"/fleet/marks/{node}".encode()).decode()
+        req = urllib.request.Request(f"http://127.0.0.1:{self.port}/v3/kv/range", data=json.dumps({"key": key}).encode(),
+                                     headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(req, timeout=10) as r:
+            kvs = json.loads(r.read()).get("kvs") or []
+        return int(base64.b64decode(kvs[0]["value"])) if kvs else None
+
     def node_file(self, h):
         try:
             with open(os.path.join(self.host_dir(h), "mintid-node")) as f:
@@ -221,6 +233,12 @@ class Fleet(unittest.TestCase):
         servers[3].wait()
         at(run_s * 0.5)
         servers[3] = self.start_server(3)
+        at(run_s * 0.8)
+        # Host 1's server stops cleanly while its minters run: it releases
+        # its node id in etcd with a mark that must cover every ID they minted.
+        servers[1].send_signal(signal.SIGTERM)
+        self.assertEqual(servers[1].wait(30), 0)
+        released = self.etcd_mark(nodes[1])
         at(run_s)
         for p in self.procs:
             if p not in servers.values() and p is not self.etcd and p.poll() is None:
@@ -263,8 +281,10 @@ class Fleet(unittest.TestCase):
                              f"host 2 minted {latest[2] - cut_ms} ms after it was cut off")
         self.assertTrue(any("renewed its warrant" in errors[(2, k)] for k in ("command", "python", "sqlite")),
                         errors)
-        # The others went on: host 1 to the end, host 3 after its restart.
-        self.assertGreater(latest[1], cut_ms + int(run_s * 0.6 * 1000))
+        # The others went on: host 1 until its server stopped, host 3 after its restart.
+        self.assertGreater(latest[1], cut_ms + int(run_s * 0.4 * 1000))
+        self.assertIsNotNone(released, "host 1's node id has no mark in etcd")
+        self.assertLessEqual(latest[1], released, "host 1's minters minted past the mark its server released")
         self.assertGreater(after_restart, 0, f"host 3 minted nothing after its restart: {errors}")
         restarted = self.node_file(3).split("node=")[1].split()[0]
         print(f"fleet: {sum(count.values())} IDs ({count}), no repeat; nodes {nodes}, host 3's after its "
