@@ -714,9 +714,9 @@ typedef struct mintid_gen_stats {
     uint64_t waits;       /* times a call waited for the clock */
     uint64_t rollbacks;   /* times the clock was seen going backwards */
     uint64_t exhausted;   /* times a millisecond's sequence ran out */
-    int64_t last_unix_ms; /* timestamp of the last ID issued, Unix ms; -1 before the first; -2 when it
-                             cannot be read now (a try_lock generator found the host-wide lock held: the
-                             counters are then as this generator's last call left them) */
+    int64_t last_unix_ms; /* timestamp of the last ID issued, Unix ms; -1 before the first; -2 when
+                             nothing could be read now (a try_lock generator found the host-wide lock
+                             held: the counters are then 0, not read) */
 } mintid_gen_stats;
 MINTID_API void mintid_gen_get_stats(mintid_gen *gen, mintid_gen_stats *out);
 

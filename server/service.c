@@ -329,6 +329,8 @@ void service_count_gens(service *svc) {
             continue;
         mintid_gen_stats s;
         mintid_gen_get_stats(svc->gens[i], &s);
+        if (s.last_unix_ms == -2)
+            continue; /* not read now (the lock held): the counters stay as they were */
         svc->c->waits[i] = svc->gen_base[i][0] + s.waits;
         svc->c->exhausted[i] = svc->gen_base[i][1] + s.exhausted;
         svc->c->rollbacks[i] = svc->gen_base[i][2] + s.rollbacks;

@@ -854,7 +854,9 @@ int mintid_gen_set_floor(mintid_gen *gen, int64_t unix_ms) {
 void mintid_gen_get_stats(mintid_gen *gen, mintid_gen_stats *out) {
     int rc = enter(gen);
     if (rc == MINTID_EBUSY) {
-        *out = gen->stats;
+        /* Not read: a thread of this process may hold the lock and be
+         * counting in them. */
+        memset(out, 0, sizeof *out);
         out->last_unix_ms = -2;
         return;
     }

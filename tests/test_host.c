@@ -1177,6 +1177,7 @@ static void test_try_lock(void) {
     CHECK(strstr(mintid_host_why(), "another process holds the lock") != NULL);
     mintid_gen_stats stats;
     mintid_gen_get_stats(gen, &stats);
+    CHECK(stats.last_unix_ms == -2 && stats.issued == 0); /* not read, not waited for */
     mintid_warrant w;
     mintid_warrant_init(&w);
     w.pid = getpid();
