@@ -631,8 +631,11 @@ MINTID_API int mintid_gen_open_host(const mintid_format *fmt, const mintid_confi
  * mintid_gen_warrant(gen, NULL) withdraws the caller's warrant (a server
  * stopping that held its node id statically); a leased one is lapsed
  * instead (until_ns = 0), so that nothing mints under a node id another
- * host may take. Only host-wide generators of a format with a node field
- * take a warrant (else MINTID_EINVAL).
+ * host may take. A withdrawal, or a warrant given with until_ns = 0, waits
+ * for the state's lock even on a try_lock generator: it must not be lost
+ * to a moment's contention. A renewal (any other until_ns, a past one
+ * included) does not: MINTID_EBUSY leaves the last one in force. Only host-wide generators of a format with a node
+ * field take a warrant (else MINTID_EINVAL).
  */
 typedef struct mintid_warrant {
     size_t size;        /* sizeof(mintid_warrant) of the caller's header */

@@ -113,13 +113,17 @@ static int64_t renew_warrants(service *svc, int64_t now) {
     int64_t lease_floor = INT64_MIN;
     if (l != NULL) {
         bool good = lease_valid(l) && atomic_load(&l->generation) == svc->lease_generation;
-        until = good ? atomic_load(&l->valid_until_ns) : 0;
+        /* A lease no longer good: a deadline already past (1), not 0, which
+         * would make the renewal wait for the lock on the loop; a renewal
+         * that finds the lock held leaves the last deadline, the lease's
+         * own bound, to lapse by itself. */
+        until = good ? atomic_load(&l->valid_until_ns) : 1;
         if (atomic_load(&l->mark_ms) < ceiling)
             ceiling = atomic_load(&l->mark_ms);
         lease_floor = atomic_load(&l->floor_ms);
     }
     if (atomic_load(&st->dir_lost) || atomic_load(&st->failing))
-        until = 0;
+        until = 1;
     (void)now;
     for (int i = 0; i < MINTID_FORMAT_COUNT; i++) {
         const mintid_format *fmt = mintid_format_get((mintid_format_id)i);
