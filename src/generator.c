@@ -155,6 +155,26 @@ static uint64_t value_step(const mintid__format_impl *f, const mintid_config *cf
     return UINT64_C(1) << pl->seq_shift;
 }
 
+/*
+ * Where a host-wide state lives: opt's directory and id space, else the
+ * environment's (mintid_env_host_dir(), mintid_env_id_space()), into dir
+ * (PATH_MAX bytes) and space. MINTID_EINVAL for a relative or too long
+ * directory, or an id space that is none.
+ */
+static int host_where(const mintid_host_options *opt, char *dir, char *space) {
+    if (opt->dir != NULL ? opt->dir[0] != '/' || strlen(opt->dir) >= PATH_MAX
+                         : mintid_env_host_dir(dir, PATH_MAX, NULL, 0) != MINTID_OK)
+        return MINTID_EINVAL;
+    if (opt->id_space != NULL ? !mintid__id_space_valid(opt->id_space)
+                              : mintid_env_id_space(space, MINTID_ID_SPACE_MAX + 1, NULL, 0) != MINTID_OK)
+        return MINTID_EINVAL;
+    if (opt->dir != NULL)
+        memcpy(dir, opt->dir, strlen(opt->dir) + 1);
+    if (opt->id_space != NULL)
+        memcpy(space, opt->id_space, strlen(opt->id_space) + 1);
+    return MINTID_OK;
+}
+
 static int gen_new(const mintid_format *fmt, const mintid_config *cfg, const mintid_host_options *host,
                    mintid_gen **out) {
     if (fmt == NULL || out == NULL)
@@ -165,21 +185,10 @@ static int gen_new(const mintid_format *fmt, const mintid_config *cfg, const min
         c = *cfg;
     else
         mintid_config_init(&c, fmt);
-    /* Where a host-wide state lives: the caller's, else the environment's. */
     char dir[PATH_MAX], space[MINTID_ID_SPACE_MAX + 1];
     int rc = MINTID_OK;
-    if (host != NULL) {
-        if (host->dir != NULL ? host->dir[0] != '/' || strlen(host->dir) >= sizeof dir
-                              : mintid_env_host_dir(dir, sizeof dir, NULL, 0) != MINTID_OK)
-            return MINTID_EINVAL;
-        if (host->id_space != NULL ? !mintid__id_space_valid(host->id_space)
-                                   : mintid_env_id_space(space, sizeof space, NULL, 0) != MINTID_OK)
-            return MINTID_EINVAL;
-        if (host->dir != NULL)
-            memcpy(dir, host->dir, strlen(host->dir) + 1);
-        if (host->id_space != NULL)
-            memcpy(space, host->id_space, strlen(host->id_space) + 1);
-    }
+    if (host != NULL && (rc = host_where(host, dir, space)) != MINTID_OK)
+        return rc;
     /* Node host: the node id and epoch the host's mintidd mints the format with. */
     bool node_host = c.node == MINTID_NODE_HOST;
     if (node_host) {
@@ -825,17 +834,13 @@ int mintid_host_publish(const mintid_host_options *opt, int64_t pid, const minti
     if (opt == NULL || opt->size < offsetof(mintid_host_options, id_space) + sizeof opt->id_space || pid <= 0 ||
         (n > 0 && nodes == NULL))
         return MINTID_EINVAL;
-    if (opt->dir != NULL ? opt->dir[0] != '/' || strlen(opt->dir) >= sizeof dir
-                         : mintid_env_host_dir(dir, sizeof dir, NULL, 0) != MINTID_OK)
-        return MINTID_EINVAL;
-    if (opt->id_space != NULL ? !mintid__id_space_valid(opt->id_space)
-                              : mintid_env_id_space(space, sizeof space, NULL, 0) != MINTID_OK)
-        return MINTID_EINVAL;
+    int rc = host_where(opt, dir, space);
+    if (rc != MINTID_OK)
+        return rc;
     for (size_t i = 0; i < n; i++)
         if (nodes[i].fmt == NULL || nodes[i].node < 0 || nodes[i].epoch_ms < 0)
             return MINTID_EINVAL;
-    return mintid__host_publish(opt->dir != NULL ? opt->dir : dir, opt->id_space != NULL ? opt->id_space : space, pid,
-                                nodes, n);
+    return mintid__host_publish(dir, space, pid, nodes, n);
 }
 
 int mintid_gen_set_floor(mintid_gen *gen, int64_t unix_ms) {
