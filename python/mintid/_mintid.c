@@ -79,11 +79,8 @@ static PyObject *status_class(int rc) {
     }
 }
 
-/* Raises cls(message) with .status set to the library's status. Returns NULL. */
-static PyObject *raise_with(PyObject *cls, int rc, const char *message) {
-    if (rc == MINTID_ENOMEM)
-        return PyErr_NoMemory();
-    PyObject *msg = PyUnicode_DecodeUTF8(message, (Py_ssize_t)strlen(message), "replace");
+/* Raises cls(msg) with .status set to the library's status rc; takes msg (NULL: an error is set). Returns NULL. */
+static PyObject *raise_msg(PyObject *cls, int rc, PyObject *msg) {
     if (msg == NULL)
         return NULL;
     PyObject *exc = PyObject_CallOneArg(cls, msg);
@@ -102,6 +99,13 @@ static PyObject *raise_with(PyObject *cls, int rc, const char *message) {
     return NULL;
 }
 
+/* Raises cls(message) with .status set to the library's status. Returns NULL. */
+static PyObject *raise_with(PyObject *cls, int rc, const char *message) {
+    if (rc == MINTID_ENOMEM)
+        return PyErr_NoMemory();
+    return raise_msg(cls, rc, PyUnicode_DecodeUTF8(message, (Py_ssize_t)strlen(message), "replace"));
+}
+
 /*
  * Raises cls (ArgumentError, ArgumentTypeError) with a message formatted
  * as PyUnicode_FromFormat() does, .status MINTID_EINVAL. Returns NULL.
@@ -111,22 +115,7 @@ static PyObject *raise_arg(PyObject *cls, const char *fmt, ...) {
     va_start(ap, fmt);
     PyObject *msg = PyUnicode_FromFormatV(fmt, ap);
     va_end(ap);
-    if (msg == NULL)
-        return NULL;
-    PyObject *exc = PyObject_CallOneArg(cls, msg);
-    Py_DECREF(msg);
-    if (exc == NULL)
-        return NULL;
-    PyObject *status = PyLong_FromLong(MINTID_EINVAL);
-    if (status == NULL || PyObject_SetAttrString(exc, "status", status) < 0) {
-        Py_XDECREF(status);
-        Py_DECREF(exc);
-        return NULL;
-    }
-    Py_DECREF(status);
-    PyErr_SetObject(cls, exc);
-    Py_DECREF(exc);
-    return NULL;
+    return raise_msg(cls, MINTID_EINVAL, msg);
 }
 
 /* Raises the exception of a generator's status: "nanoflake: <the library's message>". */
