@@ -668,6 +668,27 @@ static void test_cannot_look(void) {
     CHECK_INT(chdir(cwd), 0);
 }
 
+/*
+ * A child that takes fmt's lock (cfg's state in dir) and stops itself with
+ * it held (SIGSTOP, as a debugger or Ctrl-Z would): its pid, once stopped.
+ */
+static pid_t stopped_holder(const mintid_format *fmt, const mintid_config *cfg) {
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        struct mintid__host *h;
+        if (mintid__host_open(mintid__impl(fmt), cfg, dir, MINTID_ID_SPACE_DEFAULT, false, &h) != MINTID_OK ||
+            mintid__host_lock(h) != MINTID_OK)
+            _exit(1);
+        raise(SIGSTOP);
+        _exit(2);
+    }
+    int st;
+    waitpid(pid, &st, WUNTRACED);
+    CHECK(WIFSTOPPED(st));
+    return pid;
+}
+
 /* A holder stopped with the lock held (SIGSTOP): the others time out, then go on once it dies. */
 static void test_stopped_holder(void) {
     const mintid_format *fmt = mintid_format_find("nanoflake");
@@ -678,19 +699,8 @@ static void test_stopped_holder(void) {
     mintid_id id;
     CHECK_INT(mintid_gen_new_host(fmt, &cfg, dir, &gen), MINTID_OK);
     CHECK_INT(mintid_gen_next(gen, &id), MINTID_OK);
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid == 0) {
-        struct mintid__host *h;
-        if (mintid__host_open(mintid__impl(fmt), &cfg, dir, MINTID_ID_SPACE_DEFAULT, false, &h) != MINTID_OK ||
-            mintid__host_lock(h) != MINTID_OK)
-            _exit(1);
-        raise(SIGSTOP);
-        _exit(2);
-    }
     int st;
-    waitpid(pid, &st, WUNTRACED);
-    CHECK(WIFSTOPPED(st));
+    pid_t pid = stopped_holder(fmt, &cfg);
     uint64_t t0 = mintid__monotonic_ns();
     CHECK_INT(mintid_gen_next(gen, &id), MINTID_ETIMEDOUT);
     uint64_t waited_ms = (mintid__monotonic_ns() - t0) / 1000000u;
@@ -1158,19 +1168,8 @@ static void test_try_lock(void) {
     mintid_id id;
     CHECK_INT(mintid_gen_open_host(fmt, &cfg, &o, &gen), MINTID_OK);
     CHECK_INT(mintid_gen_next(gen, &id), MINTID_OK);
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid == 0) {
-        struct mintid__host *h;
-        if (mintid__host_open(mintid__impl(fmt), &cfg, dir, MINTID_ID_SPACE_DEFAULT, false, &h) != MINTID_OK ||
-            mintid__host_lock(h) != MINTID_OK)
-            _exit(1);
-        raise(SIGSTOP);
-        _exit(2);
-    }
     int st;
-    waitpid(pid, &st, WUNTRACED);
-    CHECK(WIFSTOPPED(st));
+    pid_t pid = stopped_holder(fmt, &cfg);
     /* EBUSY, not the ETIMEDOUT of a call that waited its MINTID_HOST_LOCK_WAIT_MS. */
     for (int i = 0; i < 100; i++)
         CHECK_INT(mintid_gen_next(gen, &id), MINTID_EBUSY);
