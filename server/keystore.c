@@ -402,33 +402,19 @@ static int read_store_id(const char *id_path, long long *id) {
     return 1;
 }
 
-/* Writes keys.id durably: a temporary file, fsync, rename, fsync of the directory. */
+/* Writes keys.id (id_path) durably, as every small file of the state directory is written. */
 static bool write_store_id(const char *id_path, long long id) {
-    char tmp[sizeof((keystore *)0)->path + 16];
-    snprintf(tmp, sizeof tmp, "%s.new", id_path);
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
-    char text[32];
+    char dir[sizeof((keystore *)0)->path], text[32];
+    snprintf(dir, sizeof dir, "%s", id_path);
+    char *slash = strrchr(dir, '/');
+    if (slash != NULL)
+        *slash = '\0';
     int n = snprintf(text, sizeof text, "%lld\n", id);
-    bool ok = fd >= 0 && write(fd, text, (size_t)n) == n && fsync(fd) == 0;
-    if (fd >= 0)
-        close(fd);
-    ok = ok && rename(tmp, id_path) == 0;
-    if (ok) {
-        char dir[sizeof tmp];
-        snprintf(dir, sizeof dir, "%s", id_path);
-        char *slash = strrchr(dir, '/');
-        if (slash != NULL)
-            *slash = '\0';
-        int dfd = open(slash != NULL ? dir : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-        ok = dfd >= 0 && fsync(dfd) == 0;
-        if (dfd >= 0)
-            close(dfd);
-    }
-    if (!ok) {
+    if (state_file_write(slash != NULL ? dir : ".", "keys.id", text, (size_t)n, 0600) != 0) {
         log_msg(LOG_ERROR, "%s cannot be written: %s", id_path, strerror(errno));
-        unlink(tmp);
+        return false;
     }
-    return ok;
+    return true;
 }
 
 int keystore_prepare(const char *path) {

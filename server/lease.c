@@ -32,6 +32,7 @@
 #include "forkgate.h"
 #include "log.h"
 #include "mintid.h"
+#include "state.h"
 
 #include <curl/curl.h>
 #include <errno.h>
@@ -1310,22 +1311,10 @@ int lease_cluster_load(const char *dir, char id[LEASE_CLUSTER_ID_LEN + 1]) {
 }
 
 int lease_cluster_save(const char *dir, const char *id) {
-    char path[512], tmp[512], text[64];
-    snprintf(path, sizeof path, "%s/cluster", dir);
-    snprintf(tmp, sizeof tmp, "%s/cluster.new", dir);
+    char text[64];
     int len = snprintf(text, sizeof text, "mintid-cluster %s\n", id);
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    bool ok = fd >= 0 && write(fd, text, (size_t)len) == len && fsync(fd) == 0;
-    if (fd >= 0 && close(fd) != 0)
-        ok = false;
-    ok = ok && rename(tmp, path) == 0;
-    int dfd = ok ? open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
-    ok = ok && dfd >= 0 && fsync(dfd) == 0;
-    if (dfd >= 0)
-        close(dfd);
-    if (!ok) {
-        log_msg(LOG_ERROR, "%s: cannot record the cluster id: %s", path, strerror(errno));
-        unlink(tmp);
+    if (state_file_write(dir, "cluster", text, (size_t)len, 0644) != 0) {
+        log_msg(LOG_ERROR, "%s/cluster: cannot record the cluster id: %s", dir, strerror(errno));
         return -1;
     }
     return 0;

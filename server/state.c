@@ -27,6 +27,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -668,6 +669,29 @@ void state_writer_stop(state *st) {
     pthread_mutex_unlock(&st->lock);
     pthread_join(st->writer, NULL);
     st->writer_running = false;
+}
+
+int state_file_write(const char *dir, const char *name, const char *text, size_t len, mode_t mode) {
+    char path[PATH_MAX], tmp[PATH_MAX + 8];
+    if (snprintf(path, sizeof path, "%s/%s", dir, name) >= (int)sizeof path) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    snprintf(tmp, sizeof tmp, "%s.new", path);
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, mode);
+    bool ok = fd >= 0 && write_all(fd, text, len) == 0 && fsync(fd) == 0;
+    if (fd >= 0 && close(fd) != 0)
+        ok = false;
+    ok = ok && rename(tmp, path) == 0;
+    int dfd = ok ? open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+    ok = ok && dfd >= 0 && fsync(dfd) == 0;
+    int saved = errno;
+    if (dfd >= 0)
+        close(dfd);
+    if (!ok)
+        unlink(tmp);
+    errno = saved;
+    return ok ? 0 : -1;
 }
 
 void state_close(state *st) {

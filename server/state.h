@@ -111,4 +111,11 @@ static inline int64_t state_floor(const state *st, int format) { return st->form
 /* Releases the lock. */
 void state_close(state *st);
 
+/*
+ * Writes a small file of a state directory durably, whole or not at all:
+ * dir/name.new, fsync, renamed to dir/name, fsync of the directory.
+ * 0, or -1 with errno (nothing left under the temporary name).
+ */
+int state_file_write(const char *dir, const char *name, const char *text, size_t len, mode_t mode);
+
 #endif
