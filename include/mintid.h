@@ -55,39 +55,41 @@ extern "C" {
 /* ------------------------------------------------------------------------ */
 
 /*
- * One list, expanded into the enum and into mintid_strerror()/mintid_status_name().
- * New codes are only ever added at the end, so existing values never change.
+ * One list, expanded into the enum and into mintid_strerror(),
+ * mintid_status_name() and mintid_status_class(): name, value, class (see
+ * mintid_class) and text. New codes are only ever added at the end, so
+ * existing values never change.
  */
 #define MINTID_STATUS_MAP(XX)                                                                                          \
-    XX(EINVAL, -1, "invalid argument")                                                                                 \
-    XX(ENOMEM, -2, "out of memory")                                                                                    \
-    XX(EFORMAT, -3, "unknown format")                                                                                  \
-    XX(EFORM, -4, "text form not defined for this format")                                                             \
-    XX(EBUFSIZE, -5, "output buffer too small")                                                                        \
-    XX(ELENGTH, -6, "wrong length")                                                                                    \
-    XX(ECHAR, -7, "character outside the format's alphabet")                                                           \
-    XX(EOVERFLOW, -8, "value too large for the format")                                                                \
-    XX(ERANGE, -9, "field value does not fit its field")                                                               \
-    XX(ETIME, -10, "timestamp outside the format's range")                                                             \
-    XX(EEXHAUSTED, -11, "sequence exhausted for this millisecond")                                                     \
-    XX(ECLOCKBACK, -12, "clock moved backwards")                                                                       \
-    XX(ETIMEDOUT, -13, "wait limit reached before the clock moved on")                                                 \
-    XX(EFORKED, -14, "generator was inherited across fork(); create a new one")                                        \
-    XX(EENTROPY, -15, "random number generator failed")                                                                \
-    XX(ECLOCK, -16, "clock could not be read")                                                                         \
-    XX(EINVALID, -17, "not a valid ID of this format")                                                                 \
-    XX(EAMBIGUOUS, -18, "ambiguous: several formats or forms match")                                                   \
-    XX(EPREFIX, -19, "invalid type prefix")                                                                            \
-    XX(EHOST, -20, "host-wide state could not be opened, created or mapped (errno says why)")                          \
-    XX(EHOSTSTATE, -21, "host-wide state file is damaged or of another version")                                       \
-    XX(ERANDOM, -22, "the random pool holds too few bytes: refill it and call again")                                  \
-    XX(EWARRANT, -23,                                                                                                  \
+    XX(EINVAL, -1, INPUT, "invalid argument")                                                                          \
+    XX(ENOMEM, -2, ENVIRONMENT, "out of memory")                                                                       \
+    XX(EFORMAT, -3, INPUT, "unknown format")                                                                           \
+    XX(EFORM, -4, INPUT, "text form not defined for this format")                                                      \
+    XX(EBUFSIZE, -5, PROGRAM, "output buffer too small")                                                               \
+    XX(ELENGTH, -6, INPUT, "wrong length")                                                                             \
+    XX(ECHAR, -7, INPUT, "character outside the format's alphabet")                                                    \
+    XX(EOVERFLOW, -8, INPUT, "value too large for the format")                                                         \
+    XX(ERANGE, -9, INPUT, "field value does not fit its field")                                                        \
+    XX(ETIME, -10, INPUT, "timestamp outside the format's range")                                                      \
+    XX(EEXHAUSTED, -11, CAPACITY, "sequence exhausted for this millisecond")                                           \
+    XX(ECLOCKBACK, -12, CLOCK, "clock moved backwards")                                                                \
+    XX(ETIMEDOUT, -13, CLOCK, "wait limit reached before the clock moved on")                                          \
+    XX(EFORKED, -14, PROGRAM, "generator was inherited across fork(); create a new one")                               \
+    XX(EENTROPY, -15, ENVIRONMENT, "random number generator failed")                                                   \
+    XX(ECLOCK, -16, CLOCK, "clock could not be read")                                                                  \
+    XX(EINVALID, -17, INPUT, "not a valid ID of this format")                                                          \
+    XX(EAMBIGUOUS, -18, INPUT, "ambiguous: several formats or forms match")                                            \
+    XX(EPREFIX, -19, INPUT, "invalid type prefix")                                                                     \
+    XX(EHOST, -20, ENVIRONMENT, "host-wide state could not be opened, created or mapped (errno says why)")             \
+    XX(EHOSTSTATE, -21, ENVIRONMENT, "host-wide state file is damaged or of another version")                          \
+    XX(ERANDOM, -22, PROGRAM, "the random pool holds too few bytes: refill it and call again")                         \
+    XX(EWARRANT, -23, ENVIRONMENT,                                                                                     \
        "the host's mintidd does not vouch for minting under its node id now (mintid_host_why() says why)")             \
-    XX(EBUSY, -24, "another process holds the host-wide state's lock; try again (mintid_host_why() names it)")
+    XX(EBUSY, -24, CAPACITY, "another process holds the host-wide state's lock; try again (mintid_host_why() names it)")
 
 typedef enum mintid_status {
     MINTID_OK = 0,
-#define MINTID_XX_(name, value, text) MINTID_##name = value,
+#define MINTID_XX_(name, value, cls, text) MINTID_##name = value,
     MINTID_STATUS_MAP(MINTID_XX_)
 #undef MINTID_XX_
 } mintid_status;
@@ -249,12 +251,13 @@ typedef struct mintid_id {
 
 /* The fields of an ID, one slot per role (see mintid_role). */
 typedef struct mintid_parts {
-    uint64_t timestamp;   /* ms since the format's epoch, as stored */
-    uint64_t sequence;    /* uexky/nanoflake sequence, scru160 counter,
-                             ulid-flake randomness, caloriosa increment */
-    uint64_t node;        /* nanoflake generator, ulid-flake-scalable scalability */
-    uint64_t random;      /* uexky random, scru160 random16, caloriosa random */
-    uint8_t random80[10]; /* scru160 random80, big-endian */
+    uint64_t timestamp;    /* ms since the format's epoch, as stored */
+    uint64_t sequence;     /* uexky/nanoflake sequence, scru160 counter,
+                              ulid-flake randomness, caloriosa increment */
+    uint64_t node;         /* nanoflake generator, ulid-flake-scalable scalability */
+    uint64_t random;       /* uexky random, scru160 random16, caloriosa random */
+    uint8_t random80[10];  /* scru160 random80, big-endian */
+    uint64_t reserved_[2]; /* room to grow without changing the size; zero */
 } mintid_parts;
 
 /* Big-endian conversion between an ID of a 64-bit format and its value. */
@@ -426,6 +429,168 @@ MINTID_API int mintid_explain(const mintid_format *fmt, int form, const char *te
 MINTID_API int mintid_escape(const char *text, size_t len, char *buf, size_t cap);
 
 /* ------------------------------------------------------------------------ */
+/* One voice: what every face says to people                                 */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * Every face (the command, mintidd's HTTP and RESP, the SQL extensions,
+ * the language modules) takes a person's words through these functions and
+ * gives back their sentences, so that the same mistake gets the same answer
+ * everywhere. Each returns MINTID_OK, or a status and one sentence for
+ * people in why (NUL-terminated, cut to cap; why may be NULL). Untrusted
+ * input appears in a sentence escaped as by mintid_escape(). A face adds
+ * only how it names the thing in its own words ("--epoch", "epoch=") and
+ * maps the status's class (mintid_status_class()) to its own codes.
+ * MINTID_WHY_MAX always holds a sentence.
+ */
+#define MINTID_WHY_MAX 640
+
+/* Whose the fault is: what a face maps to its codes (HTTP, SQLSTATE, an exception class, an exit status). */
+typedef enum mintid_class {
+    MINTID_CLASS_NONE = 0,        /* MINTID_OK */
+    MINTID_CLASS_INPUT = 1,       /* the caller's words: a name, a value, an ID; asking again the same fails again */
+    MINTID_CLASS_CLOCK = 2,       /* the clock: behind the last ID, unreadable, or not moving on in time */
+    MINTID_CLASS_CAPACITY = 3,    /* not now: the unit's IDs are used up, or the state is busy; ask again */
+    MINTID_CLASS_ENVIRONMENT = 4, /* the host: memory, randomness, the host-wide state, the host's mintidd */
+    MINTID_CLASS_PROGRAM = 5      /* the calling program's own mistake (a buffer too small, a pool not refilled) */
+} mintid_class;
+/* The class of a status (MINTID_CLASS_PROGRAM for one the library does not know). */
+MINTID_API mintid_class mintid_status_class(int status);
+/* "input", "clock", "capacity", "environment", "program" ("" for MINTID_CLASS_NONE). */
+MINTID_API const char *mintid_class_name(mintid_class cls);
+
+/*
+ * Looks a format up by name (len bytes; formats' names are lower case).
+ * MINTID_EFORMAT with the sentence: the format a person most likely meant
+ * ("unknown format 'uuid'; did you mean 'uuidv7'?") when one is close
+ * enough (another letter case, '_' for '-', a name cut short, a slip of
+ * the keyboard), else the list of formats.
+ */
+MINTID_API int mintid_lookup_format(const char *name, size_t len, const mintid_format **out, char *why, size_t cap);
+/* The format a misspelt name most likely means, as above; NULL when none is close enough. */
+MINTID_API const mintid_format *mintid_format_suggest(const char *name, size_t len);
+
+/*
+ * Looks a form up by name for fmt (NULL: any format's). MINTID_EFORM when
+ * there is no such form, or fmt has not got it; the sentence lists the
+ * forms there are.
+ */
+MINTID_API int mintid_lookup_form(const mintid_format *fmt, const char *name, size_t len, mintid_form *out, char *why,
+                                  size_t cap);
+
+/*
+ * An epoch for fmt (NULL: for a format not yet known, when any format's
+ * named epoch is taken): one of its named epochs, or a time as
+ * mintid_parse_time() reads it. MINTID_EINVAL when fmt's epoch is fixed,
+ * when the text is no time, or when the epoch is negative or in the future.
+ * mintid_check_epoch() checks an epoch already in Unix ms the same way.
+ */
+MINTID_API int mintid_lookup_epoch(const mintid_format *fmt, const char *text, size_t len, int64_t *unix_ms, char *why,
+                                   size_t cap);
+MINTID_API int mintid_check_epoch(const mintid_format *fmt, int64_t unix_ms, char *why, size_t cap);
+
+/*
+ * A type prefix for `form` of fmt (len 0: none, always right). MINTID_EPREFIX
+ * when fmt takes none, the form carries none, or the prefix is not one.
+ */
+MINTID_API int mintid_lookup_prefix(const mintid_format *fmt, int form, const char *prefix, size_t len, char *why,
+                                    size_t cap);
+
+/*
+ * A node id for fmt (NULL: any format's, checked against the widest node
+ * field): a decimal number, or "host" (MINTID_NODE_HOST, the host's
+ * mintidd's, for a format whose node id is not optional).
+ * mintid_check_node() checks a number (-1: none, always right; with fmt
+ * NULL, -2 is host). MINTID_ERANGE when the number does not fit, or fmt
+ * has no node id; MINTID_EINVAL when the text is no number.
+ */
+MINTID_API int mintid_lookup_node(const mintid_format *fmt, const char *text, size_t len, int64_t *node, char *why,
+                                  size_t cap);
+MINTID_API int mintid_check_node(const mintid_format *fmt, int64_t node, char *why, size_t cap);
+
+/*
+ * Reading an ID a person or a program gave: as text, as its bytes, or as
+ * the integer value of a 64-bit format. With fmt NULL the format is
+ * guessed from the input's shape (a text as mintid_guess() does, bytes by
+ * their length and what each format of that length accepts, an integer
+ * among the 64-bit formats), taking the one whose time is recent (the
+ * system's clock: from MINTID_GUESS_RECENT_MS before now to
+ * MINTID_GUESS_AHEAD_MS after) when several match. epoch_ms is used by
+ * formats whose epoch is settable (MINTID_EPOCH_DEFAULT: the format's).
+ *
+ * MINTID_OK with *out filled. Otherwise the decoders' statuses with
+ * mintid_explain()'s sentence; MINTID_EINVAL for an empty text or one with
+ * a NUL byte; MINTID_EAMBIGUOUS ("'X' is ambiguous: it could be nanoflake
+ * or caloriosa") with out->candidates; MINTID_EINVALID when nothing could
+ * be, or when the input decodes but is no ID the format mints
+ * (mintid_id_check()): then *out holds it still, for a face that shows it
+ * anyway.
+ */
+typedef struct mintid_reading {
+    const mintid_format *fmt;           /* named or guessed */
+    mintid_id id;                       /* the ID */
+    int form;                           /* the text form read; MINTID_FORM_ANY for bytes and integers */
+    unsigned candidates;                /* a bit per format id the input could be */
+    char prefix[MINTID_PREFIX_MAX + 1]; /* a typeid's type prefix; "" for none */
+    uint64_t reserved_[4];
+} mintid_reading;
+MINTID_API int mintid_read_text(const mintid_format *fmt, int form, int64_t epoch_ms, const char *text, size_t len,
+                                mintid_reading *out, char *why, size_t cap);
+MINTID_API int mintid_read_bytes(const mintid_format *fmt, int64_t epoch_ms, const void *bytes, size_t len,
+                                 mintid_reading *out, char *why, size_t cap);
+MINTID_API int mintid_read_u64(const mintid_format *fmt, int64_t epoch_ms, uint64_t value, mintid_reading *out,
+                               char *why, size_t cap);
+
+/*
+ * An ID described, field by field, as values: what mintid_id_to_json()
+ * writes, for a face that builds its own objects (a dict, a row) without
+ * parsing JSON. Fields are those inspect reports (see MINTID_FIELD_SHOWN),
+ * most significant first.
+ */
+#define MINTID_FIELDS_MAX 8
+typedef struct mintid_field_value {
+    const mintid_field *field; /* its name, width and role */
+    uint64_t value;            /* the value, for a field of up to 64 bits */
+    char digits[52];           /* the value in decimal, or hex for MINTID_FIELD_HEX: any width */
+} mintid_field_value;
+typedef struct mintid_inspection {
+    const mintid_format *fmt;
+    char text[MINTID_TEXT_MAX];         /* canonical text, with its type prefix */
+    char hex[MINTID_TEXT_MAX];          /* the hex form */
+    char uuid[MINTID_TEXT_MAX];         /* a prefixed format's UUID form; "" for others */
+    char prefix[MINTID_PREFIX_MAX + 1]; /* the type prefix; "" for none */
+    int has_int;                        /* a 64-bit format: value holds the ID's value */
+    uint64_t value;
+    int has_time;     /* the ID carries a time (not a typeid of another UUID version) */
+    int64_t unix_ms;  /* its time */
+    char time[32];    /* as mintid_format_time() writes it; "" outside its years */
+    unsigned nfields; /* fields[0..nfields) */
+    mintid_field_value fields[MINTID_FIELDS_MAX];
+    uint64_t reserved_[4];
+} mintid_inspection;
+/* MINTID_OK, or MINTID_EPREFIX for an invalid prefix (NULL or "": none). */
+MINTID_API int mintid_inspect(const mintid_format *fmt, const mintid_id *id, const char *prefix, int64_t epoch_ms,
+                              mintid_inspection *out);
+
+/*
+ * A format described for people and programs: everything `mintid formats`,
+ * mintidd's /v1/formats and the modules' formats() show, as one JSON object
+ * without a newline: "name", "title", "bits", "epoch_ms" (under epoch_ms,
+ * MINTID_EPOCH_DEFAULT: the format's), "epoch_settable", "epochs" (named
+ * ones), "node_bits", "node_max" (null without a node id),
+ * "capacity_per_ms", "capacity_note", "unit_ms", "last_unix_ms" and
+ * "last_time" (the last time an ID of the format can carry under that
+ * epoch), "forms", "prefix_max" and "fields" (name, offset, width, role).
+ * Returns the length, or MINTID_EBUFSIZE (MINTID_DESCRIBE_MAX suffices).
+ */
+#define MINTID_DESCRIBE_MAX 2048
+MINTID_API int mintid_describe(const mintid_format *fmt, int64_t epoch_ms, char *buf, size_t cap);
+/* The last Unix ms an ID of fmt can carry under epoch_ms (MINTID_EPOCH_DEFAULT: the format's). */
+MINTID_API int64_t mintid_format_last_ms(const mintid_format *fmt, int64_t epoch_ms);
+/* The name of a role ("timestamp", "sequence", "node", "random", "random80", "constant", "data", "view"). */
+MINTID_API const char *mintid_role_name(mintid_role role);
+
+/* ------------------------------------------------------------------------ */
 /* The generator                                                              */
 /* ------------------------------------------------------------------------ */
 
@@ -465,6 +630,7 @@ typedef struct mintid_config {
      * thread is preempted, or a random pool refilled, in between. Order and
      * uniqueness are the same either way. One-ID calls always read it. */
     unsigned ids_per_reading;
+    void *reserved_[4]; /* room to grow without changing the size; mintid_config_init() zeroes it */
 } mintid_config;
 
 #define MINTID_DEFAULT_MAX_WAIT_MS 1000u
@@ -703,6 +869,17 @@ MINTID_API int mintid_env_node(const mintid_format *fmt, int64_t *node, char *wh
 MINTID_API const char *mintid_gen_host_path(const mintid_gen *gen);
 
 /*
+ * One sentence for people on why opening a generator of fmt with cfg
+ * failed (gen NULL) or why minting from gen failed, with `status` and err
+ * (errno as the failed call left it): the host-wide state's path and the
+ * system's reason, the host's mintidd's sentence on its warrant, an epoch
+ * in the future, a host-wide state minted ahead of the clock. Call it on
+ * the thread that made the failed call. Returns the length written.
+ */
+MINTID_API int mintid_gen_why(const mintid_format *fmt, const mintid_config *cfg, mintid_gen *gen, int status, int err,
+                              char *why, size_t cap);
+
+/*
  * No ID of gen from now on carries a time before unix_ms (the unit that
  * holds unix_ms counts only if it starts there); a floor only rises. On a
  * host-wide generator it holds for every process sharing the state: a
@@ -713,13 +890,14 @@ MINTID_API int mintid_gen_set_floor(mintid_gen *gen, int64_t unix_ms);
 
 /* Counters since creation, for metrics. Safe to call at any time. */
 typedef struct mintid_gen_stats {
-    uint64_t issued;      /* IDs returned */
-    uint64_t waits;       /* times a call waited for the clock */
-    uint64_t rollbacks;   /* times the clock was seen going backwards */
-    uint64_t exhausted;   /* times a millisecond's sequence ran out */
-    int64_t last_unix_ms; /* timestamp of the last ID issued, Unix ms; -1 before the first; -2 when
-                             nothing could be read now (a try_lock generator found the host-wide lock
-                             held: the counters are then 0, not read) */
+    uint64_t issued;       /* IDs returned */
+    uint64_t waits;        /* times a call waited for the clock */
+    uint64_t rollbacks;    /* times the clock was seen going backwards */
+    uint64_t exhausted;    /* times a millisecond's sequence ran out */
+    int64_t last_unix_ms;  /* timestamp of the last ID issued, Unix ms; -1 before the first; -2 when
+                              nothing could be read now (a try_lock generator found the host-wide lock
+                              held: the counters are then 0, not read) */
+    uint64_t reserved_[4]; /* room to grow without changing the size */
 } mintid_gen_stats;
 MINTID_API void mintid_gen_get_stats(mintid_gen *gen, mintid_gen_stats *out);
 
@@ -757,7 +935,8 @@ typedef struct mintid_core {
 typedef struct mintid_pool {
     mintid_random_fn fn;
     void *ctx;
-    size_t pos; /* bytes of buf already drawn; MINTID_POOL_BYTES: empty */
+    size_t pos;            /* bytes of buf already drawn; MINTID_POOL_BYTES: empty */
+    uint64_t reserved_[2]; /* room to grow without changing the size */
     uint8_t buf[MINTID_POOL_BYTES];
 } mintid_pool;
 

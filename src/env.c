@@ -85,35 +85,12 @@ int mintid_env_node(const mintid_format *fmt, int64_t *node, char *why, size_t w
     const char *v = getenv("MINTID_NODE");
     if (v == NULL || v[0] == '\0')
         return MINTID_OK;
-    unsigned bits = 0;
-    if (fmt != NULL) {
-        bits = fmt->node_bits;
-    } else {
-        for (int i = 0; i < MINTID_FORMAT_COUNT; i++) {
-            const mintid_format *f = mintid_format_get((mintid_format_id)i);
-            if (f->node_bits > bits)
-                bits = f->node_bits;
-        }
+    char sentence[MINTID_WHY_MAX];
+    int rc = mintid_lookup_node(fmt, v, strlen(v), node, sentence, sizeof sentence);
+    if (rc != MINTID_OK) {
+        *node = -1;
+        return refuse(why, why_cap, "MINTID_NODE: %s", sentence);
     }
-    char esc[MINTID_ESCAPED_MAX];
-    shown(v, esc, sizeof esc);
-    if (bits == 0)
-        return refuse(why, why_cap, "MINTID_NODE '%s': %s has no node id", esc, fmt->name);
-    if (strcmp(v, "host") == 0) {
-        if (fmt != NULL && fmt->node_optional)
-            return refuse(why, why_cap, "MINTID_NODE 'host': %s's node id is optional, and not the host's mintidd's",
-                          fmt->name);
-        *node = MINTID_NODE_HOST;
-        return MINTID_OK;
-    }
-    int64_t max = (int64_t)((UINT64_C(1) << bits) - 1);
-    char *end;
-    errno = 0;
-    long long n = v[0] >= '0' && v[0] <= '9' ? strtoll(v, &end, 10) : -1;
-    if (n < 0 || errno != 0 || *end != '\0' || n > max)
-        return refuse(why, why_cap, "MINTID_NODE '%s': node ids are 0..%" PRId64 "%s%s, or host", esc, max,
-                      fmt != NULL ? " for " : "", fmt != NULL ? fmt->name : "");
-    *node = (int64_t)n;
     return MINTID_OK;
 }
 

@@ -542,9 +542,15 @@ static int map_path(const struct mintid__host *h, mapping *out, bool may_wait) {
     return MINTID_EHOST;
 }
 
+/* The host-wide state the calling thread last tried to open: its directory, then its file. */
+static _Thread_local char tried[PATH_MAX];
+
+const char *mintid__host_tried(void) { return tried; }
+
 int mintid__host_open(const mintid__format_impl *f, const mintid_config *cfg, const char *dir, const char *space,
                       bool try_lock, struct mintid__host **out) {
     const mintid_format *fmt = &f->pub;
+    snprintf(tried, sizeof tried, "%s", dir);
     struct mintid__host *h = calloc(1, sizeof *h);
     if (h == NULL)
         return MINTID_ENOMEM;
@@ -577,6 +583,7 @@ int mintid__host_open(const mintid__format_impl *f, const mintid_config *cfg, co
     if (strcmp(space, MINTID_ID_SPACE_DEFAULT) != 0)
         snprintf(key + n, sizeof key - (size_t)n, "-space-%s", space);
     n = snprintf(h->path, sizeof h->path, "%s/%s", h->dir, key);
+    snprintf(tried, sizeof tried, "%s", h->path);
     if (n < 0 || (size_t)n >= sizeof h->path - 48) {
         free(h);
         errno = ENAMETOOLONG;
