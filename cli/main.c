@@ -156,139 +156,63 @@ static bool parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out) 
     return true;
 }
 
-/* Levenshtein distance between a and b; SIZE_MAX for names longer than any format's. */
-static size_t edit_distance(const char *a, const char *b) {
-    size_t an = strlen(a), bn = strlen(b), row[65];
-    if (an >= sizeof row / sizeof row[0] || bn >= sizeof row / sizeof row[0])
-        return SIZE_MAX;
-    for (size_t j = 0; j <= bn; j++)
-        row[j] = j;
-    for (size_t i = 1; i <= an; i++) {
-        size_t diag = row[0];
-        row[0] = i;
-        for (size_t j = 1; j <= bn; j++) {
-            size_t up = row[j], best = diag + (a[i - 1] != b[j - 1]);
-            if (up + 1 < best)
-                best = up + 1;
-            if (row[j - 1] + 1 < best)
-                best = row[j - 1] + 1;
-            row[j] = best;
-            diag = up;
-        }
-    }
-    return row[bn];
-}
-
 /*
- * The format whose name is closest to name, when it is close enough to be
- * a slip of the keyboard (no more edits than a third of its letters, at
- * least one allowed, as mintidd does for its settings); NULL otherwise, as
- * a suggestion far from what was typed would only mislead.
+ * The exit status of a status the library returned for this run's own
+ * words or work: the caller's input is a usage error; the clock, capacity,
+ * the host or the program a failure to mint.
  */
-static const mintid_format *closest_format(const char *name) {
-    const mintid_format *best = NULL;
-    size_t best_d = SIZE_MAX;
-    for (int i = 0; i < MINTID_FORMAT_COUNT; i++) {
-        const mintid_format *fmt = mintid_format_get((mintid_format_id)i);
-        size_t d = edit_distance(name, fmt->name);
-        if (d < best_d) {
-            best = fmt;
-            best_d = d;
-        }
-    }
-    if (best == NULL)
-        return NULL;
-    size_t allowed = strlen(best->name) / 3 > 1 ? strlen(best->name) / 3 : 1;
-    return best_d <= allowed ? best : NULL;
+static int exit_for(int status) {
+    return mintid_status_class(status) == MINTID_CLASS_INPUT ? EXIT_USAGE : EXIT_FAILURE_RT;
 }
 
+/* The format named `name`, or NULL after the library's sentence (with the name a person meant). */
 static const mintid_format *find_format(const char *name) {
-    const mintid_format *fmt = mintid_format_find(name);
-    if (fmt == NULL) {
-        char safe[MINTID_ESCAPED_MAX];
-        const mintid_format *near = closest_format(name);
-        fprintf(stderr, "mintid: unknown format '%s'; ", escaped(name, strlen(name), safe, sizeof safe));
-        if (near != NULL) {
-            fprintf(stderr, "did you mean '%s'?\n", near->name);
-            return NULL;
-        }
-        fputs("formats are:", stderr);
-        for (int i = 0; i < MINTID_FORMAT_COUNT; i++)
-            fprintf(stderr, " %s", mintid_format_get((mintid_format_id)i)->name);
-        fputc('\n', stderr);
+    const mintid_format *fmt;
+    char why[MINTID_WHY_MAX];
+    if (mintid_lookup_format(name, strlen(name), &fmt, why, sizeof why) != MINTID_OK) {
+        fprintf(stderr, "mintid: %s\n", why);
+        return NULL;
     }
     return fmt;
 }
 
 /* The form named `name` if `fmt` has it (any format when fmt is NULL), else -2 after a message. */
-static int find_form(const mintid_format *fmt, const char *name) {
-    int form = mintid_form_find(name);
-    char safe[MINTID_ESCAPED_MAX];
-    if (form < 0) {
-        fprintf(stderr, "mintid: unknown form '%s'; forms are", escaped(name, strlen(name), safe, sizeof safe));
-        for (int f = 0; f < MINTID_FORM_COUNT; f++)
-            fprintf(stderr, "%s %s", f == 0 ? "" : ",", mintid_form_name((mintid_form)f));
-        fputc('\n', stderr);
-        return -2;
-    }
-    if (fmt != NULL && !(fmt->forms & MINTID_FORM_BIT(form))) {
-        fprintf(stderr, "mintid: %s has no '%s' form; it has:", fmt->name, name);
-        for (int f = 0; f < MINTID_FORM_COUNT; f++)
-            if (fmt->forms & MINTID_FORM_BIT(f))
-                fprintf(stderr, " %s", mintid_form_name((mintid_form)f));
-        fputc('\n', stderr);
+static int find_form(const mintid_format *fmt, const char *option, const char *name) {
+    mintid_form form;
+    char why[MINTID_WHY_MAX];
+    if (mintid_lookup_form(fmt, name, strlen(name), &form, why, sizeof why) != MINTID_OK) {
+        fprintf(stderr, "mintid: %s: %s\n", option, why);
         return -2;
     }
     return form;
 }
 
 /*
- * --epoch: with s given, sets *epoch, for fmt (NULL: not yet known) only if
- * its epoch is settable. Returns EXIT_OK, or EXIT_USAGE after a message.
+ * --epoch: with s given, sets *epoch for fmt (NULL: not yet known, when
+ * any format's named epoch is taken). Returns EXIT_OK, or EXIT_USAGE after
+ * a message.
  */
 static int epoch_option(const mintid_format *fmt, const char *s, int64_t *epoch) {
+    char why[MINTID_WHY_MAX];
     if (s == NULL)
         return EXIT_OK;
-    if (fmt != NULL && !fmt->epoch_settable)
-        return usage_error("--epoch: %s has a fixed epoch", fmt->name);
-    int rc = mintid_parse_epoch(fmt, s, epoch);
-    /* Not yet knowing the format (formats, inspect): any format's named epoch. */
-    for (int i = 0; rc != MINTID_OK && fmt == NULL && i < MINTID_FORMAT_COUNT; i++)
-        if (mintid_format_get((mintid_format_id)i)->epoch_names != NULL)
-            rc = mintid_parse_epoch(mintid_format_get((mintid_format_id)i), s, epoch);
-    if (rc != MINTID_OK) {
-        char safe[MINTID_ESCAPED_MAX];
-        fprintf(stderr,
-                "mintid: --epoch '%s' is not a time: give Unix milliseconds or RFC 3339 UTC "
-                "(2015-01-01T00:00:00Z)",
-                escaped(s, strlen(s), safe, sizeof safe));
-        for (const mintid_epoch_name *e = fmt != NULL ? fmt->epoch_names : NULL; e != NULL && e->name != NULL; e++)
-            fprintf(stderr, "%s%s", e == fmt->epoch_names ? ", or one of " : ", ", e->name);
-        fputs("\n", stderr);
+    if (mintid_lookup_epoch(fmt, s, strlen(s), epoch, why, sizeof why) != MINTID_OK) {
+        fprintf(stderr, "mintid: --epoch: %s\n", why);
         return EXIT_USAGE;
     }
     return EXIT_OK;
 }
 
 /*
- * --prefix: with s given, checks it is a type prefix of fmt's text form.
+ * --prefix: with s given, checks it is a type prefix of `form` of fmt.
  * Returns EXIT_OK, or EXIT_USAGE after a message.
  */
 static int prefix_option(const mintid_format *fmt, int form, const char *s) {
-    if (s == NULL || s[0] == '\0')
+    char why[MINTID_WHY_MAX];
+    if (s == NULL || mintid_lookup_prefix(fmt, form, s, strlen(s), why, sizeof why) == MINTID_OK)
         return EXIT_OK;
-    char safe[MINTID_ESCAPED_MAX];
-    if (fmt->prefix_max == 0)
-        return usage_error("--prefix: %s has no type prefix", fmt->name);
-    if (form != MINTID_FORM_TEXT)
-        return usage_error("%s", "--prefix: only the text form carries a prefix");
-    if (mintid_prefix_check(fmt, s, strlen(s)) != MINTID_OK) {
-        fprintf(stderr,
-                "mintid: --prefix '%s': a %s prefix is 1 to %u of a-z and '_', starting and ending with a letter\n",
-                escaped(s, strlen(s), safe, sizeof safe), fmt->name, fmt->prefix_max);
-        return EXIT_USAGE;
-    }
-    return EXIT_OK;
+    fprintf(stderr, "mintid: --prefix: %s\n", why);
+    return EXIT_USAGE;
 }
 
 /* ---- gen ----------------------------------------------------------------------------- */
@@ -301,29 +225,6 @@ static int policy_from(const char *s, const char *const *names, int n) {
         if (strcmp(s, names[i]) == 0)
             return i;
     return -1;
-}
-
-/*
- * After a failed mint: a host-wide state ahead of the clock (a run under a
- * clock set ahead, a faked one) holds every later run back until the clock
- * catches up; say where it is and how far ahead.
- */
-static void host_state_hint(mintid_gen *gen, int rc) {
-    const char *path = mintid_gen_host_path(gen);
-    mintid_gen_stats st;
-    int64_t now;
-    if (path == NULL || (rc != MINTID_ETIMEDOUT && rc != MINTID_ECLOCKBACK) || mintid_clock_system(NULL, &now) != 0)
-        return;
-    mintid_gen_get_stats(gen, &st);
-    if (st.last_unix_ms <= now)
-        return;
-    char when[MINTID_TIME_MAX];
-    if (mintid_format_time(st.last_unix_ms, when, sizeof when) < 0)
-        snprintf(when, sizeof when, "%" PRId64, st.last_unix_ms);
-    fprintf(stderr,
-            "mintid: the host-wide state %s has minted up to %s, %" PRId64 " ms ahead of the clock; runs wait for "
-            "the clock to reach it (--max-wait), or mint apart with --local\n",
-            path, when, st.last_unix_ms - now);
 }
 
 static int cmd_gen(int argc, char **argv) {
@@ -406,22 +307,14 @@ static int cmd_gen(int argc, char **argv) {
     uint64_t count = 1, v;
     if (count_arg != NULL && !parse_u64(count_arg, 1, GEN_MAX_COUNT, &count))
         return usage_error("-n '%s': give a count from 1 to 10^15", count_arg);
+    char why[MINTID_WHY_MAX];
     if (node_arg != NULL) {
-        if (fmt->node_bits == 0)
-            return usage_error("--node: %s has no node id field", fmt->name);
-        uint64_t max = (UINT64_C(1) << fmt->node_bits) - 1;
-        if (strcmp(node_arg, "host") == 0 && !fmt->node_optional) {
-            cfg.node = MINTID_NODE_HOST;
-        } else if (!parse_u64(node_arg, 0, max, &v)) {
-            fprintf(stderr, "mintid: --node '%s': %s node ids are 0..%" PRIu64 "%s\n", node_arg, fmt->name, max,
-                    fmt->node_optional ? "" : ", or host");
+        if (mintid_lookup_node(fmt, node_arg, strlen(node_arg), &cfg.node, why, sizeof why) != MINTID_OK) {
+            fprintf(stderr, "mintid: --node: %s\n", why);
             return EXIT_USAGE;
-        } else {
-            cfg.node = (int64_t)v;
         }
     } else if (fmt->node_bits > 0) {
         /* MINTID_NODE, as every home reads it. */
-        char why[256];
         if (mintid_env_node(fmt, &cfg.node, why, sizeof why) != MINTID_OK) {
             fprintf(stderr, "mintid: %s\n", why);
             return EXIT_USAGE;
@@ -430,7 +323,7 @@ static int cmd_gen(int argc, char **argv) {
     if (epoch_option(fmt, epoch_arg, &cfg.epoch_ms) != EXIT_OK)
         return EXIT_USAGE;
     int form = MINTID_FORM_TEXT;
-    if (as_arg != NULL && (form = find_form(fmt, as_arg)) < 0)
+    if (as_arg != NULL && (form = find_form(fmt, "--as", as_arg)) < 0)
         return EXIT_USAGE;
     if (prefix_option(fmt, form, prefix_arg) != EXIT_OK)
         return EXIT_USAGE;
@@ -482,24 +375,11 @@ static int cmd_gen(int argc, char **argv) {
     if (local && cfg.node == MINTID_NODE_HOST)
         return usage_error("--node host: the node id of the host's mintidd is for its sequence, not %s", "--local");
     int rc = local ? mintid_gen_new(fmt, &cfg, &gen) : mintid_gen_new_host(fmt, &cfg, NULL, &gen);
-    if (rc == MINTID_EWARRANT || (cfg.node == MINTID_NODE_HOST && rc == MINTID_EHOSTSTATE && *mintid_host_why())) {
-        fprintf(stderr, "mintid: %s: %s\n", fmt->name, mintid_host_why());
-        return EXIT_FAILURE_RT;
-    }
-    if (rc == MINTID_EHOST || rc == MINTID_EHOSTSTATE) {
-        const char *why = rc == MINTID_EHOST ? strerror(errno) : NULL;
-        fprintf(stderr,
-                "mintid: %s: in %s: %s%s%s (MINTID_HOST_DIR names the directory; --local mints apart from "
-                "other runs)\n",
-                fmt->name, host_dir, mintid_strerror(rc), why != NULL ? ": " : "", why != NULL ? why : "");
-        return EXIT_FAILURE_RT;
-    }
     if (rc != MINTID_OK) {
-        if (rc == MINTID_ETIME)
-            fprintf(stderr, "mintid: %s: the epoch %" PRId64 " is in the future\n", fmt->name, cfg.epoch_ms);
-        else
-            fprintf(stderr, "mintid: %s: %s\n", fmt->name, mintid_strerror(rc));
-        return EXIT_USAGE;
+        mintid_gen_why(fmt, &cfg, NULL, rc, errno, why, sizeof why);
+        fprintf(stderr, "mintid: %s%s\n", why,
+                rc == MINTID_EHOST || rc == MINTID_EHOSTSTATE ? "; --local mints apart from other runs" : "");
+        return exit_for(rc);
     }
 
     static mintid_id ids[GEN_BATCH];
@@ -508,9 +388,9 @@ static int cmd_gen(int argc, char **argv) {
         size_t want = count < GEN_BATCH ? (size_t)count : GEN_BATCH;
         long got = mintid_gen_next_n(gen, ids, want);
         if (got < 0) {
-            fprintf(stderr, "mintid: %s: %s\n", fmt->name,
-                    got == MINTID_EWARRANT ? mintid_host_why() : mintid_strerror((int)got));
-            host_state_hint(gen, (int)got);
+            mintid_gen_why(fmt, &cfg, gen, (int)got, errno, why, sizeof why);
+            fprintf(stderr, "mintid: %s%s\n", why,
+                    strstr(why, "ahead of the clock") != NULL ? " (--max-wait), or mint apart with --local" : "");
             status = EXIT_FAILURE_RT;
             break;
         }
@@ -547,66 +427,30 @@ typedef struct reader {
     const char *prefix;       /* convert --prefix: the type prefix to write, or NULL */
 } reader;
 
-/* A precise message for a text `fmt` rejected with `rc`. */
-static void report_invalid(const mintid_format *fmt, int from, const char *s, size_t len, int rc) {
-    char msg[512];
-    if (mintid_explain(fmt, from, s, len, rc, msg, sizeof msg) > 0)
-        fprintf(stderr, "mintid: %s\n", msg);
-    else
-        fprintf(stderr, "mintid: %s: %s\n", fmt->name, mintid_strerror(rc));
-}
-
 /*
  * Reads one ID as the reader says. Returns true with *fmt_out and *id set,
- * or false after a message on stderr.
+ * or false after the library's sentence on stderr. An ID that decodes but
+ * could not have been minted is read, with a warning.
  */
 static bool read_id(const reader *r, const char *s, size_t len, const mintid_format **fmt_out, mintid_id *id,
                     char prefix[MINTID_PREFIX_MAX + 1]) {
-    char safe[MINTID_ESCAPED_MAX];
-    if (len == 0) {
-        fprintf(stderr, "mintid: empty input line; expected an ID\n");
-        return false;
+    mintid_reading got;
+    char why[MINTID_WHY_MAX];
+    int rc = mintid_read_text(r->fmt, r->from, r->epoch, s, len, &got, why, sizeof why);
+    if (rc == MINTID_EINVALID && got.fmt != NULL) {
+        fprintf(stderr, "mintid: warning: %s\n", why);
+        rc = MINTID_OK;
     }
-    if (memchr(s, '\0', len) != NULL) {
-        fprintf(stderr, "mintid: '%s' contains a NUL byte\n", escaped(s, len, safe, sizeof safe));
-        return false;
-    }
-    if (r->fmt == NULL) {
-        unsigned cands = 0;
-        int64_t now = 0;
-        mintid_clock_system(NULL, &now);
-        mintid_form form;
-        int rc = mintid_guess_recent(s, len, now, r->epoch, fmt_out, id, &form, &cands);
-        if (rc == MINTID_OK)
-            return mintid_decode_prefixed(*fmt_out, form, s, len, id, NULL, prefix) == MINTID_OK;
-        if (rc == MINTID_EAMBIGUOUS) {
-            fprintf(stderr, "mintid: '%s' is ambiguous: it could be", escaped(s, len, safe, sizeof safe));
-            const char *sep = " ";
-            for (int i = 0; i < MINTID_FORMAT_COUNT; i++)
-                if (cands & (1u << i)) {
-                    fprintf(stderr, "%s%s", sep, mintid_format_get((mintid_format_id)i)->name);
-                    sep = " or ";
-                }
-            fputs("; say which with --format\n", stderr);
-        } else {
-            fprintf(stderr,
-                    "mintid: '%s' does not have the shape of any format's ID; give --format to read it as one\n",
-                    escaped(s, len, safe, sizeof safe));
-        }
-        return false;
-    }
-    int rc = mintid_decode_prefixed(r->fmt, (mintid_form)r->from, s, len, id, NULL, prefix);
     if (rc != MINTID_OK) {
-        report_invalid(r->fmt, r->from, s, len, rc);
+        fprintf(stderr, "mintid: %s%s\n", why,
+                rc == MINTID_EAMBIGUOUS     ? "; say which with --format"
+                : r->fmt == NULL && len > 0 ? "; give --format to read it as one"
+                                            : "");
         return false;
     }
-    /* Decoded as asked, but say so if it could not have been minted. */
-    if (mintid_id_check(r->fmt, id) != MINTID_OK) {
-        char msg[512];
-        mintid_explain(r->fmt, r->from, s, len, MINTID_EINVALID, msg, sizeof msg);
-        fprintf(stderr, "mintid: warning: %s\n", msg);
-    }
-    *fmt_out = r->fmt;
+    *fmt_out = got.fmt;
+    *id = got.id;
+    memcpy(prefix, got.prefix, sizeof got.prefix);
     return true;
 }
 
@@ -736,7 +580,7 @@ static int parse_reader(int argc, char **argv, reader *r, const char **to, int *
     if (from_arg != NULL) {
         if (r->fmt == NULL)
             return usage_error("%s", "--from needs --format");
-        if ((r->from = find_form(r->fmt, from_arg)) < 0)
+        if ((r->from = find_form(r->fmt, "--from", from_arg)) < 0)
             return EXIT_USAGE;
     }
     r->epoch = MINTID_EPOCH_DEFAULT;
@@ -807,7 +651,7 @@ static int cmd_convert(int argc, char **argv) {
         return rc < 0 ? EXIT_OK : rc;
     if (ctx.to == NULL)
         return usage_error("%s", "convert needs --to FORM");
-    int to_form = find_form(r.fmt, ctx.to);
+    int to_form = find_form(r.fmt, "--to", ctx.to);
     if (to_form < 0)
         return EXIT_USAGE;
     if (r.prefix != NULL) {
@@ -862,7 +706,7 @@ static int cmd_range(int argc, char **argv) {
     if (fmt == NULL)
         return EXIT_USAGE;
     int form = MINTID_FORM_TEXT;
-    if (as_arg != NULL && (form = find_form(fmt, as_arg)) < 0)
+    if (as_arg != NULL && (form = find_form(fmt, "--as", as_arg)) < 0)
         return EXIT_USAGE;
     if (prefix_option(fmt, form, prefix_arg) != EXIT_OK)
         return EXIT_USAGE;
@@ -924,7 +768,7 @@ static int cmd_formats(int argc, char **argv) {
                        note[0] ? " (" : "", note, note[0] ? ")" : "");
         if (mintid_format_time(e, start, sizeof start) < 0)
             snprintf(start, sizeof start, "Unix ms %" PRId64, e);
-        int64_t unit = fmt->ts_unit_ms, end = (e / unit + (int64_t)mintid_format_max_timestamp(fmt)) * unit;
+        int64_t unit = fmt->ts_unit_ms, end = mintid_format_last_ms(fmt, e);
         if (mintid_format_time(end, when, sizeof when) < 0)
             snprintf(when, sizeof when, "after year 99999");
         out_printf("  epoch: %s (%" PRId64 ")%s; %u-bit timestamp", start, e,

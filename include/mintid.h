@@ -519,12 +519,12 @@ MINTID_API int mintid_check_node(const mintid_format *fmt, int64_t node, char *w
  * formats whose epoch is settable (MINTID_EPOCH_DEFAULT: the format's).
  *
  * MINTID_OK with *out filled. Otherwise the decoders' statuses with
- * mintid_explain()'s sentence; MINTID_EINVAL for an empty text or one with
- * a NUL byte; MINTID_EAMBIGUOUS ("'X' is ambiguous: it could be nanoflake
- * or caloriosa") with out->candidates; MINTID_EINVALID when nothing could
- * be, or when the input decodes but is no ID the format mints
- * (mintid_id_check()): then *out holds it still, for a face that shows it
- * anyway.
+ * mintid_explain()'s sentence; MINTID_ELENGTH for an empty text,
+ * MINTID_ECHAR for one with a NUL byte; MINTID_EFORM for a form the
+ * format has not got, or an integer for a format wider than 64 bits; MINTID_EAMBIGUOUS ("'X' is ambiguous: it could be
+ * nanoflake or caloriosa") with out->candidates; MINTID_EINVALID when nothing could be, or when the input decodes but
+ * is no ID the format mints (mintid_id_check()): then *out holds it still (out->fmt is set), for a face that shows it
+ * anyway. out->fmt is NULL whenever nothing was read.
  */
 typedef struct mintid_reading {
     const mintid_format *fmt;           /* named or guessed */

@@ -393,6 +393,7 @@ int mintid_read_text(const mintid_format *fmt, int form, int64_t epoch_ms, const
     mintid_form got = MINTID_FORM_TEXT;
     int rc = mintid_decode_prefixed(fmt, (mintid_form)form, text, len, &out->id, &got, out->prefix);
     if (rc != MINTID_OK) {
+        out->fmt = NULL; /* nothing was read */
         if (mintid_explain(fmt, form, text, len, rc, why, cap) < 0)
             say(why, cap, rc, "%s: '%s': %s", fmt->name, shown, mintid_strerror(rc));
         return rc;

@@ -97,7 +97,7 @@ if [ "$no_faketime" != --no-faketime ] && command -v faketime >/dev/null; then
 fi
 # A directory that is not there: a clear error, no IDs.
 MINTID_HOST_DIR=$tmp/none run 3 "$M" gen nanoflake
-has_err "in $tmp/none: host-wide state could not be opened"
+has_err "cannot use the host-wide state in $tmp/none: No such file or directory"
 has_err "No such file or directory"
 same "$out" ""
 # A clock reading shared by up to 256 IDs: still unique and in order, as text.
@@ -119,8 +119,12 @@ has_err "gen needs a FORMAT"
 run 2 "$M" gen moonflake
 has_err "unknown format 'moonflake'"
 run 2 "$M" gen moon
-has_err "unknown format 'moon'; formats are: uexky"
+has_err "unknown format 'moon'; formats are uexky, scru160"
 grep -qF "did you mean" "$tmp/err" && fail "a name far from every format got a suggestion: $err"
+run 2 "$M" gen uuid
+has_err "unknown format 'uuid'; did you mean 'uuidv7'?"
+run 2 "$M" gen UUIDv7
+has_err "unknown format 'UUIDv7'; did you mean 'uuidv7'?"
 run 2 "$M" gen nanoflak
 has_err "unknown format 'nanoflak'; did you mean 'nanoflake'?"
 run 2 "$M" inspect --format ulidflake 02MZE4DVKM019
@@ -130,11 +134,11 @@ for n in 0 -5 abc 1e3 " 5" 5x 1000000000000001; do
     has_err "give a count from 1 to 10^15"
 done
 run 2 "$M" gen nanoflake --node 1024
-has_err "nanoflake node ids are 0..1023"
+has_err "--node: node 1024 is out of range: nanoflake's node ids are 0..1023"
 run 2 "$M" gen ulid-flake-scalable --node 32
-has_err "ulid-flake-scalable node ids are 0..31"
+has_err "ulid-flake-scalable's node ids are 0..31"
 run 2 "$M" gen uexky --node 1
-has_err "uexky has no node id field"
+has_err "uexky has no node id"
 run 2 "$M" gen uexky --epoch 0
 has_err "uexky has a fixed epoch"
 run 2 "$M" gen nanoflake --epoch 2999-01-01
@@ -144,7 +148,7 @@ has_err "is not a time"
 run 2 "$M" gen uexky --as padded
 has_err "uexky has no 'padded' form"
 run 2 "$M" gen uexky --as bogus
-has_err "unknown form 'bogus'; forms are text, int, hex, padded, core, uuid"
+has_err "--as: unknown form 'bogus'; uexky's forms are text, int, hex"
 run 2 "$M" gen ulid-flake-scalable --entropy-size 3
 has_err "takes 1..2 bytes"
 run 2 "$M" gen nanoflake --overflow maybe
@@ -177,7 +181,7 @@ has_err "a decimal integer has no leading zero"
 run 1 "$M" inspect --format nanoflake --from hex 0271065ac100000g
 has_err "'g' at position 16 is not a nanoflake digit (0123456789abcdef)"
 run 1 "$M" inspect 00F2N078MDT7J
-has_err "ambiguous: it could be ulid-flake or ulid-flake-scalable"
+has_err "ambiguous: it could be ulid-flake, ulid-flake-scalable or nanoflake; say which with --format"
 [ -z "$out" ] || fail "ambiguous input printed output"
 run 1 "$M" inspect 'not an id!'
 has_err "does not have the shape of any format's ID"
@@ -187,7 +191,7 @@ case "$out" in *'"int":"71027147798529"'*) ;; *) fail "katjjMQN: $out" ;; esac
 printf 'xinaS8QBh\n\n$(evil)\033[31m\nAABA\n' >"$tmp/in"
 run 1 "$M" inspect <"$tmp/in"
 same "$(wc -l <"$tmp/out")" 2
-has_err "empty input line"
+has_err "an empty text is not an ID"
 has_err '\x1b[31m'
 run 2 "$M" inspect --format uexky -IDyhnygA_
 has_err "an ID that starts with '-' goes after '--'"
@@ -211,7 +215,7 @@ same "$(grep -c '"format":"typeid","text":"user_[0-9a-z]\{26\}","hex":"[0-9a-f]\
 run 1 "$M" inspect "$("$M" gen typeid)"
 has_err "it could be ulid or typeid"
 run 1 "$M" inspect "$("$M" gen snowflake)"
-has_err "it could be nanoflake or snowflake or sonyflake"
+has_err "it could be nanoflake, snowflake or sonyflake"
 
 # Type prefixes and named epochs.
 run 0 "$M" convert --format typeid --to text --prefix user 017f22e2-79b0-7cc3-98c4-dc0c0c07398f
@@ -227,7 +231,7 @@ done
 run 2 "$M" gen uuidv7 --prefix user
 has_err "uuidv7 has no type prefix"
 run 2 "$M" gen typeid --prefix user --as uuid
-has_err "only the text form carries a prefix"
+has_err "only typeid's text form carries a prefix"
 run 1 "$M" inspect --format typeid User_01fwhe4ydgfk1shh6w1g60eecf
 run 0 "$M" inspect --format snowflake --epoch discord 175928847299117063
 case "$out" in *'"unix_ms":1462015105796,'*'"node":32,"datacenter":1,"worker":0,"sequence":7}') ;; *) fail "discord: $out" ;; esac
