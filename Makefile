@@ -138,7 +138,7 @@ pg: deps
 check-pg: pg build
 	$(SUDO) python3 -W ignore tests/pg/test_pg.py
 
-# The Debian packages (debian/: libmintid0.3, libmintid-dev, mintid, mintidd,
+# The Debian packages (debian/: libmintid0.4, libmintid-dev, mintid, mintidd,
 # postgresql-15-mintid, libsqlite3-mod-mintid, python3-mintid), built with
 # dpkg-buildpackage from a copy of the files git tracks, as they are in the
 # work tree, in $(BUILD)/deb/src; the .deb files and the .changes land in

@@ -42,7 +42,7 @@ extern "C" {
 /* The one place the version is set: CMakeLists.txt, the packages and the
  * changelog read it from here. MINTID_VERSION_STRING is derived. */
 #define MINTID_VERSION_MAJOR 0
-#define MINTID_VERSION_MINOR 3
+#define MINTID_VERSION_MINOR 4
 #define MINTID_VERSION_PATCH 0
 #define MINTID__STR2(x) #x
 #define MINTID__STR(x) MINTID__STR2(x)

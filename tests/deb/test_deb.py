@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """test_deb.py - the Debian packages of `make deb`, as an operator meets them.
 
-Run as root (make check-deb): it installs libmintid0.3, libmintid-dev, mintid,
+Run as root (make check-deb): it installs libmintid0.4, libmintid-dev, mintid,
 mintidd, postgresql-15-mintid, libsqlite3-mod-mintid and python3-mintid from
 DEB_DIR on this machine, then
 
@@ -55,7 +55,7 @@ import sys
 import tempfile
 import time
 
-PACKAGES = ["libmintid0.3", "libmintid-dev", "mintid", "mintidd", "postgresql-15-mintid", "libsqlite3-mod-mintid",
+PACKAGES = ["libmintid0.4", "libmintid-dev", "mintid", "mintidd", "postgresql-15-mintid", "libsqlite3-mod-mintid",
             "python3-mintid"]
 UNIT = "/lib/systemd/system/mintidd.service"
 CONFFILE = "/etc/mintid/mintidd.conf"
