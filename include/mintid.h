@@ -677,6 +677,27 @@ MINTID_API long mintid_gen_next_n(mintid_gen *gen, mintid_id *out, size_t n);
 MINTID_API long mintid_gen_next_u64(mintid_gen *gen, uint64_t *out, size_t n);
 
 /*
+ * Mint now, or say when: as mintid_gen_next_n(), but never waiting for the
+ * clock (and, on a host-wide generator opened with try_lock, never for the
+ * lock): for an event loop, which parks the request instead. Returns the
+ * number of IDs minted (> 0); 0 when none can be minted now, with
+ * later->reason and later->retry_ms saying why and from which Unix ms a
+ * call can: MINTID_EEXHAUSTED (the unit's IDs are used up: the next unit),
+ * MINTID_ECLOCKBACK (the clock is behind the last ID and the rollback
+ * policy waits: the last ID's unit, or the floor), MINTID_EBUSY (another
+ * process holds the host-wide lock, mintid_host_why() names it: the next
+ * millisecond); or a negative status, as mintid_gen_next_n() (the fail
+ * policies fail). Calls on one generator must not overlap: the event
+ * loop's thread is its only caller.
+ */
+typedef struct mintid_later {
+    int reason;       /* MINTID_EEXHAUSTED, MINTID_ECLOCKBACK or MINTID_EBUSY */
+    int64_t retry_ms; /* the Unix ms from which a call can mint */
+    uint64_t reserved_[4];
+} mintid_later;
+MINTID_API long mintid_gen_try_next_n(mintid_gen *gen, mintid_id *out, size_t n, mintid_later *later);
+
+/*
  * A host-wide generator: its state lives in a small file that every
  * process on the host maps, under a process-shared robust mutex, so that
  * every process minting the same format with the same parameters in the
@@ -891,7 +912,7 @@ MINTID_API int mintid_gen_set_floor(mintid_gen *gen, int64_t unix_ms);
 /* Counters since creation, for metrics. Safe to call at any time. */
 typedef struct mintid_gen_stats {
     uint64_t issued;       /* IDs returned */
-    uint64_t waits;        /* times a call waited for the clock */
+    uint64_t waits;        /* times a call waited for the clock, or was told to come back later */
     uint64_t rollbacks;    /* times the clock was seen going backwards */
     uint64_t exhausted;    /* times a millisecond's sequence ran out */
     int64_t last_unix_ms;  /* timestamp of the last ID issued, Unix ms; -1 before the first; -2 when

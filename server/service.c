@@ -470,8 +470,9 @@ long service_mint(service *svc, const mintid_format *fmt, size_t want, mintid_id
     }
     svc->now_ms = now;
     svc->last_admitted_ms = now;
-    long n = mintid_gen_next_n(gen, out, want);
-    if (n == MINTID_EBUSY) {
+    mintid_later later;
+    long n = mintid_gen_try_next_n(gen, out, want, &later);
+    if (n == 0 && later.reason == MINTID_EBUSY) {
         /* Another process holds the format's lock. Held a moment (another
          * worker minting), the reason of the wait is what it was; held
          * long (a holder stopped), it is the holder. */
@@ -503,22 +504,14 @@ long service_mint(service *svc, const mintid_format *fmt, size_t want, mintid_id
         svc->c->issued[fmt->id] += (uint64_t)n;
         return n;
     }
-    if (n == MINTID_ETIMEDOUT) {
-        /* The generator needs a later millisecond: its sequence is used up,
-         * or the clock is behind its last ID (the rollback policy waits). */
-        mintid_gen_stats s;
-        mintid_gen_get_stats(gen, &s);
-        if (s.last_unix_ms == -2) {
-            /* Its last time cannot be read now (the lock taken meanwhile): the reason stays. */
-            *why = svc->wait_why[fmt->id] != NULL ? svc->wait_why[fmt->id] : "waiting for a later millisecond";
-            *retry_ns = until_ms(now, ns, now + 1);
-            return 0;
-        }
-        *why = s.last_unix_ms > now ? "the clock went back: waiting for it to reach the last ID's time"
-                                    : "the millisecond's sequence is used up: waiting for the next";
+    if (n == 0) {
+        /* The generator needs a later millisecond, and says which: its
+         * sequence is used up, or the clock is behind its last ID (the
+         * rollback policy waits). */
+        *why = later.reason == MINTID_ECLOCKBACK ? "the clock went back: waiting for it to reach the last ID's time"
+                                                 : "the millisecond's sequence is used up: waiting for the next";
         svc->wait_why[fmt->id] = *why;
-        int64_t next_unit = s.last_unix_ms + fmt->ts_unit_ms;
-        *retry_ns = until_ms(now, ns, s.last_unix_ms > now ? s.last_unix_ms : next_unit > now ? next_unit : now + 1);
+        *retry_ns = until_ms(now, ns, later.retry_ms > now ? later.retry_ms : now + 1);
         return 0;
     }
     if (n == MINTID_EHOST) {

@@ -54,8 +54,14 @@ struct mintid_gen {
     mintid__core own_core;
     uint64_t own_last_value;
     mintid_gen_stats stats;
+    /* A call of mintid_gen_try_next_n(): where an ID would wait for a
+     * later unit, next_id() says when and why here and returns LATER. */
+    mintid_later *later;
     mintid_pool rng;
 };
+
+/* next_id(): no ID now, *g->later says when (a try call's; never a status). */
+#define LATER 1
 
 void mintid_pool_init(mintid_pool *pool, mintid_random_fn fn, void *ctx) {
     pool->fn = fn;
@@ -309,6 +315,12 @@ static int read_rel(mintid_gen *g, int64_t *rel) {
     }
     *rel = rel_at(g, now);
     return MINTID_OK;
+}
+
+/* The generator's clock in Unix ms. */
+static int read_now_ms(mintid_gen *g, int64_t *now) {
+    int rc = g->cfg.clock(g->cfg.clock_ctx, now);
+    return rc == MINTID_OK ? MINTID_OK : MINTID_ECLOCK;
 }
 
 /* Unix ms at which timestamp `ts` (units after the epoch) begins. */
@@ -631,6 +643,12 @@ static int next_id(mintid_gen *g, mintid_id *out, uint64_t *value, int64_t *now,
         } else {
             return rc;
         }
+        if (g->later != NULL) {
+            g->stats.waits++; /* told to come back: the wait is the caller's */
+            g->later->reason = rc;
+            g->later->retry_ms = unit_start_ms(g, target);
+            return LATER;
+        }
         rc = wait_until(g, target, &deadline, held);
         if (rc != MINTID_OK)
             return rc;
@@ -715,7 +733,8 @@ static long next_many(mintid_gen *gen, mintid_id *ids, uint64_t *values, size_t 
     if (rc != MINTID_OK)
         return rc;
     bool held = true; /* false: the host's lock was lost (see host_relock) */
-    if (gen->host != NULL && mintid__host_under_warrant(gen->host) && (rc = warrant_wait(gen, &held)) != MINTID_OK) {
+    if (gen->host != NULL && gen->later == NULL && mintid__host_under_warrant(gen->host) &&
+        (rc = warrant_wait(gen, &held)) != MINTID_OK) {
         if (held)
             leave(gen);
         return rc;
@@ -777,10 +796,26 @@ static long next_many(mintid_gen *gen, mintid_id *ids, uint64_t *values, size_t 
             *gen->last_value = last;
         leave(gen);
     }
-    return i > 0 ? (long)i : rc;
+    return i > 0 ? (long)i : rc == LATER ? 0 : rc;
 }
 
 long mintid_gen_next_n(mintid_gen *gen, mintid_id *out, size_t n) { return next_many(gen, out, NULL, n); }
+
+long mintid_gen_try_next_n(mintid_gen *gen, mintid_id *out, size_t n, mintid_later *later) {
+    memset(later, 0, sizeof *later);
+    /* One caller at a time per generator (the generator's contract for a
+     * try call: an event loop's thread), so the field is the call's. */
+    gen->later = later;
+    long got = next_many(gen, out, NULL, n);
+    gen->later = NULL;
+    if (got == MINTID_EBUSY) {
+        int64_t now;
+        later->reason = MINTID_EBUSY;
+        later->retry_ms = read_now_ms(gen, &now) == MINTID_OK ? now + 1 : 0;
+        return 0;
+    }
+    return got;
+}
 
 int mintid_gen_next(mintid_gen *gen, mintid_id *out) {
     long n = next_many(gen, out, NULL, 1);

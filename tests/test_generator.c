@@ -746,6 +746,51 @@ static void test_epoch_change_floor(void) {
     CHECK(mintid_epoch_change_floor(mintid_format_find("nanoflake"), 1288834974657, 1288834974000, mark) == INT64_MIN);
 }
 
+static void rollback_wait(mintid_config *cfg) {
+    cfg->overflow = MINTID_OVERFLOW_WAIT;
+    cfg->rollback = MINTID_ROLLBACK_WAIT;
+}
+
+/* Mint now or say when: never a wait, the unit and the reason instead. */
+static void test_try_next(void) {
+    fake_clock clk = {.now = T0};
+    mintid_gen *g = make(MINTID_NANOFLAKE, &clk, NULL, rollback_wait);
+    static mintid_id ids[5000];
+    mintid_later later;
+    /* A unit holds 4096: the rest of the call is for later. */
+    CHECK_INT(mintid_gen_try_next_n(g, ids, 5000, &later), 4096);
+    CHECK_INT(mintid_gen_try_next_n(g, ids, 10, &later), 0);
+    CHECK_INT(later.reason, MINTID_EEXHAUSTED);
+    CHECK_INT(later.retry_ms, T0 + 1);
+    clk.now = T0 + 1;
+    CHECK_INT(mintid_gen_try_next_n(g, ids, 1, &later), 1);
+    CHECK_INT(mintid_id_unix_ms(mintid_format_get(MINTID_NANOFLAKE), &ids[0], MINTID_EPOCH_DEFAULT), T0 + 1);
+    /* The clock behind the last ID: come back when it reaches its unit. */
+    clk.now = T0 - 3;
+    CHECK_INT(mintid_gen_try_next_n(g, ids, 1, &later), 0);
+    CHECK_INT(later.reason, MINTID_ECLOCKBACK);
+    CHECK_INT(later.retry_ms, T0 + 1);
+    clk.now = T0 + 1;
+    CHECK_INT(mintid_gen_try_next_n(g, ids, 1, &later), 1);
+    /* Each "later" counts as a wait, the caller's (the 4097th ID of the
+     * first call too). A wait of the generator's own would have ended in
+     * MINTID_ETIMEDOUT: the clock stood still. */
+    mintid_gen_stats st;
+    mintid_gen_get_stats(g, &st);
+    CHECK_INT(st.waits, 3);
+    mintid_gen_free(g);
+    /* The fail policies still fail. */
+    clk.now = T0;
+    g = make(MINTID_NANOFLAKE, &clk, NULL, NULL);
+    mintid_config c = *mintid_gen_config(g);
+    mintid_gen_free(g);
+    c.overflow = MINTID_OVERFLOW_FAIL;
+    CHECK_INT(mintid_gen_new(mintid_format_get(MINTID_NANOFLAKE), &c, &g), MINTID_OK);
+    CHECK_INT(mintid_gen_try_next_n(g, ids, 5000, &later), 4096);
+    CHECK_INT(mintid_gen_try_next_n(g, ids, 1, &later), MINTID_EEXHAUSTED);
+    mintid_gen_free(g);
+}
+
 int main(void) {
     test_pure_core();
     test_nanoflake_sequence();
@@ -760,5 +805,6 @@ int main(void) {
     test_long_order();
     test_ids_per_reading();
     test_epoch_change_floor();
+    test_try_next();
     return CHECK_DONE();
 }
