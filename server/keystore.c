@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <pthread.h>
 #include <sqlite3.h>
 #include <stdio.h>
@@ -25,6 +26,8 @@
 #define EXPIRE_BATCH 500
 /* How long the thread waits for another process's write lock before it gives up on a batch. */
 #define BUSY_TIMEOUT_MS 10000
+/* ...and for the lock to note the store's time as it stops. */
+#define STOP_BUSY_TIMEOUT_MS 200
 
 void key_request_created(key_request *r, int64_t now) {
     r->outcome = KEY_CREATED;
@@ -41,9 +44,12 @@ static const char schema[] = "CREATE TABLE IF NOT EXISTS keys("
                              " created_ms INTEGER NOT NULL, PRIMARY KEY(scope, format, key)) WITHOUT ROWID;"
                              "CREATE INDEX IF NOT EXISTS keys_created ON keys(created_ms);"
                              "CREATE TABLE IF NOT EXISTS meta(name TEXT PRIMARY KEY, value INTEGER NOT NULL);"
-                             "INSERT OR IGNORE INTO meta VALUES('keys', 0);";
+                             "INSERT OR IGNORE INTO meta VALUES('keys', 0);"
+                             "CREATE TABLE IF NOT EXISTS clock(one INTEGER PRIMARY KEY CHECK(one = 1),"
+                             " boot TEXT NOT NULL, base_ms INTEGER NOT NULL, boot_ms INTEGER NOT NULL,"
+                             " seen_ms INTEGER NOT NULL, seen_wall_ms INTEGER NOT NULL);";
 
-enum { ST_GET, ST_INSERT, ST_DELETE_OLD, ST_COUNT, ST_ADD, ST_EXPIRE, ST_N };
+enum { ST_GET, ST_INSERT, ST_DELETE_OLD, ST_COUNT, ST_ADD, ST_EXPIRE, ST_SEEN, ST_N };
 static const char *const statements[ST_N] = {
     [ST_GET] = "SELECT count, form, prefix, ids, created_ms FROM keys WHERE scope = ?1 AND format = ?2 AND key = ?3",
     [ST_INSERT] = "INSERT INTO keys VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) ON CONFLICT DO NOTHING",
@@ -52,6 +58,7 @@ static const char *const statements[ST_N] = {
     [ST_ADD] = "UPDATE meta SET value = max(0, value + ?1) WHERE name = 'keys'",
     [ST_EXPIRE] = ("DELETE FROM keys WHERE (scope, format, key) IN"
                    " (SELECT scope, format, key FROM keys WHERE created_ms < ?1 LIMIT ?2)"),
+    [ST_SEEN] = "UPDATE clock SET seen_ms = ?1, seen_wall_ms = ?2 WHERE boot = ?3 AND boot_ms = ?4 AND seen_ms <= ?1",
 };
 
 struct keystore {
@@ -60,7 +67,8 @@ struct keystore {
     sqlite3_stmt *st[ST_N];
     char path[CONFIG_STR_MAX + 32];
     uint64_t ttl_ms, max;
-    int64_t wall_base_ms, boot_base_ms; /* the wall clock and CLOCK_BOOTTIME at open (store_ms) */
+    int64_t base_ms, boot_ms; /* the store's clock: base_ms when CLOCK_BOOTTIME read boot_ms (store_ms) */
+    char boot[40];            /* the boot it counts in (the kernel's boot id) */
     int efd;
     pthread_t thread;
     bool started;
@@ -78,14 +86,27 @@ static int64_t clock_ms(clockid_t id) {
 }
 
 /*
- * The store's time, which keys are created at and expire by: the wall
- * clock as it was when the store was opened, carried on by CLOCK_BOOTTIME
- * (which counts a suspend too). A step of the wall clock while the server
- * runs (NTP correcting it, someone setting it) neither expires a key
- * before its key-ttl nor keeps one past it; it is taken up at the next
- * start.
+ * The store's time, which keys are created at and expire by: one clock for
+ * every process that opens the store (take_clock), counted on
+ * CLOCK_BOOTTIME (which counts a suspend too) from a base in the store. A
+ * step of the wall clock neither expires a key before its key-ttl nor
+ * keeps one past it, and a worker started after one counts as the workers
+ * started before it do.
  */
-static int64_t store_ms(const keystore *ks) { return ks->wall_base_ms + (clock_ms(CLOCK_BOOTTIME) - ks->boot_base_ms); }
+static int64_t store_ms(const keystore *ks) { return ks->base_ms + (clock_ms(CLOCK_BOOTTIME) - ks->boot_ms); }
+
+/* The kernel's boot id, new at every boot ("" where it cannot be read: a
+ * reboot is then known only by CLOCK_BOOTTIME going back). */
+static void read_boot_id(char *out, size_t size) {
+    out[0] = '\0';
+    FILE *f = fopen("/proc/sys/kernel/random/boot_id", "re");
+    if (f == NULL)
+        return;
+    if (fgets(out, (int)size, f) == NULL)
+        out[0] = '\0';
+    fclose(f);
+    out[strcspn(out, "\n")] = '\0';
+}
 
 bool key_same_request(const key_request *r) {
     return r->got_count == r->count && r->got_form == r->form && strcmp(r->got_prefix, r->prefix) == 0;
@@ -163,6 +184,107 @@ static bool step_done(keystore *ks, int idx) {
     int rc = sqlite3_step(ks->st[idx]);
     sqlite3_reset(ks->st[idx]);
     return rc == SQLITE_DONE || (rc == SQLITE_ROW && idx == ST_COUNT);
+}
+
+/*
+ * Takes the store's clock (store_ms) from its clock table, or sets it
+ * there, inside one write transaction: every process that opens the store
+ * in one boot of the host counts the same time from the same base, so no
+ * worker takes another's keys for older than they are, whenever it
+ * started and whatever the wall clock did meanwhile.
+ *
+ * A clock set in another boot (or one that would now read earlier than
+ * the store last saw: CLOCK_BOOTTIME gone back, a reboot whose id could
+ * not be read) is set anew where the store left off: the latest time it
+ * saw (note_seen), or its newest key's if later, plus the time the wall
+ * clock counts from then to now, never less than none. The host's only
+ * witness of the time it was down is the wall clock; a step of it while
+ * the host ran is not taken up, and a clock behind at boot makes no key
+ * younger than it was, nor one from the future. A store with no clock yet
+ * (new, or made by an earlier build) starts at the wall clock, or at its
+ * newest key if that is later. say: log a new boot's clock. false (logged)
+ * if the store cannot be read or written.
+ */
+static bool take_clock(keystore *ks, bool say) {
+    read_boot_id(ks->boot, sizeof ks->boot);
+    if (!exec_sql(ks, "BEGIN IMMEDIATE"))
+        return false;
+    int64_t wall = clock_ms(CLOCK_REALTIME), since_boot = clock_ms(CLOCK_BOOTTIME);
+    int64_t base = 0, at = 0, seen = 0, seen_wall = 0, newest = INT64_MIN;
+    bool had = false, same = false;
+    sqlite3_stmt *s = NULL;
+    bool ok = sqlite3_prepare_v2(ks->db, "SELECT boot, base_ms, boot_ms, seen_ms, seen_wall_ms FROM clock", -1, &s,
+                                 NULL) == SQLITE_OK;
+    int rc = ok ? sqlite3_step(s) : SQLITE_ERROR;
+    ok = rc == SQLITE_ROW || rc == SQLITE_DONE;
+    if (rc == SQLITE_ROW) {
+        had = true;
+        const char *boot = (const char *)sqlite3_column_text(s, 0);
+        base = sqlite3_column_int64(s, 1);
+        at = sqlite3_column_int64(s, 2);
+        seen = sqlite3_column_int64(s, 3);
+        seen_wall = sqlite3_column_int64(s, 4);
+        same = boot != NULL && strcmp(boot, ks->boot) == 0 && base + (since_boot - at) >= seen;
+    }
+    sqlite3_finalize(s);
+    if (ok && same) {
+        ks->base_ms = base;
+        ks->boot_ms = at;
+        if (exec_sql(ks, "COMMIT"))
+            return true;
+        exec_sql(ks, "ROLLBACK");
+        return false;
+    }
+    s = NULL;
+    ok = ok && sqlite3_prepare_v2(ks->db, "SELECT max(created_ms) FROM keys", -1, &s, NULL) == SQLITE_OK &&
+         sqlite3_step(s) == SQLITE_ROW;
+    if (ok && sqlite3_column_type(s, 0) != SQLITE_NULL)
+        newest = sqlite3_column_int64(s, 0);
+    sqlite3_finalize(s);
+    int64_t from;
+    if (had)
+        from = (seen > newest ? seen : newest) + (wall > seen_wall ? wall - seen_wall : 0);
+    else
+        from = wall > newest ? wall : newest;
+    s = NULL;
+    ok = ok &&
+         sqlite3_prepare_v2(ks->db, "INSERT OR REPLACE INTO clock VALUES(1, ?1, ?2, ?3, ?2, ?4)", -1, &s, NULL) ==
+             SQLITE_OK &&
+         sqlite3_bind_text(s, 1, ks->boot, -1, SQLITE_STATIC) == SQLITE_OK &&
+         sqlite3_bind_int64(s, 2, from) == SQLITE_OK && sqlite3_bind_int64(s, 3, since_boot) == SQLITE_OK &&
+         sqlite3_bind_int64(s, 4, wall) == SQLITE_OK && sqlite3_step(s) == SQLITE_DONE;
+    sqlite3_finalize(s);
+    if (!ok) {
+        log_msg(LOG_ERROR, "key store %s: its clock: %s", ks->path, sqlite3_errmsg(ks->db));
+        exec_sql(ks, "ROLLBACK");
+        return false;
+    }
+    if (!exec_sql(ks, "COMMIT")) {
+        exec_sql(ks, "ROLLBACK");
+        return false;
+    }
+    ks->base_ms = from;
+    ks->boot_ms = since_boot;
+    if (say && had)
+        log_msg(LOG_INFO,
+                "key store %s: a new boot; keys age on from where the last one left them, %" PRId64
+                " s later by the system clock",
+                ks->path, (from - (seen > newest ? seen : newest)) / 1000);
+    return true;
+}
+
+/*
+ * Records the store's time now beside the wall clock's, for the next boot
+ * to go on from (take_clock); inside a write transaction. A crash leaves
+ * the last record, a second or so old.
+ */
+static bool note_seen(keystore *ks) {
+    sqlite3_stmt *s = ks->st[ST_SEEN];
+    sqlite3_bind_int64(s, 1, store_ms(ks));
+    sqlite3_bind_int64(s, 2, clock_ms(CLOCK_REALTIME));
+    sqlite3_bind_text(s, 3, ks->boot, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(s, 4, ks->boot_ms);
+    return step_done(ks, ST_SEEN);
 }
 
 /*
@@ -284,7 +406,7 @@ fail:
     return false;
 }
 
-/* Deletes up to EXPIRE_BATCH expired keys; true if there may be more. */
+/* Deletes up to EXPIRE_BATCH expired keys, and notes the store's time; true if there may be more. */
 static bool expire_some(keystore *ks) {
     if (ks->ttl_ms == 0 || ks->remote != NULL || !exec_sql(ks, "BEGIN IMMEDIATE"))
         return false;
@@ -297,7 +419,7 @@ static bool expire_some(keystore *ks) {
     }
     int gone = sqlite3_changes(ks->db);
     sqlite3_bind_int64(ks->st[ST_ADD], 1, -gone);
-    if (!step_done(ks, ST_ADD) || !exec_sql(ks, "COMMIT")) {
+    if (!step_done(ks, ST_ADD) || !note_seen(ks) || !exec_sql(ks, "COMMIT")) {
         exec_sql(ks, "ROLLBACK");
         return false;
     }
@@ -334,6 +456,14 @@ static void *store_main(void *arg) {
             ssize_t n = write(ks->efd, &one, sizeof one);
             (void)n; /* an eventfd at its limit is readable already */
         } else if (stop) {
+            /* Where the next boot goes on from (a crash leaves expiry's last
+             * note): a moment's wait for the lock at most, so that another
+             * process holding it never holds up the stop. */
+            if (ks->remote == NULL) {
+                sqlite3_busy_timeout(ks->db, STOP_BUSY_TIMEOUT_MS);
+                if (exec_sql(ks, "BEGIN IMMEDIATE") && (!note_seen(ks) || !exec_sql(ks, "COMMIT")))
+                    exec_sql(ks, "ROLLBACK");
+            }
             return NULL;
         }
         /* Expired keys, a small batch at a time between commits, so that
@@ -417,25 +547,60 @@ static bool write_store_id(const char *id_path, long long id) {
     return true;
 }
 
+/* keys.id's path (out, of sizeof ((keystore *)0)->path bytes), beside the store at path. */
+static void id_path_of(const char *path, char *out, size_t size) {
+    snprintf(out, size, "%s", path);
+    char *base = strrchr(out, '/');
+    snprintf(base != NULL ? base + 1 : out, size - (size_t)(base != NULL ? base + 1 - out : 0), "keys.id");
+}
+
+/*
+ * The command that starts with no keys on purpose, for a message: what is
+ * left of the store at path, with keys.id, so that the next start makes a
+ * store of its own and no -wal of the old one is read into it.
+ */
+static void forget_command(const char *path, char *out, size_t size) {
+    const char *slash = strrchr(path, '/');
+    const char *name = slash != NULL ? slash + 1 : path;
+    int dir_len = slash != NULL ? (int)(slash - path) : 1;
+    snprintf(out, size, "cd %.*s && rm -f %s %s-wal %s-shm keys.id", dir_len, slash != NULL ? path : ".", name, name,
+             name);
+}
+
 int keystore_prepare(const char *path) {
     keystore ks = {.db = NULL};
     snprintf(ks.path, sizeof ks.path, "%s", path);
-    char id_path[sizeof ks.path];
-    snprintf(id_path, sizeof id_path, "%s", path);
-    char *base = strrchr(id_path, '/');
-    snprintf(base != NULL ? base + 1 : id_path, sizeof id_path - (size_t)(base != NULL ? base + 1 - id_path : 0),
-             "keys.id");
+    char id_path[sizeof ks.path], forget[2 * sizeof ks.path];
+    id_path_of(path, id_path, sizeof id_path);
+    forget_command(path, forget, sizeof forget);
     long long recorded = 0;
     int have_id = read_store_id(id_path, &recorded);
     if (have_id < 0)
         return -1;
-    if (have_id == 1 && access(path, F_OK) != 0 && errno == ENOENT) {
+    /* A store that the directory shows it had (keys.id, or the -wal and
+     * -shm files SQLite leaves beside it after a crash or while workers
+     * run) but that is gone, or an empty file, was lost while the server
+     * was stopped: refused, as a state file missing from a used directory
+     * is, not made anew with every key forgotten. SQLite would delete a
+     * -wal it finds beside an empty file, and with it the lost store's last
+     * commits. */
+    char wal[sizeof ks.path + 8], shm[sizeof ks.path + 8];
+    snprintf(wal, sizeof wal, "%s-wal", path);
+    snprintf(shm, sizeof shm, "%s-shm", path);
+    struct stat found;
+    bool gone = stat(path, &found) != 0 ? errno == ENOENT : S_ISREG(found.st_mode) && found.st_size == 0;
+    const char *shows = !gone                    ? NULL
+                        : have_id == 1           ? id_path
+                        : access(wal, F_OK) == 0 ? wal
+                        : access(shm, F_OK) == 0 ? shm
+                                                 : NULL;
+    if (shows != NULL) {
         log_msg(LOG_ERROR,
-                "key store %s is missing, but %s says this state directory made one: it was deleted or moved "
-                "while the server was stopped, and a retry of every key it held would get new IDs. Restore it "
-                "from a backup (with its -wal file, if there was one); to start with no keys on purpose, remove "
-                "%s",
-                path, id_path, id_path);
+                "key store %s is missing or empty, but %s shows this state directory had one: it was deleted, "
+                "moved or emptied while the server was stopped, and a retry of every key it held would get new "
+                "IDs. Put it back beside its -wal, or restore a backup once the -wal and -shm left there are "
+                "removed (they are the lost store's); to start with no keys on purpose: %s",
+                path, shows, forget);
         return -1;
     }
     /* Made readable by its owner alone, as the state directory is; SQLite
@@ -471,9 +636,10 @@ int keystore_prepare(const char *path) {
         verdict = (const char *)sqlite3_column_text(check, 0);
     if (ok && (verdict == NULL || strcmp(verdict, "ok") != 0)) {
         log_msg(LOG_ERROR,
-                "key store %s is damaged (%s): mintidd will not start with it. Restore it from a backup, or move it "
-                "aside to start with no keys (every key's IDs then forgotten)",
-                path, verdict != NULL ? verdict : sqlite3_errmsg(ks.db));
+                "key store %s is damaged (%s): mintidd will not start with it. Restore it from a backup; to start "
+                "with no keys on purpose (every key's IDs then forgotten), move it aside with its -wal and -shm "
+                "(to look into), then: %s",
+                path, verdict != NULL ? verdict : sqlite3_errmsg(ks.db), forget);
         ok = false;
     }
     sqlite3_finalize(check);
@@ -496,14 +662,15 @@ int keystore_prepare(const char *path) {
                 path, id, id_path, recorded, id_path);
         ok = false;
     }
+    /* The clock every process opening the store counts keys' ages on. */
+    ok = ok && take_clock(&ks, true);
     if (ok && have_id == 0)
         ok = write_store_id(id_path, id);
     sqlite3_close(ks.db);
-    struct stat sb;
-    if (ok && stat(path, &sb) == 0) {
+    if (ok && stat(path, &found) == 0) {
         prepared.known = true;
-        prepared.dev = sb.st_dev;
-        prepared.ino = sb.st_ino;
+        prepared.dev = found.st_dev;
+        prepared.ino = found.st_ino;
     }
     return ok ? 0 : -1;
 }
@@ -519,8 +686,10 @@ keystore *keystore_open(const char *path, uint64_t ttl_s, uint64_t max, keystore
     ks->remote = remote;
     snprintf(ks->path, sizeof ks->path, "%s", path);
     ks->ttl_ms = ttl_s * 1000;
-    ks->wall_base_ms = clock_ms(CLOCK_REALTIME);
-    ks->boot_base_ms = clock_ms(CLOCK_BOOTTIME);
+    /* etcd keeps key-ttl by its own leases: the time is only what a key's
+     * created_ms says, and the file's clock is not the cluster's. */
+    ks->base_ms = clock_ms(CLOCK_REALTIME);
+    ks->boot_ms = clock_ms(CLOCK_BOOTTIME);
     ks->max = max;
     ks->efd = -1;
     ks->in_tail = &ks->in;
@@ -534,10 +703,13 @@ keystore *keystore_open(const char *path, uint64_t ttl_s, uint64_t max, keystore
     struct stat sb;
     int found = stat(path, &sb);
     if (found != 0 && errno == ENOENT) {
+        char forget[2 * sizeof ks->path];
+        forget_command(path, forget, sizeof forget);
         log_msg(LOG_ERROR,
                 "key store %s is missing: it was deleted or moved while mintidd ran, and is not made anew with "
-                "every key's IDs forgotten. Put it back, or restart mintidd to start with an empty key store",
-                path);
+                "every key's IDs forgotten. Put it back; to start with no keys on purpose, stop mintidd, run %s, "
+                "and restart mintidd",
+                path, forget);
         goto fail;
     }
     /* Another file in its place (a backup copied over it) is refused too:
@@ -558,6 +730,8 @@ keystore *keystore_open(const char *path, uint64_t ttl_s, uint64_t max, keystore
             log_msg(LOG_ERROR, "key store %s: %s", path, sqlite3_errmsg(ks->db));
             goto fail;
         }
+    if (!take_clock(ks, false))
+        goto fail;
 thread:
     ks->efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
     if (ks->efd < 0) {

@@ -79,13 +79,17 @@ typedef struct keystore_remote {
 /*
  * Makes the store's file at path if there is none (its owner's alone, as
  * an older one and its -wal and -shm files are made too), checks it (PRAGMA
- * quick_check), puts it in WAL mode and makes its tables; once, before any
- * process opens it. 0, or -1 after logging why, naming the file.
+ * quick_check), puts it in WAL mode, makes its tables and sets the clock
+ * keys age by for this boot; once, before any process opens it. A store
+ * that keys.id or a -wal or -shm beside it shows was there, but is missing
+ * or empty, is refused, as is another store in its place. 0, or -1 after
+ * logging why, naming the file.
  */
 int keystore_prepare(const char *path);
 /*
  * Opens the store at path, as keystore_prepare left it (a file missing
- * since, or another in its place, is refused), and starts its thread.
+ * since, or another in its place, is refused), takes the clock keys age
+ * by from it, the same in every process, and starts its thread.
  * ttl_s: seconds a key lives (0: forever); max: keys it may hold. With
  * remote, keys are decided there and the file is not used; the store owns
  * remote from here on, and closes it. Returns NULL after logging why,

@@ -5,8 +5,9 @@
 POST /v1/{format} with an Idempotency-Key, RESP's MINT ... KEY key, and
 what a key was given (GET /v1/keys/{format}/{key}, KEYGET), against a real
 mintidd: replays, mismatches, a retry while the first is still being
-committed, restarts and kill -9, expiry, a full store, a damaged store, and
-keys scoped per secret.
+committed, restarts and kill -9, expiry (one clock for every worker, a
+worker restarted after the clock stepped, a reboot), a full store, a
+damaged, deleted or replaced store, and keys scoped per secret.
 """
 
 import http.client
@@ -15,8 +16,10 @@ import os
 import re
 import select
 import shutil
+import signal
 import socket
 import sqlite3
+import subprocess
 import sys
 import tempfile
 import time
@@ -24,7 +27,7 @@ import unittest
 import urllib.parse
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import Server, have_faketime, set_clock, server_test_args  # noqa: E402
+from harness import Server, children, have_faketime, set_clock, server_test_args  # noqa: E402
 from resp_client import Resp, RespError  # noqa: E402
 
 MINTIDD = None
@@ -266,7 +269,7 @@ class Lifetimes(unittest.TestCase):
             srv = Server(MINTIDD, state_dir=state).start()
             status, headers, again = post(srv, "/v1/snowflake?count=5", '"k9"')
             self.assertEqual((status, again), (200, ids))
-            self.assertEqual(Resp(srv.resp_port).call("MINT", "nanoflake", "KEY", "k9r"), one)
+            self.assertEqual(Resp.once(srv.resp_port, "MINT", "nanoflake", "KEY", "k9r"), one)
             srv.stop()
             srv = Server(MINTIDD, state_dir=state).start()
             status, _, again = post(srv, "/v1/snowflake?count=5", '"k9"')
@@ -316,6 +319,55 @@ class Lifetimes(unittest.TestCase):
             with Server(MINTIDD, state_dir=state) as srv:
                 self.assertEqual(post(srv, "/v1/nanoflake", '"kept"')[0], 201)
 
+    def test_store_deleted_with_its_wal_left(self):
+        """keys.sqlite deleted (or emptied) while the server was stopped,
+        the -wal and -shm files a killed server left beside it still there:
+        refused, with keys.id or without it, and the -wal kept; the command
+        the message names starts with no keys on purpose."""
+        def refused(state, *texts):
+            srv = Server(MINTIDD, state_dir=state).start(expect_ready=False)
+            try:
+                status, log = srv.wait()
+            finally:
+                srv.__exit__(None, None, None)
+            self.assertEqual(status, 1, log)
+            for text in texts:
+                self.assertIn(text, log)
+            self.assertTrue(os.path.exists(os.path.join(state, "keys.sqlite-wal")), "the lost store's -wal is gone")
+            return log
+
+        with tempfile.TemporaryDirectory() as tmp:
+            state = os.path.join(tmp, "state")
+            srv = Server(MINTIDD, state_dir=state, args=["--workers", "2"]).start()
+            workers = children(srv.proc.pid)
+            first = {}
+            for i in range(20):
+                status, _, first[i] = post(srv, "/v1/nanoflake", f'"w{i}"')
+                self.assertEqual(status, 201)
+            srv.kill()
+            deadline = time.monotonic() + 10
+            while any(os.path.exists(f"/proc/{w}") for w in workers) and time.monotonic() < deadline:
+                time.sleep(0.02)
+            self.assertFalse(any(os.path.exists(f"/proc/{w}") for w in workers), "the workers outlived the supervisor")
+            path = os.path.join(state, "keys.sqlite")
+            self.assertTrue(os.path.exists(path + "-wal"))
+            os.remove(path)
+            command = "rm -f keys.sqlite keys.sqlite-wal keys.sqlite-shm keys.id"
+            refused(state, f"key store {path} is missing or empty, but {state}/keys.id shows", command)
+            # Without keys.id too (the -wal is what shows the store was there),
+            # and with an empty file in the store's place.
+            os.remove(os.path.join(state, "keys.id"))
+            refused(state, "is missing or empty", f"{path}-wal shows", command)
+            open(path, "w").close()
+            log = refused(state, "is missing or empty", f"{path}-wal shows", command)
+            # The loss taken on purpose, by the command the message names.
+            line = next(x for x in log.splitlines() if "to start with no keys on purpose: " in x)
+            subprocess.run(line.split("to start with no keys on purpose: ", 1)[1], shell=True, check=True)
+            with Server(MINTIDD, state_dir=state) as srv:
+                status, _, body = post(srv, "/v1/nanoflake", '"w0"')
+                self.assertEqual(status, 201, body)
+                self.assertNotEqual(body, first[0])
+
     def test_expiry(self):
         with Server(MINTIDD, args=["--key-ttl", "1"]) as srv:
             status, _, first = post(srv, "/v1/nanoflake", '"short"')
@@ -361,6 +413,91 @@ class Lifetimes(unittest.TestCase):
                 status, _, body = request(srv.http_port, "GET", "/v1/keys/nanoflake/stepped")
                 self.assertEqual((status, body), (200, first))
 
+    def test_worker_restarted_after_clock_step(self):
+        # The workers share one store, and a key's age is one age for all
+        # of them: a worker restarted (a crash, the OOM killer) after the
+        # system clock stepped forward past key-ttl takes no key for
+        # expired, deletes none of the others' keys, and every retry gets
+        # exactly its first answer, from a worker started before the step
+        # or after it.
+        if NO_FAKETIME:
+            self.skipTest("libfaketime is not preloaded into a sanitizer build")
+        if not have_faketime():
+            self.fail("libfaketime is not installed (make deps installs it)")
+        with tempfile.TemporaryDirectory() as tmp:
+            clock = os.path.join(tmp, "clock")
+            set_clock(clock, 0)
+            with Server(MINTIDD, faketime_file=clock, args=["--workers", "2", "--key-ttl", "3600"]) as srv:
+                self.assertTrue(srv.wait_log(b" ready: ", count=1), srv.log.decode())
+                first = {}
+                for i in range(40):
+                    status, _, body = post(srv, "/v1/nanoflake?count=2", f'"step-{i}"')
+                    self.assertEqual(status, 201, body)
+                    first[i] = body
+                set_clock(clock, 7200)
+
+                def restart(victim):
+                    os.kill(victim, signal.SIGKILL)
+                    deadline = time.monotonic() + 10
+                    while time.monotonic() < deadline and (victim in children(srv.proc.pid) or
+                                                           len(children(srv.proc.pid)) < 2):
+                        time.sleep(0.02)
+                    self.assertNotIn(victim, children(srv.proc.pid), srv.log.decode())
+                    self.assertEqual(len(children(srv.proc.pid)), 2, "not restarted:\n" + srv.log.decode())
+
+                def retries(rounds):
+                    # Each on a connection of its own, taken by either worker.
+                    for _ in range(rounds):
+                        for i in range(40):
+                            status, _, body = post(srv, "/v1/nanoflake?count=2", f'"step-{i}"')
+                            self.assertEqual((status, body), (200, first[i]), f"key step-{i}")
+
+                # One worker restarted beside one started before the step,
+                # then the other: every retry is then a restarted worker's.
+                workers = children(srv.proc.pid)
+                restart(workers[0])
+                retries(2)
+                restart(workers[1])
+                retries(1)
+                with sqlite3.connect(store_path(srv)) as db:
+                    self.assertEqual(db.execute("SELECT count(*) FROM keys").fetchone()[0], 40)
+
+    def test_keys_age_across_a_reboot(self):
+        # After a reboot (another boot id in the store's clock) a key's age
+        # goes on from where the store left it, by the time the system clock
+        # counts while the host was down: a step of the clock before the
+        # reboot is not taken for time the key lived (nor is every key
+        # deleted at the start), and a host down past key-ttl finds its keys
+        # expired (none lives for ever).
+        if NO_FAKETIME:
+            self.skipTest("libfaketime is not preloaded into a sanitizer build")
+        if not have_faketime():
+            self.fail("libfaketime is not installed (make deps installs it)")
+        with tempfile.TemporaryDirectory() as tmp:
+            clock, state = os.path.join(tmp, "clock"), os.path.join(tmp, "state")
+
+            def reboot():
+                with sqlite3.connect(os.path.join(state, "keys.sqlite")) as db:
+                    self.assertEqual(db.execute("UPDATE clock SET boot = 'a boot before'").rowcount, 1)
+
+            set_clock(clock, 0)
+            with Server(MINTIDD, state_dir=state, faketime_file=clock, args=["--key-ttl", "3600"]) as srv:
+                status, _, first = post(srv, "/v1/nanoflake", '"booted"')
+                self.assertEqual(status, 201, first)
+                set_clock(clock, 7200)
+            reboot()
+            with Server(MINTIDD, state_dir=state, faketime_file=clock, args=["--key-ttl", "3600"]) as srv:
+                self.assertEqual(post(srv, "/v1/nanoflake", '"booted"')[::2], (200, first))
+            reboot()
+            set_clock(clock, 7200 + 3700)
+            with Server(MINTIDD, state_dir=state, faketime_file=clock, args=["--key-ttl", "3600"]) as srv:
+                status, _, body = request(srv.http_port, "GET", "/v1/keys/nanoflake/booted")
+                self.assertEqual(status, 404, body)
+                status, _, body = post(srv, "/v1/nanoflake", '"booted"')
+                self.assertEqual(status, 201, body)
+                self.assertNotEqual(body, first)
+                self.assertIn(b"a new boot", srv.log)
+
     def test_replay_while_minting_fails(self):
         # A retry whose IDs are in the store gets them even when no ID can
         # be minted (here, the clock stepped back behind the last ID's
@@ -400,14 +537,14 @@ class Lifetimes(unittest.TestCase):
             self.assertEqual(post(srv, "/v1/nanoflake", '"b"')[0], 507)
             self.assertEqual(request(srv.http_port, "GET", "/v1/keys/nanoflake/a")[0], 200)
             self.assertEqual(request(srv.http_port, "GET", "/v1/keys/nanoflake/c")[0], 404)
-            self.assertNotIsInstance(Resp(srv.resp_port).call("MINT", "nanoflake", "KEY", "a"), RespError)
+            self.assertNotIsInstance(Resp.once(srv.resp_port, "MINT", "nanoflake", "KEY", "a"), RespError)
             want = {"created": 1, "replayed": 2, "mismatch": 1, "conflict": 0, "full": 1, "found": 1, "absent": 1,
                     "failed": 0}
             body = request(srv.http_port, "GET", "/metrics")[2]
             got = {m.group(1): int(m.group(2))
                    for m in re.finditer(r'^mintid_keys_total\{outcome="(\w+)"\} (\d+)$', body, re.M)}
             self.assertEqual(got, want)
-            info = Resp(srv.resp_port).call("INFO")
+            info = Resp.once(srv.resp_port, "INFO")
             got = {m.group(1): int(m.group(2)) for m in re.finditer(r"^keys_(\w+):(\d+)\r$", info, re.M)}
             self.assertEqual(got, want)
 
@@ -419,7 +556,7 @@ class Lifetimes(unittest.TestCase):
             status, _, body = post(srv, "/v1/nanoflake", '"c"')
             self.assertEqual(status, 507, body)
             self.assertIn("key-max", body)
-            err = Resp(srv.resp_port).call("MINT", "nanoflake", "KEY", "c")
+            err = Resp.once(srv.resp_port, "MINT", "nanoflake", "KEY", "c")
             self.assertIsInstance(err, RespError)
             self.assertIn("key-max", str(err))
             self.assertEqual(post(srv, "/v1/nanoflake")[0], 200)
