@@ -10,22 +10,29 @@
  * <format>_min/_max and their _int and _blob forms), plus mintid_inspect,
  * mintid_timestamp and mintid_config. Only the public header is used.
  *
- * Each connection has its own settings (the node id, each settable epoch)
- * and mints from the process's source for a format and those settings,
- * taken on first use and shared with the process's other connections: a
- * host-wide generator, of which every process of the host that mints the
- * format with the same node and epoch continues one sequence, so many
- * processes writing one database never collide (see struct source).
+ * What a person gives (a format's name, a node id, an epoch, a type
+ * prefix, an ID) is looked up and read by the library, and an error is the
+ * library's sentence, with the SQLite error code of its status's class
+ * (class_code()). What stays here is SQLite's glue: its value types, its
+ * SQL names of formats ('ulid_flake'), the connection's settings.
+ *
+ * Each connection has its own settings (each format's node id and
+ * settable epoch) and mints from the process's source for a format and
+ * those settings, taken on first use and shared with the process's other
+ * connections: a host-wide generator, of which every process of the host
+ * that mints the format with the same node and epoch continues one
+ * sequence, so many processes writing one database never collide (see
+ * struct source).
  */
 #include "mintid.h"
 
 #include <sqlite3ext.h>
 
 #include <errno.h>
-#include <limits.h>
-#include <stdarg.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,7 +43,7 @@ SQLITE_EXTENSION_INIT1
 
 /* SQLite's JSON functions read a text of this subtype as JSON, not as a string. */
 #define JSON_SUBTYPE 74
-#define MSG_MAX 640
+#define MSG_MAX (MINTID_WHY_MAX + 160)
 #define SQL_NAME_MAX 64
 
 /* Flags of the functions that read IDs and times: the same arguments give the
@@ -58,6 +65,9 @@ SQLITE_EXTENSION_INIT1
 /* mintid_config changes the connection's settings: never from a schema. */
 #define CONFIG_FLAGS (SQLITE_UTF8 | SQLITE_DIRECTONLY)
 
+/* A format's node id when MINTID_NODE does not fit it: minting says why. */
+#define NODE_ENV_REFUSED INT64_MIN
+
 typedef struct conn conn;
 typedef struct source source;
 
@@ -70,7 +80,7 @@ typedef struct slot {
 /* A connection's settings and the sources it mints from; freed with its last function. */
 struct conn {
     int refs;
-    int64_t node;                       /* node id of the formats whose node field is not optional */
+    int64_t node[MINTID_FORMAT_COUNT];  /* formats whose node field is not optional (node_applies) */
     int64_t epoch[MINTID_FORMAT_COUNT]; /* MINTID_EPOCH_DEFAULT: the format's own */
     source *src[MINTID_FORMAT_COUNT];
     slot slots[MINTID_FORMAT_COUNT];
@@ -178,31 +188,45 @@ static void sql_name(const mintid_format *fmt, char *out, size_t cap) {
             *p = '_';
 }
 
-/* The largest node id of any format with a node field that is not optional. */
-static int64_t node_max(void) {
-    int64_t max = 0;
-    for (int i = 0; i < MINTID_FORMAT_COUNT; i++) {
-        const mintid_format *f = mintid_format_get((mintid_format_id)i);
-        if (f->node_bits > 0 && !f->node_optional && ((INT64_C(1) << f->node_bits) - 1) > max)
-            max = (INT64_C(1) << f->node_bits) - 1;
+/* The formats that take the connection's node id: those whose node field is not optional. */
+static bool node_applies(const mintid_format *fmt) { return fmt->node_bits > 0 && !fmt->node_optional; }
+
+/* ---- errors -------------------------------------------------------------------------- */
+
+/*
+ * The SQLite error code of a status, by its class: the one place that
+ * decides it (docs/sqlite.md, "Errors"). SQLite gives a function's error
+ * to the caller as this code (sqlite3_errcode(), Python's
+ * sqlite_errorname) beside the message. None of these codes makes SQLite
+ * roll back the transaction, as SQLITE_IOERR, SQLITE_FULL and SQLITE_NOMEM
+ * would in a statement that writes: a failed call fails its statement only.
+ */
+static int class_code(mintid_class cls) {
+    switch (cls) {
+    case MINTID_CLASS_NONE:
+    case MINTID_CLASS_INPUT:
+        return SQLITE_ERROR; /* the caller's words: the same call fails again */
+    case MINTID_CLASS_CLOCK:
+    case MINTID_CLASS_CAPACITY:
+        return SQLITE_BUSY; /* not now: the same call may succeed later */
+    case MINTID_CLASS_ENVIRONMENT:
+        return SQLITE_CANTOPEN; /* the host: its host-wide state, memory, randomness, its mintidd */
+    case MINTID_CLASS_PROGRAM:
+        return SQLITE_INTERNAL; /* this extension's own mistake */
     }
-    return max;
+    return SQLITE_INTERNAL;
 }
 
-static void error_msg(sqlite3_context *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void error_msg(sqlite3_context *ctx, const char *fmt, ...) {
+/* Fails the call with a message and the code of status's class. */
+static void fail(sqlite3_context *ctx, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void fail(sqlite3_context *ctx, int status, const char *fmt, ...) {
     char msg[MSG_MAX];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     sqlite3_result_error(ctx, msg, -1);
-}
-
-/* Untrusted text, escaped for a message. */
-static const char *escaped(const char *s, size_t len, char *buf, size_t cap) {
-    mintid_escape(s, len, buf, cap);
-    return buf;
+    sqlite3_result_error_code(ctx, class_code(mintid_status_class(status)));
 }
 
 /* A BLOB is never read as a setting or a time: shown as its bytes, x'...'. */
@@ -218,39 +242,29 @@ static const char *blob_shown(sqlite3_value *v, char *buf, size_t cap) {
     return buf;
 }
 
-/* A value of that type (read before its text: a conversion changes it) in a
- * message: a BLOB as its bytes, anything else as its quoted text (or `none` without one). */
-static const char *shown(sqlite3_value *v, int type, const char *t, const char *none, char *buf, size_t cap) {
-    char safe[MINTID_ESCAPED_MAX];
-    if (type == SQLITE_BLOB)
-        return blob_shown(v, buf, cap);
-    snprintf(buf, cap, "'%s'", t != NULL ? escaped(t, (size_t)sqlite3_value_bytes(v), safe, sizeof safe) : none);
-    return buf;
-}
-
-/* A format named by an SQL argument: its name, or its SQL name ('ulid_flake'). */
+/*
+ * A format named by an SQL argument: its name, or its SQL name
+ * ('ulid_flake'); else NULL with the library's sentence (the name a person
+ * most likely meant) as the error.
+ */
 static const mintid_format *format_arg(sqlite3_context *ctx, sqlite3_value *v) {
     const char *s = (const char *)sqlite3_value_text(v);
-    size_t len = (size_t)sqlite3_value_bytes(v);
-    char name[SQL_NAME_MAX], safe[MINTID_ESCAPED_MAX];
+    size_t len = s != NULL ? (size_t)sqlite3_value_bytes(v) : 0;
+    char name[SQL_NAME_MAX], why[MINTID_WHY_MAX];
     const mintid_format *fmt = NULL;
-    if (s != NULL && len < sizeof name && memchr(s, '\0', len) == NULL) {
+    if (s != NULL && len < sizeof name && memchr(s, '_', len) != NULL && memchr(s, '\0', len) == NULL) {
         memcpy(name, s, len + 1);
         for (char *p = name; *p != '\0'; p++)
             if (*p == '_')
                 *p = '-';
-        fmt = mintid_format_find(s);
-        if (fmt == NULL)
-            fmt = mintid_format_find(name);
+        fmt = mintid_format_find(name);
     }
     if (fmt == NULL) {
-        /* As the command says it. */
-        char names[MINTID_FORMAT_NAMES_MAX];
-        size_t n = 0;
-        for (int i = 0; i < MINTID_FORMAT_COUNT && n < sizeof names; i++)
-            n += (size_t)snprintf(names + n, sizeof names - n, " %s", mintid_format_get((mintid_format_id)i)->name);
-        error_msg(ctx, "unknown format '%s'; formats are:%s", escaped(s ? s : "", s ? len : 0, safe, sizeof safe),
-                  names);
+        int rc = mintid_lookup_format(s != NULL ? s : "", len, &fmt, why, sizeof why);
+        if (rc != MINTID_OK) {
+            fail(ctx, rc, "%s", why);
+            return NULL;
+        }
     }
     return fmt;
 }
@@ -260,7 +274,13 @@ static int64_t conn_epoch(const conn *c, const mintid_format *fmt) {
     return fmt->epoch_settable && c->epoch[fmt->id] != MINTID_EPOCH_DEFAULT ? c->epoch[fmt->id] : fmt->epoch_ms;
 }
 
-static bool node_applies(const mintid_format *fmt) { return fmt->node_bits > 0 && !fmt->node_optional; }
+/* fmt's node id as MINTID_NODE says (0 when it is not set), or NODE_ENV_REFUSED. */
+static int64_t env_node(const mintid_format *fmt) {
+    int64_t node;
+    if (mintid_env_node(fmt, &node, NULL, 0) != MINTID_OK)
+        return NODE_ENV_REFUSED;
+    return node == -1 ? 0 : node;
+}
 
 /* ---- generators ---------------------------------------------------------------------- */
 
@@ -270,26 +290,23 @@ static bool node_applies(const mintid_format *fmt) { return fmt->node_bits > 0 &
  */
 static mintid_gen *new_generator(sqlite3_context *ctx, const mintid_format *fmt, const mintid_config *cfg) {
     /* The directory and the id space as every home reads them. */
-    char dir[PATH_MAX], space[MINTID_ID_SPACE_MAX + 1], env_why[512];
-    if (mintid_env_host_dir(dir, sizeof dir, env_why, sizeof env_why) != MINTID_OK ||
-        mintid_env_id_space(space, sizeof space, env_why, sizeof env_why) != MINTID_OK) {
-        error_msg(ctx, "%s", env_why);
+    char dir[PATH_MAX], space[MINTID_ID_SPACE_MAX + 1], why[MINTID_WHY_MAX];
+    int rc = mintid_env_host_dir(dir, sizeof dir, why, sizeof why);
+    if (rc == MINTID_OK)
+        rc = mintid_env_id_space(space, sizeof space, why, sizeof why);
+    if (rc != MINTID_OK) {
+        fail(ctx, rc, "%s", why);
         return NULL;
     }
     mintid_gen *gen = NULL;
-    int rc = mintid_gen_new_host(fmt, cfg, NULL, &gen);
-    if (rc == MINTID_EWARRANT || (cfg->node == MINTID_NODE_HOST && rc == MINTID_EHOSTSTATE && *mintid_host_why())) {
-        error_msg(ctx, "%s: %s", fmt->name, mintid_host_why());
-    } else if (rc == MINTID_EHOST || rc == MINTID_EHOSTSTATE) {
-        const char *why = rc == MINTID_EHOST ? strerror(errno) : NULL;
-        error_msg(ctx, "%s: in %s: %s%s%s (MINTID_HOST_DIR names the directory)", fmt->name, dir, mintid_strerror(rc),
-                  why != NULL ? ": " : "", why != NULL ? why : "");
-    } else if (rc == MINTID_ETIME) {
-        error_msg(ctx, "%s: the epoch %" PRId64 " is in the future", fmt->name, cfg->epoch_ms);
-    } else if (rc != MINTID_OK) {
-        error_msg(ctx, "%s: %s", fmt->name, mintid_strerror(rc));
+    rc = mintid_gen_new_host(fmt, cfg, NULL, &gen);
+    if (rc != MINTID_OK) {
+        int err = errno;
+        mintid_gen_why(fmt, cfg, NULL, rc, err, why, sizeof why);
+        fail(ctx, rc, "%s", why);
+        return NULL;
     }
-    return rc == MINTID_OK ? gen : NULL;
+    return gen;
 }
 
 /*
@@ -310,13 +327,17 @@ static source *slot_source(sqlite3_context *ctx, slot *s) {
      * when it is handed out (source_next). */
     cfg.ids_per_reading = BATCH_MAX;
     if (node_applies(fmt)) {
-        int64_t max = (INT64_C(1) << fmt->node_bits) - 1;
-        if (c->node > max) {
-            error_msg(ctx, "%s: node %" PRId64 " does not fit: %s node ids are 0..%" PRId64 " (mintid_config('node'))",
-                      fmt->name, c->node, fmt->name, max);
-            return NULL;
+        if (c->node[fmt->id] == NODE_ENV_REFUSED) {
+            /* MINTID_NODE, read again for its sentence: a node id this format cannot take. */
+            char why[MINTID_WHY_MAX];
+            int rc = mintid_env_node(fmt, &cfg.node, why, sizeof why);
+            if (rc != MINTID_OK) {
+                fail(ctx, rc, "%s", why);
+                return NULL;
+            }
+            c->node[fmt->id] = cfg.node == -1 ? 0 : cfg.node;
         }
-        cfg.node = c->node;
+        cfg.node = c->node[fmt->id];
     }
     cfg.epoch_ms = conn_epoch(c, fmt);
     pthread_once(&atfork_once, register_atfork);
@@ -366,9 +387,10 @@ static int64_t clock_ms(void) {
  * unit is dropped (those IDs are never used by anyone); the next one is
  * twice as large when one is used up within its unit, up to BATCH_MAX,
  * and half as large when one is dropped, so a process that mints less
- * than one ID per unit draws one at a time and spends none.
+ * than one ID per unit draws one at a time and spends none. On failure,
+ * *err is errno as the generator left it.
  */
-static int source_next(source *src, mintid_id *out) {
+static int source_next(source *src, mintid_id *out, int *err) {
     int64_t now = clock_ms();
     pthread_mutex_lock(&src->lock);
     if (src->pos < src->len) {
@@ -383,6 +405,7 @@ static int source_next(source *src, mintid_id *out) {
     }
     src->pos = src->len = 0;
     long n = mintid_gen_next_n(src->gen, src->ids, src->want);
+    *err = errno; /* for mintid_gen_why() */
     if (n > 0) {
         /* The batch keeps the IDs of its first ID's unit (a call may wait
          * for the next unit midway). */
@@ -403,48 +426,32 @@ static bool mint(sqlite3_context *ctx, slot *s, mintid_id *id) {
     source *src = slot_source(ctx, s);
     if (src == NULL)
         return false;
-    int rc = source_next(src, id);
+    int err = 0, rc = source_next(src, id, &err);
+    if (rc == MINTID_OK)
+        return true;
+    char why[MINTID_WHY_MAX];
+    mintid_gen_why(s->fmt, mintid_gen_config(src->gen), src->gen, rc, err, why, sizeof why);
+    fail(ctx, rc, "%s", why);
     if (rc == MINTID_EWARRANT && src->node == MINTID_NODE_HOST) {
         /* The next call reads the node id the server holds then (a new lease's). */
-        error_msg(ctx, "%s: %s", s->fmt->name, mintid_host_why());
         pthread_mutex_lock(&sources_lock);
         src->stale = true;
         pthread_mutex_unlock(&sources_lock);
         s->c->src[s->fmt->id] = NULL;
         source_release(src);
-        return false;
     }
-    if (rc != MINTID_OK) {
-        /* As the command: a host-wide state ahead of the clock (left by a run
-         * under a clock set ahead) holds every generator back until the clock
-         * reaches it; say where it is and how far ahead. */
-        mintid_gen_stats st;
-        int64_t now = 0;
-        char when[MINTID_TIME_MAX];
-        const char *path = mintid_gen_host_path(src->gen);
-        mintid_gen_get_stats(src->gen, &st);
-        if ((rc == MINTID_ETIMEDOUT || rc == MINTID_ECLOCKBACK) && path != NULL &&
-            mintid_clock_system(NULL, &now) == MINTID_OK && st.last_unix_ms > now &&
-            mintid_format_time(st.last_unix_ms, when, sizeof when) >= 0)
-            error_msg(ctx, "%s: %s; the host-wide state %s has minted up to %s, %" PRId64 " ms ahead of the clock",
-                      s->fmt->name, mintid_strerror(rc), path, when, st.last_unix_ms - now);
-        else
-            error_msg(ctx, "%s: %s", s->fmt->name, rc == MINTID_EWARRANT ? mintid_host_why() : mintid_strerror(rc));
-        return false;
-    }
-    return true;
+    return false;
 }
 
 /* gen_<format>([prefix]): the canonical text; a type prefix where the format has one. */
 static void fn_gen_text(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     slot *s = sqlite3_user_data(ctx);
     const char *prefix = argc > 0 ? (const char *)sqlite3_value_text(argv[0]) : NULL;
-    if (prefix != NULL && prefix[0] != '\0' &&
-        mintid_prefix_check(s->fmt, prefix, (size_t)sqlite3_value_bytes(argv[0])) != MINTID_OK) {
-        char safe[MINTID_ESCAPED_MAX];
-        error_msg(ctx, "%s: prefix '%s': a %s prefix is 1 to %u of a-z and '_', starting and ending with a letter",
-                  s->fmt->name, escaped(prefix, (size_t)sqlite3_value_bytes(argv[0]), safe, sizeof safe), s->fmt->name,
-                  s->fmt->prefix_max);
+    size_t len = prefix != NULL ? (size_t)sqlite3_value_bytes(argv[0]) : 0;
+    char why[MINTID_WHY_MAX];
+    int rc = mintid_lookup_prefix(s->fmt, MINTID_FORM_TEXT, prefix, len, why, sizeof why);
+    if (rc != MINTID_OK) {
+        fail(ctx, rc, "%s", why);
         return;
     }
     mintid_id id;
@@ -453,7 +460,7 @@ static void fn_gen_text(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
         return;
     int n = mintid_encode_prefixed(s->fmt, MINTID_FORM_TEXT, &id, prefix, text, sizeof text);
     if (n < 0)
-        error_msg(ctx, "%s: %s", s->fmt->name, mintid_strerror(n));
+        fail(ctx, n, "%s: %s", s->fmt->name, mintid_strerror(n));
     else
         sqlite3_result_text(ctx, text, n, SQLITE_TRANSIENT);
 }
@@ -478,198 +485,53 @@ static void fn_gen_blob(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
 
 /* ---- reading IDs --------------------------------------------------------------------- */
 
-/* What the decoders return: the ID in every shape they need. */
-typedef struct read_result {
-    const mintid_format *fmt;
-    mintid_id id;
-    char prefix[MINTID_PREFIX_MAX + 1];
-} read_result;
-
-/* Bytes of a 64-bit format past its largest value, or that the format's check refuses. */
-static bool check_value(sqlite3_context *ctx, const mintid_format *fmt, const mintid_id *id) {
-    if (fmt->bits == 64 && mintid_id_to_u64(id) > fmt->value_max) {
-        error_msg(ctx, "%s: value %" PRIu64 " exceeds the format's largest, %" PRIu64, fmt->name, mintid_id_to_u64(id),
-                  fmt->value_max);
-        return false;
-    }
-    if (mintid_id_check(fmt, id) != MINTID_OK) {
-        error_msg(ctx, "%s: not a valid ID: %s", fmt->name, fmt->invalid_why != NULL ? fmt->invalid_why : "");
-        return false;
-    }
-    return true;
-}
-
 /*
- * Ends msg[0..n) (an "is ambiguous: it could be" message) with the
- * candidate formats of cands and how to choose one.
+ * Reads an ID from any SQL value, through the library: text (any text
+ * form of fmt, or a shape that names its format), an INTEGER (a 64-bit
+ * format's value, two's complement past 2^63-1), a BLOB (the ID's bytes).
+ * Without fmt the library guesses it. Returns false after setting the SQL
+ * error: the library's sentence, and where naming the format would settle
+ * it, how to name it here.
  */
-static void ambiguous_tail(char *msg, size_t cap, int n, unsigned cands) {
-    const char *sep = " ";
-    for (int i = 0; i < MINTID_FORMAT_COUNT && n > 0 && (size_t)n < cap; i++)
-        if (cands & (1u << i)) {
-            n += snprintf(msg + n, cap - (size_t)n, "%s%s", sep, mintid_format_get((mintid_format_id)i)->name);
-            sep = " or ";
-        }
-    if (n > 0 && (size_t)n < cap)
-        snprintf(msg + n, cap - (size_t)n, "; name the format as the second argument");
-}
-
-/* A text ID: of fmt (its every form), or of the format its shape says. */
-static bool read_text(sqlite3_context *ctx, const conn *c, const char *s, size_t len, const mintid_format *fmt,
-                      read_result *r) {
-    char safe[MINTID_ESCAPED_MAX], msg[MSG_MAX];
-    if (len == 0) {
-        sqlite3_result_error(ctx, "empty text; expected an ID", -1);
-        return false;
-    }
-    if (memchr(s, '\0', len) != NULL) {
-        error_msg(ctx, "'%s' contains a NUL byte", escaped(s, len, safe, sizeof safe));
-        return false;
-    }
-    if (fmt == NULL) {
-        unsigned cands = 0;
-        int64_t now = 0;
-        mintid_form form;
-        mintid_clock_system(NULL, &now);
-        int rc = mintid_guess_recent(s, len, now, MINTID_EPOCH_DEFAULT, &r->fmt, &r->id, &form, &cands);
-        if (rc == MINTID_OK)
-            rc = mintid_decode_prefixed(r->fmt, form, s, len, &r->id, NULL, r->prefix);
-        if (rc == MINTID_OK)
-            return true;
-        if (rc == MINTID_EAMBIGUOUS) {
-            int n = snprintf(msg, sizeof msg, "'%s' is ambiguous: it could be", escaped(s, len, safe, sizeof safe));
-            ambiguous_tail(msg, sizeof msg, n, cands);
-            sqlite3_result_error(ctx, msg, -1);
-        } else {
-            error_msg(ctx,
-                      "'%s' does not have the shape of any format's ID; name the format as the second argument to "
-                      "read it as one",
-                      escaped(s, len, safe, sizeof safe));
-        }
-        return false;
-    }
-    (void)c;
-    r->fmt = fmt;
-    int rc = mintid_decode_prefixed(fmt, MINTID_FORM_ANY, s, len, &r->id, NULL, r->prefix);
-    if (rc == MINTID_OK && mintid_id_check(fmt, &r->id) != MINTID_OK)
-        rc = MINTID_EINVALID;
-    if (rc != MINTID_OK) {
-        if (mintid_explain(fmt, MINTID_FORM_ANY, s, len, rc, msg, sizeof msg) > 0)
-            sqlite3_result_error(ctx, msg, -1);
-        else
-            error_msg(ctx, "%s: %s", fmt->name, mintid_strerror(rc));
-        return false;
-    }
-    return true;
-}
-
-/* A blob ID: fmt's bytes, or those of the one format of that length they can be. */
-static bool read_blob(sqlite3_context *ctx, const uint8_t *b, size_t len, const mintid_format *fmt, read_result *r) {
-    r->prefix[0] = '\0';
-    if (fmt != NULL) {
-        if (len != fmt->bits / 8u) {
-            error_msg(ctx, "%s: a blob of %zu bytes is no ID, which has %u", fmt->name, len, fmt->bits / 8u);
-            return false;
-        }
-        r->fmt = fmt;
-        memset(&r->id, 0, sizeof r->id);
-        memcpy(r->id.bytes, b, len);
-        return check_value(ctx, fmt, &r->id);
-    }
-    /* As mintid_guess_recent() for text: the only candidate, else the only
-     * one whose time is recent. */
-    unsigned cands = 0, recent = 0, sizes = 0;
-    int64_t now = 0;
-    mintid_clock_system(NULL, &now);
-    for (int i = 0; i < MINTID_FORMAT_COUNT; i++) {
-        const mintid_format *f = mintid_format_get((mintid_format_id)i);
-        mintid_id id = {{0}};
-        sizes |= 1u << (f->bits / 8u);
-        if (len != f->bits / 8u)
-            continue;
-        memcpy(id.bytes, b, len);
-        if ((f->bits == 64 && mintid_id_to_u64(&id) > f->value_max) || mintid_id_check(f, &id) != MINTID_OK)
-            continue;
-        cands |= 1u << i;
-        int64_t t = mintid_id_unix_ms(f, &id, MINTID_EPOCH_DEFAULT);
-        if (t >= now - MINTID_GUESS_RECENT_MS && t <= now + MINTID_GUESS_AHEAD_MS)
-            recent |= 1u << i;
-    }
-    unsigned pick = (cands & (cands - 1)) == 0 ? cands : (recent & (recent - 1)) == 0 ? recent : 0;
-    if (pick != 0) {
-        r->fmt = mintid_format_get((mintid_format_id)__builtin_ctz(pick));
-        memset(&r->id, 0, sizeof r->id);
-        memcpy(r->id.bytes, b, len);
-        return true;
-    }
-    char msg[MSG_MAX];
-    int n;
-    if (cands == 0 && !(len < 32 && (sizes & (1u << len)))) {
-        n = snprintf(msg, sizeof msg, "a blob of %zu bytes is no ID of any format, which have", len);
-        const char *sep = " ";
-        for (unsigned k = 0; k < 32 && n > 0 && (size_t)n < sizeof msg; k++)
-            if (sizes & (1u << k)) {
-                n += snprintf(msg + n, sizeof msg - (size_t)n, "%s%u", sep, k);
-                sep = (sizes >> (k + 1)) & ((sizes >> (k + 1)) - 1) ? ", " : " or ";
-            }
-        if (n > 0 && (size_t)n < sizeof msg)
-            snprintf(msg + n, sizeof msg - (size_t)n, " bytes");
-    } else if (cands == 0) {
-        n = snprintf(msg, sizeof msg, "a blob of %zu bytes is not a valid ID of any format of that length", len);
-    } else {
-        n = snprintf(msg, sizeof msg, "a blob of %zu bytes is ambiguous: it could be", len);
-        ambiguous_tail(msg, sizeof msg, n, cands);
-    }
-    sqlite3_result_error(ctx, msg, -1);
-    return false;
-}
-
-/*
- * Reads an ID from any SQL value: text (any text form of fmt, or a shape
- * that names its format), an INTEGER (a 64-bit format's value, two's
- * complement past 2^63-1; without fmt, read as its decimal text), a BLOB
- * (the ID's bytes). Returns false after setting the SQL error.
- */
-static bool read_id(sqlite3_context *ctx, const conn *c, sqlite3_value *v, const mintid_format *fmt, read_result *r) {
-    r->prefix[0] = '\0';
+static bool read_id(sqlite3_context *ctx, const conn *c, sqlite3_value *v, const mintid_format *fmt,
+                    mintid_reading *r) {
+    char why[MINTID_WHY_MAX];
+    int64_t epoch = fmt != NULL ? conn_epoch(c, fmt) : MINTID_EPOCH_DEFAULT;
+    int rc;
     switch (sqlite3_value_type(v)) {
-    case SQLITE_INTEGER: {
-        uint64_t u = (uint64_t)sqlite3_value_int64(v);
-        if (fmt == NULL) {
-            char dec[24];
-            int n = snprintf(dec, sizeof dec, "%" PRIu64, u);
-            return read_text(ctx, c, dec, (size_t)n, NULL, r);
-        }
-        if (fmt->bits != 64) {
-            error_msg(ctx, "%s: an INTEGER is no %s ID, which has %u bits: give its text or its BLOB", fmt->name,
-                      fmt->name, fmt->bits);
-            return false;
-        }
-        r->fmt = fmt;
-        mintid_id_from_u64(&r->id, u);
-        return check_value(ctx, fmt, &r->id);
-    }
-    case SQLITE_BLOB: {
-        const uint8_t *b = sqlite3_value_blob(v);
-        return read_blob(ctx, b, (size_t)sqlite3_value_bytes(v), fmt, r);
-    }
+    case SQLITE_INTEGER:
+        rc = mintid_read_u64(fmt, epoch, (uint64_t)sqlite3_value_int64(v), r, why, sizeof why);
+        break;
+    case SQLITE_BLOB:
+        rc = mintid_read_bytes(fmt, epoch, sqlite3_value_blob(v), (size_t)sqlite3_value_bytes(v), r, why, sizeof why);
+        break;
     case SQLITE_TEXT: {
         const char *s = (const char *)sqlite3_value_text(v);
         if (s == NULL) {
             sqlite3_result_error_nomem(ctx);
             return false;
         }
-        return read_text(ctx, c, s, (size_t)sqlite3_value_bytes(v), fmt, r);
+        rc = mintid_read_text(fmt, MINTID_FORM_ANY, epoch, s, (size_t)sqlite3_value_bytes(v), r, why, sizeof why);
+        break;
     }
     default:
-        error_msg(ctx, "%s%sa REAL is no ID; give its text, INTEGER or BLOB", fmt != NULL ? fmt->name : "",
-                  fmt != NULL ? ": " : "");
+        fail(ctx, MINTID_EINVAL, "%s%sa REAL is no ID; give its text, INTEGER or BLOB", fmt != NULL ? fmt->name : "",
+             fmt != NULL ? ": " : "");
         return false;
     }
+    if (rc == MINTID_OK)
+        return true;
+    const char *hint = "";
+    if (fmt == NULL && rc == MINTID_EAMBIGUOUS)
+        hint = "; name the format as the second argument";
+    else if (fmt == NULL && rc == MINTID_EINVALID && r->fmt == NULL)
+        hint = "; name the format as the second argument to read it as one";
+    fail(ctx, rc, "%s%s", why, hint);
+    return false;
 }
 
 /* The decoders' arguments: (id) or (id, format); NULL gives NULL. */
-static bool decoder_args(sqlite3_context *ctx, int argc, sqlite3_value **argv, read_result *r) {
+static bool decoder_args(sqlite3_context *ctx, int argc, sqlite3_value **argv, mintid_reading *r) {
     const conn *c = ctx_conn(ctx);
     const mintid_format *fmt = NULL;
     if (sqlite3_value_type(argv[0]) == SQLITE_NULL || (argc > 1 && sqlite3_value_type(argv[1]) == SQLITE_NULL)) {
@@ -684,13 +546,13 @@ static bool decoder_args(sqlite3_context *ctx, int argc, sqlite3_value **argv, r
 /* mintid_inspect(id [, format]): the inspect JSON object, as `mintid inspect` prints it. */
 static void fn_inspect(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     const conn *c = ctx_conn(ctx);
-    read_result r;
+    mintid_reading r;
     char json[MINTID_JSON_MAX];
     if (!decoder_args(ctx, argc, argv, &r))
         return;
     int n = mintid_id_to_json_prefixed(r.fmt, &r.id, r.prefix, conn_epoch(c, r.fmt), json, sizeof json);
     if (n < 0) {
-        error_msg(ctx, "%s: %s", r.fmt->name, mintid_strerror(n));
+        fail(ctx, n, "%s: %s", r.fmt->name, mintid_strerror(n));
         return;
     }
     sqlite3_result_text(ctx, json, n, SQLITE_TRANSIENT);
@@ -700,24 +562,21 @@ static void fn_inspect(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
 /* mintid_timestamp(id [, format]): the ID's time as RFC 3339 UTC; NULL for an ID that carries none. */
 static void fn_timestamp(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     const conn *c = ctx_conn(ctx);
-    read_result r;
-    char json[MINTID_JSON_MAX], when[MINTID_TIME_MAX];
+    mintid_reading r;
+    mintid_inspection in;
     if (!decoder_args(ctx, argc, argv, &r))
         return;
-    /* Whether the ID carries a time at all (a typeid over a UUID of another
-     * version does not) is the inspect object's to say. */
-    int64_t epoch = conn_epoch(c, r.fmt);
-    int n = mintid_id_to_json_prefixed(r.fmt, &r.id, r.prefix, epoch, json, sizeof json);
-    if (n < 0) {
-        error_msg(ctx, "%s: %s", r.fmt->name, mintid_strerror(n));
+    int rc = mintid_inspect(r.fmt, &r.id, r.prefix, conn_epoch(c, r.fmt), &in);
+    if (rc != MINTID_OK) {
+        fail(ctx, rc, "%s: %s", r.fmt->name, mintid_strerror(rc));
         return;
     }
-    if (strstr(json, "\"unix_ms\":null") != NULL ||
-        (n = mintid_format_time(mintid_id_unix_ms(r.fmt, &r.id, epoch), when, sizeof when)) < 0) {
+    /* A typeid over a UUID of another version carries no time. */
+    if (!in.has_time || in.time[0] == '\0') {
         sqlite3_result_null(ctx);
         return;
     }
-    sqlite3_result_text(ctx, when, n, SQLITE_TRANSIENT);
+    sqlite3_result_text(ctx, in.time, -1, SQLITE_TRANSIENT);
 }
 
 /* ---- ranges -------------------------------------------------------------------------- */
@@ -733,9 +592,13 @@ static bool time_arg(sqlite3_context *ctx, const mintid_format *fmt, sqlite3_val
     size_t len = (size_t)sqlite3_value_bytes(v);
     if (type == SQLITE_TEXT && s != NULL && memchr(s, '\0', len) == NULL && mintid_parse_time(s, unix_ms) == MINTID_OK)
         return true;
-    char safe[MINTID_ESCAPED_MAX + 8];
-    error_msg(ctx, "%s: %s is not a time: give Unix milliseconds or RFC 3339 UTC (2015-01-01T00:00:00Z)", fmt->name,
-              shown(v, type, s, "", safe, sizeof safe));
+    char shown[MINTID_ESCAPED_MAX + 8], safe[MINTID_ESCAPED_MAX];
+    if (type == SQLITE_BLOB)
+        blob_shown(v, shown, sizeof shown);
+    else
+        snprintf(shown, sizeof shown, "'%s'", s != NULL && mintid_escape(s, len, safe, sizeof safe) >= 0 ? safe : "");
+    fail(ctx, MINTID_EINVAL, "%s: %s is not a time: give Unix milliseconds or RFC 3339 UTC (2015-01-01T00:00:00Z)",
+         fmt->name, shown);
     return false;
 }
 
@@ -752,9 +615,10 @@ static void range_result(sqlite3_context *ctx, int want_max, int as, int argc, s
     }
     if (!time_arg(ctx, s->fmt, argv[0], &t))
         return;
-    if (mintid_range(s->fmt, t, conn_epoch(s->c, s->fmt), &lo, &hi) != MINTID_OK) {
-        error_msg(ctx, "%s: %" PRId64 " is a time %s cannot carry (its epoch to its last timestamp)", s->fmt->name, t,
-                  s->fmt->name);
+    int rc = mintid_range(s->fmt, t, conn_epoch(s->c, s->fmt), &lo, &hi);
+    if (rc != MINTID_OK) {
+        fail(ctx, rc, "%s: %" PRId64 " is a time %s cannot carry (its epoch to its last timestamp)", s->fmt->name, t,
+             s->fmt->name);
         return;
     }
     const mintid_id *id = want_max ? &hi : &lo;
@@ -766,7 +630,7 @@ static void range_result(sqlite3_context *ctx, int want_max, int as, int argc, s
         char text[MINTID_TEXT_MAX];
         int n = mintid_encode(s->fmt, MINTID_FORM_TEXT, id, text, sizeof text);
         if (n < 0)
-            error_msg(ctx, "%s: %s", s->fmt->name, mintid_strerror(n));
+            fail(ctx, n, "%s: %s", s->fmt->name, mintid_strerror(n));
         else
             sqlite3_result_text(ctx, text, n, SQLITE_TRANSIENT);
     }
@@ -785,106 +649,169 @@ RANGE_FN(fn_max_blob, 1, AS_BLOB)
 
 /* ---- settings ------------------------------------------------------------------------ */
 
-/* The format whose epoch setting is `name` ("nanoflake_epoch"), or NULL. */
-static const mintid_format *epoch_setting(const char *name) {
+static bool epoch_applies(const mintid_format *fmt) { return fmt->epoch_settable; }
+
+/* The format whose setting `name` is ("nanoflake_node" with suffix "_node"), if it has that setting; else NULL. */
+static const mintid_format *format_setting(const char *name, const char *suffix, bool (*has)(const mintid_format *)) {
     for (int i = 0; i < MINTID_FORMAT_COUNT; i++) {
         const mintid_format *f = mintid_format_get((mintid_format_id)i);
         char sn[SQL_NAME_MAX], want[SQL_NAME_MAX + 8];
         sql_name(f, sn, sizeof sn);
-        snprintf(want, sizeof want, "%s_epoch", sn);
-        if (f->epoch_settable && strcmp(name, want) == 0)
+        snprintf(want, sizeof want, "%s%s", sn, suffix);
+        if (has(f) && strcmp(name, want) == 0)
             return f;
     }
     return NULL;
 }
 
 /*
+ * The node id a value gives for fmt, or for every format that takes one
+ * (fmt NULL: the setting 'node', which must fit each), as the library
+ * looks it up: a number (an INTEGER, or its text) or 'host'. False with
+ * the SQL error set.
+ */
+static bool node_value(sqlite3_context *ctx, const char *setting, const mintid_format *fmt, sqlite3_value *v,
+                       int64_t *node) {
+    char why[MINTID_WHY_MAX], shown[2 * BLOB_SHOWN_BYTES + 32];
+    if (sqlite3_value_type(v) == SQLITE_BLOB) {
+        fail(ctx, MINTID_EINVAL, "mintid_config('%s'): %s is not a node id: give a number or 'host'", setting,
+             blob_shown(v, shown, sizeof shown));
+        return false;
+    }
+    const char *t = (const char *)sqlite3_value_text(v);
+    int rc = mintid_lookup_node(fmt, t, t != NULL ? (size_t)sqlite3_value_bytes(v) : 0, node, why, sizeof why);
+    if (rc != MINTID_OK) {
+        fail(ctx, rc, "mintid_config('%s'): %s", setting, why);
+        return false;
+    }
+    /* The sentence of the widest format the id does not fit: the one a person setting it most likely meant. */
+    const mintid_format *unfit = NULL;
+    for (int i = 0; fmt == NULL && i < MINTID_FORMAT_COUNT; i++) {
+        const mintid_format *f = mintid_format_get((mintid_format_id)i);
+        if (node_applies(f) && mintid_check_node(f, *node, NULL, 0) != MINTID_OK &&
+            (unfit == NULL || f->node_bits > unfit->node_bits))
+            unfit = f;
+    }
+    if (unfit != NULL) {
+        char sn[SQL_NAME_MAX];
+        sql_name(unfit, sn, sizeof sn);
+        rc = mintid_check_node(unfit, *node, why, sizeof why);
+        fail(ctx, rc, "mintid_config('%s'): %s; '%s' is every format's node id: set %s's alone with '%s_node'", setting,
+             why, setting, unfit->name, sn);
+        return false;
+    }
+    return true;
+}
+
+/* The epoch a value gives for fmt, as the library looks it up: Unix ms (an INTEGER, or its text), RFC 3339, a name. */
+static bool epoch_value(sqlite3_context *ctx, const char *setting, const mintid_format *fmt, sqlite3_value *v,
+                        int64_t *ms) {
+    char why[MINTID_WHY_MAX], shown[2 * BLOB_SHOWN_BYTES + 32];
+    int rc;
+    switch (sqlite3_value_type(v)) {
+    case SQLITE_BLOB:
+        fail(ctx, MINTID_EINVAL,
+             "mintid_config('%s'): %s is not a time: give Unix milliseconds or RFC 3339 UTC (2015-01-01T00:00:00Z)",
+             setting, blob_shown(v, shown, sizeof shown));
+        return false;
+    case SQLITE_INTEGER:
+        *ms = sqlite3_value_int64(v);
+        rc = mintid_check_epoch(fmt, *ms, why, sizeof why);
+        break;
+    default: {
+        const char *t = (const char *)sqlite3_value_text(v);
+        rc = mintid_lookup_epoch(fmt, t, t != NULL ? (size_t)sqlite3_value_bytes(v) : 0, ms, why, sizeof why);
+    }
+    }
+    if (rc != MINTID_OK)
+        fail(ctx, rc, "mintid_config('%s'): %s", setting, why);
+    return rc == MINTID_OK;
+}
+
+/*
+ * mintid_config('node' | '<format>_node' [, value]): sets the node id of
+ * fmt (NULL: of every format that takes one; NULL value: as MINTID_NODE
+ * says), and returns it: NULL for 'node' when the formats' differ, or for
+ * a format MINTID_NODE does not fit.
+ */
+static void config_node(sqlite3_context *ctx, conn *c, const mintid_format *fmt, const char *setting, int argc,
+                        sqlite3_value **argv) {
+    if (argc > 1) {
+        bool reset = sqlite3_value_type(argv[1]) == SQLITE_NULL;
+        int64_t node = 0;
+        if (!reset && !node_value(ctx, setting, fmt, argv[1], &node))
+            return;
+        for (int i = 0; i < MINTID_FORMAT_COUNT; i++) {
+            const mintid_format *f = mintid_format_get((mintid_format_id)i);
+            if (node_applies(f) && (fmt == NULL || f == fmt))
+                c->node[i] = reset ? env_node(f) : node;
+        }
+        drop_generators(c);
+    }
+    int64_t node = NODE_ENV_REFUSED;
+    bool first = true;
+    for (int i = 0; i < MINTID_FORMAT_COUNT; i++) {
+        const mintid_format *f = mintid_format_get((mintid_format_id)i);
+        if (node_applies(f) && (fmt == NULL || f == fmt)) {
+            node = first || c->node[i] == node ? c->node[i] : NODE_ENV_REFUSED;
+            first = false;
+        }
+    }
+    if (node == NODE_ENV_REFUSED)
+        sqlite3_result_null(ctx);
+    else if (node == MINTID_NODE_HOST)
+        sqlite3_result_text(ctx, "host", -1, SQLITE_STATIC);
+    else
+        sqlite3_result_int64(ctx, node);
+}
+
+/*
  * mintid_config(name [, value]): a setting of this connection, set when a
- * value is given; returns its value. 'node' (0 up to the widest node field,
- * checked against each format's width when it mints) and '<format>_epoch'
- * for every format whose epoch is settable (a name the format knows, Unix
- * ms or RFC 3339, never in the future; NULL sets the format's default).
- * Setting either starts the connection's generators anew on their next use.
+ * value is given; returns its value. 'node' (every format's node id),
+ * '<format>_node' (one format's) and '<format>_epoch' for every format
+ * whose epoch is settable (NULL sets the format's default), each checked
+ * by the library when set. Setting one starts the connection's generators
+ * anew on their next use.
  */
 static void fn_config(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     conn *c = ctx_conn(ctx);
     const char *name = (const char *)sqlite3_value_text(argv[0]);
-    char safe[MINTID_ESCAPED_MAX + 8], names[MSG_MAX];
+    char safe[MINTID_ESCAPED_MAX], names[MSG_MAX];
     /* A name with a NUL in it is no setting's, whatever comes before the NUL. */
     bool whole = name != NULL && memchr(name, '\0', (size_t)sqlite3_value_bytes(argv[0])) == NULL;
-    const mintid_format *ef = whole ? epoch_setting(name) : NULL;
+    const mintid_format *f;
     if (whole && strcmp(name, "node") == 0) {
-        if (argc > 1) {
-            int64_t max = node_max();
-            sqlite3_value *v = argv[1];
-            int type = sqlite3_value_type(v); /* before the text: a conversion may change it */
-            const char *t = (const char *)sqlite3_value_text(v);
-            int64_t node = -1;
-            if (type == SQLITE_INTEGER) {
-                node = sqlite3_value_int64(v);
-            } else if (type == SQLITE_TEXT && t != NULL && strcmp(t, "host") == 0) {
-                node = MINTID_NODE_HOST;
-            } else if (type == SQLITE_TEXT && t != NULL && t[0] >= '0' && t[0] <= '9' &&
-                       memchr(t, '\0', (size_t)sqlite3_value_bytes(v)) == NULL) {
-                char *end;
-                errno = 0;
-                long long x = strtoll(t, &end, 10);
-                node = errno == 0 && *end == '\0' ? x : -1;
-            }
-            if ((node < 0 && node != MINTID_NODE_HOST) || node > max) {
-                error_msg(ctx, "mintid_config: node %s: node ids are 0..%" PRId64 ", or 'host'",
-                          shown(v, type, t, "NULL", safe, sizeof safe), max);
-                return;
-            }
-            c->node = node;
-            drop_generators(c);
-        }
-        if (c->node == MINTID_NODE_HOST)
-            sqlite3_result_text(ctx, "host", -1, SQLITE_STATIC);
-        else
-            sqlite3_result_int64(ctx, c->node);
+        config_node(ctx, c, NULL, name, argc, argv);
         return;
     }
-    if (ef != NULL) {
+    if (whole && (f = format_setting(name, "_node", node_applies)) != NULL) {
+        config_node(ctx, c, f, name, argc, argv);
+        return;
+    }
+    if (whole && (f = format_setting(name, "_epoch", epoch_applies)) != NULL) {
         if (argc > 1) {
-            sqlite3_value *v = argv[1];
-            int type = sqlite3_value_type(v); /* before the text: a conversion may change it */
-            /* An INTEGER is read as its decimal text, so that it is checked as the text is. */
-            const char *t = (const char *)sqlite3_value_text(v);
-            int64_t ms = MINTID_EPOCH_DEFAULT, now = 0;
-            if (type != SQLITE_NULL && ((type != SQLITE_TEXT && type != SQLITE_INTEGER) || t == NULL ||
-                                        memchr(t, '\0', (size_t)sqlite3_value_bytes(v)) != NULL ||
-                                        mintid_parse_epoch(ef, t, &ms) != MINTID_OK)) {
-                int n = snprintf(names, sizeof names, "%s", "");
-                for (const mintid_epoch_name *e = ef->epoch_names; e != NULL && e->name != NULL && n >= 0; e++)
-                    n += snprintf(names + n, sizeof names - (size_t)n, "%s%s",
-                                  e == ef->epoch_names ? ", or one of " : ", ", e->name);
-                error_msg(ctx,
-                          "mintid_config: %s %s is not a time: give Unix milliseconds or RFC 3339 UTC "
-                          "(2015-01-01T00:00:00Z)%s",
-                          name, shown(v, type, t, "", safe, sizeof safe), names);
+            int64_t ms = MINTID_EPOCH_DEFAULT;
+            if (sqlite3_value_type(argv[1]) != SQLITE_NULL && !epoch_value(ctx, name, f, argv[1], &ms))
                 return;
-            }
-            if (type != SQLITE_NULL && (mintid_clock_system(NULL, &now) != MINTID_OK || ms > now)) {
-                error_msg(ctx, "mintid_config: %s %" PRId64 " is in the future", name, ms);
-                return;
-            }
-            c->epoch[ef->id] = ms;
+            c->epoch[f->id] = ms;
             drop_generators(c);
         }
-        sqlite3_result_int64(ctx, conn_epoch(c, ef));
+        sqlite3_result_int64(ctx, conn_epoch(c, f));
         return;
     }
     int n = snprintf(names, sizeof names, "node");
-    for (int i = 0; i < MINTID_FORMAT_COUNT && n > 0 && (size_t)n < sizeof names; i++) {
-        const mintid_format *f = mintid_format_get((mintid_format_id)i);
-        char sn[SQL_NAME_MAX];
-        sql_name(f, sn, sizeof sn);
-        if (f->epoch_settable)
-            n += snprintf(names + n, sizeof names - (size_t)n, ", %s_epoch", sn);
-    }
-    error_msg(ctx, "mintid_config: unknown setting '%s'; settings are: %s",
-              name != NULL ? escaped(name, (size_t)sqlite3_value_bytes(argv[0]), safe, sizeof safe) : "NULL", names);
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < MINTID_FORMAT_COUNT && n > 0 && (size_t)n < sizeof names; i++) {
+            f = mintid_format_get((mintid_format_id)i);
+            char sn[SQL_NAME_MAX];
+            sql_name(f, sn, sizeof sn);
+            if (pass == 0 ? node_applies(f) : epoch_applies(f))
+                n += snprintf(names + n, sizeof names - (size_t)n, ", %s%s", sn, pass == 0 ? "_node" : "_epoch");
+        }
+    if (name != NULL)
+        mintid_escape(name, (size_t)sqlite3_value_bytes(argv[0]), safe, sizeof safe);
+    fail(ctx, MINTID_EINVAL, "mintid_config: unknown setting '%s'; settings are: %s", name != NULL ? safe : "NULL",
+         names);
 }
 
 /* ---- registration -------------------------------------------------------------------- */
@@ -936,31 +863,33 @@ static int add_format(sqlite3 *db, conn *c, slot *s) {
 #endif
 
 /*
- * The entry point: registers every function on the connection. The node id
- * starts as MINTID_NODE says (0 when it is not set); a value that is not a
- * node id refuses the load, saying why.
+ * The entry point: registers every function on the connection. Each
+ * format's node id starts as MINTID_NODE says (0 when it is not set); a
+ * value that is no format's node id refuses the load, saying why, and one
+ * that a format's node field is too narrow for fails that format's
+ * generators.
  */
 __attribute__((visibility("default"))) int sqlite3_mintid_init(sqlite3 *db, char **pzErrMsg,
                                                                const sqlite3_api_routines *pApi);
 int sqlite3_mintid_init(sqlite3 *db, char **pzErrMsg, const sqlite3_api_routines *pApi) {
     SQLITE_EXTENSION_INIT2(pApi);
     int64_t node;
-    char why[512];
-    if (mintid_env_node(NULL, &node, why, sizeof why) != MINTID_OK) {
+    char why[MINTID_WHY_MAX];
+    int status = mintid_env_node(NULL, &node, why, sizeof why);
+    if (status != MINTID_OK) {
         *pzErrMsg = sqlite3_mprintf("mintid: %s", why);
-        return SQLITE_ERROR;
+        return class_code(mintid_status_class(status));
     }
-    if (node == -1)
-        node = 0;
     conn *c = sqlite3_malloc(sizeof *c);
     if (c == NULL)
         return SQLITE_NOMEM;
     memset(c, 0, sizeof *c);
-    c->node = node;
     c->refs = 1; /* this function's own, released below */
     for (int i = 0; i < MINTID_FORMAT_COUNT; i++) {
+        const mintid_format *f = mintid_format_get((mintid_format_id)i);
+        c->node[i] = node_applies(f) ? env_node(f) : 0;
         c->epoch[i] = MINTID_EPOCH_DEFAULT;
-        c->slots[i] = (slot){c, mintid_format_get((mintid_format_id)i)};
+        c->slots[i] = (slot){c, f};
     }
     int rc = SQLITE_OK;
     for (int i = 0; i < MINTID_FORMAT_COUNT && rc == SQLITE_OK; i++)

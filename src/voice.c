@@ -467,8 +467,8 @@ int mintid_read_bytes(const mintid_format *fmt, int64_t epoch_ms, const void *by
     reading_init(out);
     if (fmt != NULL) {
         if (len != fmt->bits / 8u)
-            return say(why, cap, MINTID_ELENGTH, "%s: %zu bytes are no ID; a %s is %u bytes", fmt->name, len, fmt->name,
-                       fmt->bits / 8u);
+            return say(why, cap, MINTID_ELENGTH, "%s: %zu %s no ID; a %s is %u bytes", fmt->name, len,
+                       len == 1 ? "byte is" : "bytes are", fmt->name, fmt->bits / 8u);
         return read_as_hex(fmt, epoch_ms, b, len, out, why, cap);
     }
     unsigned any = 0;
@@ -483,7 +483,8 @@ int mintid_read_bytes(const mintid_format *fmt, int64_t epoch_ms, const void *by
     }
     if (any == 0) {
         list_sizes(names, sizeof names);
-        return say(why, cap, MINTID_ELENGTH, "%zu bytes are no ID of any format: an ID is %s bytes", len, names);
+        return say(why, cap, MINTID_ELENGTH, "%zu %s no ID of any format: an ID is %s bytes", len,
+                   len == 1 ? "byte is" : "bytes are", names);
     }
     if (out->candidates == 0)
         return say(why, cap, MINTID_EINVALID, "%zu bytes are no valid ID of any format of that length", len);

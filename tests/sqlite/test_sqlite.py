@@ -108,18 +108,21 @@ class EveryFormat(unittest.TestCase):
             "SELECT gen_uuidv7_blob() FROM r")]
         self.assertEqual(ids, sorted(set(ids)))
 
-    @unittest.skipUnless(shutil.which("faketime"), "needs faketime (make deps installs it)")
     def test_a_state_ahead_of_the_clock_is_named(self):
+        if shutil.which("faketime") is None:
+            self.fail("faketime is not installed (make deps installs it)")
         # A run under a clock set ahead leaves the host-wide state ahead: the
         # generator waits its limit, then says where the state is and how far ahead.
         subprocess.run(["faketime", "-f", "+30s", MINTID, "gen", "nanoflake", "--node", "1001"], check=True,
                        capture_output=True)
-        one(self.db, "SELECT mintid_config('node', 1001)")
+        one(self.db, "SELECT mintid_config('nanoflake_node', 1001)")
         with self.assertRaisesRegex(sqlite3.OperationalError,
                                     r"^nanoflake: wait limit reached before the clock moved on; the host-wide state "
                                     r".*/mintid-nanoflake-node1001-epoch1288834974657 has minted up to "
-                                    r"\d{4}-\d\d-\d\dT[\d:.]+Z, \d+ ms ahead of the clock$"):
+                                    r"\d{4}-\d\d-\d\dT[\d:.]+Z, \d+ ms ahead of the clock, and every run waits "
+                                    r"for the clock to reach it$") as e:
             self.db.execute("SELECT gen_nanoflake()")
+        self.assertEqual(e.exception.sqlite_errorname, "SQLITE_BUSY")  # the clock's class: ask again later
 
     def test_type_prefix(self):
         for name, sql, _, prefixed in TABLE:
@@ -127,8 +130,10 @@ class EveryFormat(unittest.TestCase):
                 text = one(self.db, f"SELECT gen_{sql}('user')")
                 self.assertTrue(text.startswith("user_"), text)
                 self.assertEqual(json.loads(one(self.db, "SELECT mintid_inspect(?)", text))["prefix"], "user")
-                with self.assertRaisesRegex(sqlite3.OperationalError, rf"^{name}: prefix 'User!'"):
+                with self.assertRaisesRegex(sqlite3.OperationalError,
+                                            rf"^prefix 'User!': a {name} prefix is 1 to \d+ of a-z") as e:
                     self.db.execute(f"SELECT gen_{sql}('User!')")
+                self.assertEqual(e.exception.sqlite_errorname, "SQLITE_ERROR")
 
     def test_inspect_is_json_to_sqlite(self):
         self.assertEqual(one(self.db, "SELECT json_extract(mintid_inspect('xinaS8QBh'), '$.sequence')"), 270)
@@ -216,43 +221,80 @@ class Config(unittest.TestCase):
         self.assertEqual(one(a, "SELECT mintid_config('snowflake_epoch')"), 1288834974657)
 
     def test_checked(self):
+        # Every setting is looked up by the library, and a refusal is its sentence after the setting's name.
         db = connect()
-        for value, msg in [(-1, "node '-1': node ids are 0..65535"), (65536, "node '65536'"),
-                           ("x", "node 'x'"), (1.5, "node '1.5'"), (None, "node 'NULL'")]:
-            with self.assertRaisesRegex(sqlite3.OperationalError, "^mintid_config: " + re.escape(msg)):
+        for value, msg in [(-1, "node '-1' is not a node id: give 0..65535, or host"),
+                           (65536, "node 65536 is out of range: node ids are 0..65535"),
+                           ("x", "node 'x' is not a node id: give 0..65535, or host"),
+                           (1.5, "node '1.5' is not a node id: give 0..65535, or host")]:
+            with self.assertRaises(sqlite3.OperationalError) as e:
                 db.execute("SELECT mintid_config('node', ?)", (value,))
+            self.assertEqual(str(e.exception), "mintid_config('node'): " + msg)
+            self.assertEqual(e.exception.sqlite_errorname, "SQLITE_ERROR")
         self.assertEqual(one(db, "SELECT mintid_config('node')"), 0)
-        one(db, "SELECT mintid_config('node', 1024)")
+        # 'node' is every format's node id, so it must fit each: 1024 is refused as the command refuses
+        # `--node 1024` for nanoflake, and one format's own setting takes what fits that format.
+        with self.assertRaises(sqlite3.OperationalError) as e:
+            db.execute("SELECT mintid_config('node', 1024)")
+        self.assertEqual(str(e.exception), "mintid_config('node'): node 1024 is out of range: nanoflake's node ids are "
+                                           "0..1023; 'node' is every format's node id: set nanoflake's alone with "
+                                           "'nanoflake_node'")
         with self.assertRaisesRegex(sqlite3.OperationalError,
-                                    r"^nanoflake: node 1024 does not fit: nanoflake node ids are 0\.\.1023"):
-            db.execute("SELECT gen_nanoflake()")
+                                    r"^mintid_config\('node'\): node 40 is out of range: ulid-flake-scalable's node "
+                                    r"ids are 0\.\.31; "):
+            db.execute("SELECT mintid_config('node', 40)")
+        with self.assertRaises(sqlite3.OperationalError) as e:
+            db.execute("SELECT mintid_config('nanoflake_node', 1024)")
+        self.assertEqual(str(e.exception),
+                         "mintid_config('nanoflake_node'): node 1024 is out of range: nanoflake's node ids are 0..1023")
+        self.assertEqual(one(db, "SELECT mintid_config('node')"), 0)
+        self.assertEqual(one(db, "SELECT mintid_config('sonyflake_node', 1024)"), 1024)
         self.assertEqual(json.loads(one(db, "SELECT mintid_inspect(gen_sonyflake(), 'sonyflake')"))["machine"], 1024)
-        for bad in ["soon", -5, 1.5]:
-            with self.assertRaisesRegex(sqlite3.OperationalError, "nanoflake_epoch '.*' is not a time"):
+        self.assertEqual(json.loads(one(db, "SELECT mintid_inspect(gen_nanoflake())"))["generator"], 0)
+        self.assertIsNone(one(db, "SELECT mintid_config('node')"))  # the formats' node ids differ
+        self.assertEqual(one(db, "SELECT mintid_config('node', 9)"), 9)
+        self.assertEqual(one(db, "SELECT mintid_config('sonyflake_node')"), 9)
+        self.assertEqual(one(db, "SELECT mintid_config('node', NULL)"), 0)  # back to MINTID_NODE's, here none
+        for bad, msg in [("soon", "epoch 'soon' is not a time: give Unix milliseconds or RFC 3339 UTC "
+                                  "(2015-01-01T00:00:00Z)"),
+                         (-5, "epoch -5 is before 1970: an epoch is Unix ms from 0"),
+                         (1.5, "epoch '1.5' is not a time: "),
+                         (99999999999999, "epoch 99999999999999 (5138-11-16T09:46:39.999Z) is in the future: no ID "
+                                          "could be minted before it")]:
+            with self.assertRaises(sqlite3.OperationalError) as e:
                 db.execute("SELECT mintid_config('nanoflake_epoch', ?)", (bad,))
-        with self.assertRaisesRegex(sqlite3.OperationalError, "snowflake_epoch 'x' is not a time.*or one of twitter"):
+            self.assertTrue(str(e.exception).startswith("mintid_config('nanoflake_epoch'): " + msg), str(e.exception))
+        with self.assertRaisesRegex(sqlite3.OperationalError,
+                                    r"^mintid_config\('snowflake_epoch'\): epoch 'x' is not a time.*, or one of "
+                                    r"twitter, discord$"):
             db.execute("SELECT mintid_config('snowflake_epoch', 'x')")
-        with self.assertRaisesRegex(sqlite3.OperationalError, "nanoflake_epoch 99999999999999 is in the future"):
-            db.execute("SELECT mintid_config('nanoflake_epoch', 99999999999999)")
-        with self.assertRaisesRegex(sqlite3.OperationalError, "unknown setting 'uuidv7_epoch'; settings are: node,"):
+        with self.assertRaisesRegex(sqlite3.OperationalError,
+                                    r"^mintid_config: unknown setting 'uuidv7_epoch'; settings are: node, "
+                                    r"ulid_flake_scalable_node, nanoflake_node, snowflake_node, sonyflake_node, "
+                                    r"nanoflake_epoch, "):
             db.execute("SELECT mintid_config('uuidv7_epoch', 0)")
 
     def test_a_nul_is_never_cut_off(self):
         db = connect()
-        for sql, msg in [("SELECT mintid_config(CAST(x'6e6f64650078' AS TEXT), 5)", r"unknown setting 'node\\x00x'"),
-                         ("SELECT mintid_config('node', CAST(x'370078' AS TEXT))", r"node '7\\x00x'"),
+        for sql, msg in [("SELECT mintid_config(CAST(x'6e6f64650078' AS TEXT), 5)",
+                          r"mintid_config: unknown setting 'node\\x00x'"),
+                         ("SELECT mintid_config('node', CAST(x'370078' AS TEXT))",
+                          r"mintid_config\('node'\): node '7\\x00x' is not a node id"),
                          ("SELECT mintid_config(CAST(x'6e616e6f666c616b655f65706f636800' AS TEXT), 0)",
-                          r"unknown setting 'nanoflake_epoch\\x00'")]:
-            with self.assertRaisesRegex(sqlite3.OperationalError, "^mintid_config: " + msg):
+                          r"mintid_config: unknown setting 'nanoflake_epoch\\x00'"),
+                         ("SELECT mintid_config('nanoflake_epoch', CAST(x'310030' AS TEXT))",
+                          r"mintid_config\('nanoflake_epoch'\): epoch '1\\x000' is not a time")]:
+            with self.assertRaisesRegex(sqlite3.OperationalError, "^" + msg):
                 db.execute(sql)
         self.assertEqual(one(db, "SELECT mintid_config('node')"), 0)
 
     def test_a_blob_is_shown_as_one(self):
         # A BLOB is never a node id, an epoch or a time, even where its bytes read as one.
         db = connect()
-        for sql, msg in [("SELECT mintid_config('node', x'37')", "mintid_config: node x'37' (a BLOB): node ids are"),
+        for sql, msg in [("SELECT mintid_config('node', x'37')",
+                          "mintid_config('node'): x'37' (a BLOB) is not a node id: give a number or 'host'"),
                          ("SELECT mintid_config('nanoflake_epoch', x'3100')",
-                          "mintid_config: nanoflake_epoch x'3100' (a BLOB) is not a time"),
+                          "mintid_config('nanoflake_epoch'): x'3100' (a BLOB) is not a time"),
                          ("SELECT nanoflake_min(x'31')", "nanoflake: x'31' (a BLOB) is not a time"),
                          ("SELECT nanoflake_max_int(zeroblob(40))", "nanoflake: x'" + "00" * 32 + "...' (a BLOB) is")]:
             with self.assertRaisesRegex(sqlite3.OperationalError, "^" + re.escape(msg)):
@@ -268,17 +310,23 @@ class Config(unittest.TestCase):
         self.assertEqual(len(set(ids)), len(ids))
 
     def test_node_from_the_environment(self):
+        # MINTID_NODE as every home reads it (mintid_env_node): no format's node id refuses the load;
+        # one a format's node field is too narrow for refuses that format's generators, saying so.
         code = ("import sqlite3, sys; db = sqlite3.connect(':memory:'); db.enable_load_extension(True)\n"
                 "try:\n  db.load_extension(sys.argv[1])\nexcept sqlite3.Error as e:\n  print(e); sys.exit(0)\n"
-                "print(db.execute(\"SELECT mintid_config('node')\").fetchone()[0])")
-        for env, want in [("5", "5"), ("", "0"), ("x5", "mintid: MINTID_NODE 'x5': node ids are 0..65535"),
-                          ("65536", "mintid: MINTID_NODE '65536'")]:
+                "print(db.execute(\"SELECT mintid_config('node')\").fetchone()[0])\n"
+                "print(db.execute(\"SELECT mintid_inspect(gen_nanoflake()) ->> '$.generator'\").fetchone()[0])\n"
+                "try:\n  db.execute('SELECT gen_ulid_flake_scalable()')\nexcept sqlite3.Error as e:\n  print(e)\n")
+        for env, want in [("5", ["5", "5"]), ("", ["0", "0"]),
+                          ("1000", ["None", "1000", "MINTID_NODE: node 1000 is out of range: ulid-flake-scalable's "
+                                                    "node ids are 0..31"]),
+                          ("x5", ["error during initialization: mintid: MINTID_NODE: node 'x5' is not a node id: "
+                                  "give 0..65535, or host"]),
+                          ("65536", ["error during initialization: mintid: MINTID_NODE: node 65536 is out of range: "
+                                     "node ids are 0..65535"])]:
             out = subprocess.run([sys.executable, "-c", code, MODULE], capture_output=True, text=True, check=True,
-                                 env=dict(os.environ, MINTID_NODE=env)).stdout.strip()
-            if want.isdigit():
-                self.assertEqual(out, want, env)
-            else:  # Python puts its own words before the extension's message
-                self.assertIn(want, out, env)
+                                 env=dict(os.environ, MINTID_NODE=env)).stdout.strip().splitlines()
+            self.assertEqual(out, want, env)
 
 
 class Errors(unittest.TestCase):
@@ -313,18 +361,23 @@ class Errors(unittest.TestCase):
         self.assertEqual(str(e.exception), want)
 
     def test_blobs_integers_reals(self):
+        # Bytes and integers are read by the library as text is, the format guessed the same way.
         cases = [
-            ("SELECT mintid_inspect(x'0102', 'nanoflake')", "nanoflake: a blob of 2 bytes is no ID, which has 8"),
-            ("SELECT mintid_inspect(x'0102')", "a blob of 2 bytes is no ID of any format, which have 8, 16 or 20 bytes"),
+            ("SELECT mintid_inspect(x'0102', 'nanoflake')", "nanoflake: 2 bytes are no ID; a nanoflake is 8 bytes"),
+            ("SELECT mintid_inspect(x'0102')", "2 bytes are no ID of any format: an ID is 8, 16 or 20 bytes"),
             ("SELECT mintid_inspect(x'ffffffffffffffff', 'ulid_flake')",
-             "ulid-flake: value 18446744073709551615 exceeds the format's largest, 9223372036854775807"),
+             "ulid-flake: 'ffffffffffffffff' exceeds 7fffffffffffffff (2^63-1)"),
             ("SELECT mintid_inspect(-1, 'nanoflake')",
-             "nanoflake: value 18446744073709551615 exceeds the format's largest, 9223372036854775807"),
+             "nanoflake: '18446744073709551615' exceeds 2^63-1, the largest nanoflake"),
             ("SELECT mintid_inspect(1, 'uuidv7')",
-             "uuidv7: an INTEGER is no uuidv7 ID, which has 128 bits: give its text or its BLOB"),
-            ("SELECT mintid_inspect(zeroblob(16), 'uuidv7')", "uuidv7: not a valid ID: "),
+             "uuidv7: an ID of 128 bits is not read from a 64-bit integer; give its text or its bytes"),
+            ("SELECT mintid_inspect(zeroblob(16), 'uuidv7')",
+             "uuidv7: '00000000000000000000000000000000' decodes, but is not a valid uuidv7"),
+            ("SELECT mintid_inspect(zeroblob(16))",
+             "16 bytes are ambiguous: they could be ulid, scru128 or typeid; name the format as the second argument"),
+            ("SELECT mintid_inspect(12345)", "12345 is ambiguous: it could be "),
             ("SELECT mintid_timestamp(1.5)", "a REAL is no ID; give its text, INTEGER or BLOB"),
-            ("SELECT mintid_inspect('')", "empty text; expected an ID"),
+            ("SELECT mintid_inspect('')", "an empty text is not an ID"),
             ("SELECT nanoflake_min('soon')", "nanoflake: 'soon' is not a time"),
             ("SELECT uuidv7_max(-1)", "uuidv7: -1 is a time uuidv7 cannot carry"),
         ]
@@ -333,6 +386,34 @@ class Errors(unittest.TestCase):
                 with self.assertRaises(sqlite3.OperationalError) as e:
                     self.db.execute(sql)
                 self.assertTrue(str(e.exception).startswith(msg), str(e.exception))
+                self.assertEqual(e.exception.sqlite_errorname, "SQLITE_ERROR")
+        # A guessed BLOB or INTEGER is the format whose time is recent, as a text is.
+        for sql in ["SELECT mintid_inspect(gen_caloriosa_blob()) ->> '$.format'",
+                    "SELECT mintid_inspect(gen_sonyflake_int()) ->> '$.format'",
+                    "SELECT mintid_inspect(gen_ksuid_blob()) ->> '$.format'"]:
+            self.assertEqual(one(self.db, sql), re.search(r"gen_(\w+?)_", sql).group(1), sql)
+
+    def test_codes_by_class(self):
+        # The environment's class: the host-wide state's directory is missing. The call fails its
+        # statement only: the transaction goes on.
+        db = connect()
+        db.execute("CREATE TABLE t(x)")
+        db.execute("BEGIN")
+        db.execute("INSERT INTO t VALUES (1)")
+        missing = os.path.join(os.environ["MINTID_HOST_DIR"], "missing")
+        os.environ["MINTID_HOST_DIR"] = missing
+        try:
+            with self.assertRaises(sqlite3.OperationalError) as e:
+                db.execute("INSERT INTO t VALUES (gen_ulid())")
+        finally:
+            os.environ["MINTID_HOST_DIR"] = os.path.dirname(missing)
+        self.assertEqual(str(e.exception), f"ulid: cannot use the host-wide state in {missing}: No such file or "
+                                           "directory (MINTID_HOST_DIR names its directory)")
+        self.assertEqual(e.exception.sqlite_errorname, "SQLITE_CANTOPEN")
+        self.assertTrue(db.in_transaction)
+        self.assertEqual(one(db, "SELECT count(*) FROM t"), 1)
+        db.execute("ROLLBACK")
+        db.close()
 
 
 class Processes(unittest.TestCase):
