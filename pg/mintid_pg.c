@@ -185,7 +185,8 @@ static int guc_node;
 static bool guc_adopt_params;
 static char *guc_host_dir; /* '': MINTID_HOST_DIR, as every home reads it (host_where()) */
 static char *guc_id_space;
-static char *guc_epoch[MINTID_FORMAT_COUNT]; /* checked by epoch_check() */
+static char *guc_epoch[MINTID_FORMAT_COUNT];    /* checked by epoch_check_format() */
+static int64 guc_epoch_ms[MINTID_FORMAT_COUNT]; /* as that check read them (epoch_assign_format()) */
 
 /* Each format's bit layout as recorded (layout_of), worked out once in _PG_init. */
 static char format_layout[MINTID_FORMAT_COUNT][MINTID_LAYOUT_MAX];
@@ -200,28 +201,63 @@ static int rng_pid;
 
 /* ---- errors --------------------------------------------------------------------------- */
 
-/* One place turns a library status into an ERROR (pgcrypto's px_THROW_ERROR). */
-static void throw_status(const mintid_format *f, int status, const char *what) pg_attribute_noreturn();
-static void throw_status(const mintid_format *f, int status, const char *what) {
-    int code = ERRCODE_INTERNAL_ERROR;
-    switch (status) {
-    case MINTID_ETIME:
-        code = ERRCODE_DATETIME_VALUE_OUT_OF_RANGE;
+/*
+ * What the library was given when it refused: the SQLSTATE of a caller's
+ * mistake depends on it, as it does for PostgreSQL's own types.
+ */
+typedef enum pg_given {
+    GIVEN_ARGUMENT, /* an argument or a setting: 22023 */
+    GIVEN_TEXT,     /* an ID's text (a type's input, typeid text), or a uuid read as UUIDv7: 22P02 */
+    GIVEN_VALUE     /* an ID's bits in another type's value (bytea, bigint, uuid, binary COPY): 22P03, 22003 */
+} pg_given;
+
+/*
+ * The one map from a library status to a SQLSTATE, by the status's class
+ * (mintid_status_class()). Each class has a SQLSTATE class (the first two
+ * characters) of its own, so that a client tells whose the fault is from
+ * them: the input 22 (data exception), the clock 55000, capacity 53000, the
+ * environment 58000, the program XX000. Within the input class the code
+ * says what was given (pg_given), and ETIME is 22008.
+ */
+static int status_sqlstate(int status, pg_given given) {
+    switch (mintid_status_class(status)) {
+    case MINTID_CLASS_INPUT:
+        if (status == MINTID_ETIME)
+            return ERRCODE_DATETIME_VALUE_OUT_OF_RANGE;
+        switch (given) {
+        case GIVEN_TEXT:
+            return ERRCODE_INVALID_TEXT_REPRESENTATION;
+        case GIVEN_VALUE:
+            return status == MINTID_EOVERFLOW ? ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE
+                                              : ERRCODE_INVALID_BINARY_REPRESENTATION;
+        case GIVEN_ARGUMENT:
+            return ERRCODE_INVALID_PARAMETER_VALUE;
+        }
         break;
-    case MINTID_EINVAL:
-        code = ERRCODE_INVALID_PARAMETER_VALUE;
-        break;
-    case MINTID_EPREFIX:
-    case MINTID_EINVALID:
-    case MINTID_ELENGTH:
-    case MINTID_ECHAR:
-    case MINTID_EOVERFLOW:
-        code = ERRCODE_INVALID_TEXT_REPRESENTATION;
-        break;
-    default:
+    case MINTID_CLASS_CLOCK:
+        return ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE;
+    case MINTID_CLASS_CAPACITY:
+        return ERRCODE_INSUFFICIENT_RESOURCES;
+    case MINTID_CLASS_ENVIRONMENT:
+        return ERRCODE_SYSTEM_ERROR;
+    case MINTID_CLASS_NONE:
+    case MINTID_CLASS_PROGRAM:
         break;
     }
-    ereport(ERROR, (errcode(code), errmsg("%s: %s: %s", f->name, what, mintid_strerror(status))));
+    return ERRCODE_INTERNAL_ERROR;
+}
+
+/* A refusal with the library's sentence (pgcrypto's px_THROW_ERROR). */
+static void throw_why(int status, pg_given given, const char *why) pg_attribute_noreturn();
+static void throw_why(int status, pg_given given, const char *why) {
+    ereport(ERROR, (errcode(status_sqlstate(status, given)), errmsg("%s", why)));
+}
+
+/* A status the library gives no sentence for (encoding, a time range): the format, what failed, its words. */
+static void throw_status(const mintid_format *f, int status, const char *what) pg_attribute_noreturn();
+static void throw_status(const mintid_format *f, int status, const char *what) {
+    ereport(ERROR, (errcode(status_sqlstate(status, GIVEN_ARGUMENT)),
+                    errmsg("%s: %s: %s", f->name, what, mintid_strerror(status))));
 }
 
 static const mintid_format *format_at(int idx) {
@@ -231,16 +267,8 @@ static const mintid_format *format_at(int idx) {
     return f;
 }
 
-/* The epoch IDs of f are read and minted against: mintid.<format>_epoch, or the format's. */
-static int64 format_epoch(const mintid_format *f) {
-    int64 ms;
-    if (!f->epoch_settable || guc_epoch[f->id] == NULL || guc_epoch[f->id][0] == '\0')
-        return f->epoch_ms;
-    if (mintid_parse_epoch(f, guc_epoch[f->id], &ms) != MINTID_OK || ms < 0)
-        ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-                        errmsg("%s: the epoch setting \"%s\" is no epoch", f->name, guc_epoch[f->id])));
-    return ms;
-}
+/* The epoch IDs of f are read and minted against: mintid.<format>_epoch as its check read it, or the format's. */
+static int64 format_epoch(const mintid_format *f) { return f->epoch_settable ? guc_epoch_ms[f->id] : f->epoch_ms; }
 
 /* ---- IDs and datums ------------------------------------------------------------------ */
 
@@ -264,28 +292,35 @@ static Datum id_to_datum(const mintid_format *f, const mintid_id *id) {
 }
 
 /*
- * Checks bytes that did not come through a text decoder (binary input,
- * casts): what mintid_decode() would refuse in them, this refuses too.
+ * Reads an ID's text as f's, in any of its forms (with its type prefix into
+ * prefix, MINTID_PREFIX_MAX + 1 bytes, when not NULL); bad input is 22P02
+ * with the library's sentence. A text that decodes to a value the format
+ * does not mint (MINTID_EINVALID with the ID read: caloriosa's core form)
+ * is taken, as it always was, so that a dump of such values restores.
  */
-static void id_check(const mintid_format *f, const mintid_id *id) {
-    if (f->bits == 64 && f->value_max != 0 && mintid_id_to_u64(id) > f->value_max)
-        ereport(ERROR, (errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-                        errmsg("%s: value %llu exceeds the format's largest, %llu", f->name,
-                               (unsigned long long)mintid_id_to_u64(id), (unsigned long long)f->value_max)));
-    if (mintid_id_check(f, id) != MINTID_OK)
-        ereport(ERROR, (errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
-                        errmsg("%s: not a valid ID: %s", f->name, f->invalid_why != NULL ? f->invalid_why : "")));
+static void id_from_text(const mintid_format *f, const char *s, size_t len, mintid_id *id, char *prefix) {
+    mintid_reading r;
+    char why[MINTID_WHY_MAX];
+    int rc = mintid_read_text(f, MINTID_FORM_ANY, format_epoch(f), s, len, &r, why, sizeof why);
+    if (rc != MINTID_OK && !(rc == MINTID_EINVALID && r.fmt != NULL))
+        throw_why(rc, GIVEN_TEXT, why);
+    *id = r.id;
+    if (prefix != NULL)
+        strlcpy(prefix, r.prefix, MINTID_PREFIX_MAX + 1);
 }
 
-/* Decodes any text form; bad input is 22P02 with mintid_explain()'s sentence. */
-static void id_from_text(const mintid_format *f, const char *s, size_t len, mintid_id *id, char *prefix) {
-    int rc = mintid_decode_prefixed(f, MINTID_FORM_ANY, s, len, id, NULL, prefix);
-    if (rc != MINTID_OK) {
-        char why[512];
-        if (mintid_explain(f, MINTID_FORM_ANY, s, len, rc, why, sizeof why) < 0)
-            strlcpy(why, mintid_strerror(rc), sizeof why);
-        ereport(ERROR, (errcode(ERRCODE_INVALID_TEXT_REPRESENTATION), errmsg("%s", why)));
-    }
+/*
+ * Reads an ID's bytes (big-endian) that did not come through a text
+ * decoder (binary input, casts): what the library refuses in them (a
+ * length, a value too large, mintid_id_check()), this refuses too.
+ */
+static void id_from_bytes(const mintid_format *f, const void *bytes, size_t len, pg_given given, mintid_id *id) {
+    mintid_reading r;
+    char why[MINTID_WHY_MAX];
+    int rc = mintid_read_bytes(f, format_epoch(f), bytes, len, &r, why, sizeof why);
+    if (rc != MINTID_OK)
+        throw_why(rc, given, why);
+    *id = r.id;
 }
 
 static int cmp_datums(const mintid_format *f, Datum a, Datum b) {
@@ -329,9 +364,7 @@ static Datum recv_impl(FunctionCallInfo fcinfo, int idx) {
     const mintid_format *f = format_at(idx);
     StringInfo msg = (StringInfo)PG_GETARG_POINTER(0);
     mintid_id id;
-    memset(&id, 0, sizeof id);
-    memcpy(id.bytes, pq_getmsgbytes(msg, (int)id_size(f)), id_size(f));
-    id_check(f, &id);
+    id_from_bytes(f, pq_getmsgbytes(msg, (int)id_size(f)), id_size(f), GIVEN_VALUE, &id);
     return id_to_datum(f, &id);
 }
 
@@ -413,7 +446,7 @@ static Datum from_int8_impl(FunctionCallInfo fcinfo, int idx) {
     const mintid_format *f = format_at(idx);
     mintid_id id;
     mintid_id_from_u64(&id, (uint64)PG_GETARG_INT64(0));
-    id_check(f, &id);
+    id_from_bytes(f, id.bytes, sizeof(uint64), GIVEN_VALUE, &id);
     return id_to_datum(f, &id);
 }
 
@@ -431,13 +464,7 @@ static Datum from_bytea_impl(FunctionCallInfo fcinfo, int idx) {
     const mintid_format *f = format_at(idx);
     bytea *b = PG_GETARG_BYTEA_PP(0);
     mintid_id id;
-    if (VARSIZE_ANY_EXHDR(b) != id_size(f))
-        ereport(ERROR, (errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
-                        errmsg("%s: a bytea of %zu bytes is no ID, which has %zu", f->name,
-                               (size_t)VARSIZE_ANY_EXHDR(b), (size_t)id_size(f))));
-    memset(&id, 0, sizeof id);
-    memcpy(id.bytes, VARDATA_ANY(b), id_size(f));
-    id_check(f, &id);
+    id_from_bytes(f, VARDATA_ANY(b), VARSIZE_ANY_EXHDR(b), GIVEN_VALUE, &id);
     return id_to_datum(f, &id);
 }
 
@@ -454,9 +481,7 @@ static Datum to_uuid_impl(FunctionCallInfo fcinfo, int idx) {
 static Datum from_uuid_impl(FunctionCallInfo fcinfo, int idx) {
     const mintid_format *f = format_at(idx);
     mintid_id id;
-    memset(&id, 0, sizeof id);
-    memcpy(id.bytes, PG_GETARG_UUID_P(0)->data, UUID_LEN);
-    id_check(f, &id);
+    id_from_bytes(f, PG_GETARG_UUID_P(0)->data, UUID_LEN, GIVEN_VALUE, &id);
     return id_to_datum(f, &id);
 }
 
@@ -465,9 +490,9 @@ static Datum timestamp_impl(FunctionCallInfo fcinfo, int idx) {
     mintid_id id;
     int64 ms;
     id_from_datum(f, PG_GETARG_DATUM(0), &id);
+    /* Only a uuid read as UUIDv7 can fail: the library says why (22P02, as documented). */
     if (mintid_id_check(f, &id) != MINTID_OK)
-        ereport(ERROR, (errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
-                        errmsg("%s: not a valid ID: %s", f->name, f->invalid_why != NULL ? f->invalid_why : "")));
+        id_from_bytes(f, id.bytes, id_size(f), GIVEN_TEXT, &id);
     ms = mintid_id_unix_ms(f, &id, format_epoch(f));
     PG_RETURN_TIMESTAMPTZ((ms - PG_EPOCH_UNIX_MS) * 1000);
 }
@@ -914,10 +939,12 @@ static void gen_config(const mintid_format *f, mintid_config *cfg) {
     mintid_config_init(cfg, f);
     cfg->epoch_ms = format_epoch(f);
     if (f->node_bits > 0 && !f->node_optional) {
-        if ((uint64)guc_node >> f->node_bits != 0)
-            ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-                            errmsg("mintid.node = %d does not fit %s's %u-bit node field", guc_node, f->name,
-                                   (unsigned)f->node_bits)));
+        char why[MINTID_WHY_MAX];
+        int rc = mintid_check_node(f, guc_node, why, sizeof why);
+        if (rc != MINTID_OK)
+            ereport(ERROR, (errcode(status_sqlstate(rc, GIVEN_ARGUMENT)), errmsg("mintid.node: %s", why),
+                            errhint("mintid.node is set in postgresql.conf; with the library preloaded, a restart "
+                                    "takes a new value.")));
         cfg->node = guc_node;
     }
 }
@@ -1052,13 +1079,14 @@ static bool params_admit(mintid_pg_state *st, const mintid_format *f, const mint
  * library refuses stops the server, saying why, rather than every mint.
  */
 static void host_where(void) {
-    char why[512];
+    char why[MINTID_WHY_MAX];
+    int rc;
     if (host_known)
         return;
     if (guc_host_dir != NULL && guc_host_dir[0] != '\0')
         strlcpy(host_dir, guc_host_dir, sizeof host_dir);
-    else if (mintid_env_host_dir(host_dir, sizeof host_dir, why, sizeof why) != MINTID_OK)
-        ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("mintid.host_dir is empty, and %s", why),
+    else if ((rc = mintid_env_host_dir(host_dir, sizeof host_dir, why, sizeof why)) != MINTID_OK)
+        ereport(ERROR, (errcode(status_sqlstate(rc, GIVEN_ARGUMENT)), errmsg("mintid.host_dir is empty, and %s", why),
                         errhint("Set MINTID_HOST_DIR in the server's environment to an absolute path, or set "
                                 "mintid.host_dir, to the directory the host's other homes mint in.")));
     strlcpy(host_space, guc_id_space != NULL && guc_id_space[0] != '\0' ? guc_id_space : MINTID_ID_SPACE_DEFAULT,
@@ -1067,52 +1095,28 @@ static void host_where(void) {
 }
 
 /*
- * One place turns a host-wide generator's failure into an ERROR, naming the
- * directory and what to do. err is errno as the library left it
- * (MINTID_EHOST says why with it). A status this module does not know (a
- * library that refuses in new ways) is reported in the library's words.
+ * A host-wide generator's failure to open (gen NULL) or to mint, in the
+ * library's sentence (mintid_gen_why(): the state's path and the system's
+ * reason, the host's mintidd on its warrant, an epoch in the future), with
+ * what to do here. err is errno as the failed call left it.
  */
-static void throw_host(const mintid_format *f, const mintid_gen *gen, int status, int err) pg_attribute_noreturn();
-static void throw_host(const mintid_format *f, const mintid_gen *gen, int status, int err) {
-    const char *path = gen != NULL ? mintid_gen_host_path(gen) : NULL;
-    if (path == NULL)
-        path = host_dir;
-    switch (status) {
-    case MINTID_EHOST:
-        errno = err;
-        ereport(ERROR,
-                (errcode_for_file_access(),
-                 errmsg("%s: cannot use the host-wide state %s\"%s\": %m", f->name, gen == NULL ? "in " : "", path),
-                 errhint("mintid.host_dir (\"%s\") must be a directory on a disk that the server's user, and "
-                         "every other home minting there, can write (mode 1777, as /var/tmp).",
-                         host_dir)));
-        break;
-    case MINTID_EHOSTSTATE:
-        ereport(ERROR, (errcode(ERRCODE_DATA_CORRUPTED),
-                        errmsg("%s: \"%s\" is not a host-wide state this mintid can use: %s", f->name, path,
-                               mintid_strerror(status)),
-                        errhint("Mint with the version of mintid that wrote it, or stop every home minting in "
-                                "mintid.host_dir and move the file away; the mark keeps this server's IDs apart.")));
-        break;
-    case MINTID_EINVAL:
-        ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-                        errmsg("%s: the host-wide generator in \"%s\" (id space \"%s\") refuses its settings: %s",
-                               f->name, host_dir, host_space, mintid_strerror(status))));
-        break;
-    case MINTID_EWARRANT:
-        /* The host's mintidd holds this node id and does not vouch for minting under it now. */
-        ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-                        errmsg("%s: cannot mint from the host-wide state \"%s\": %s", f->name, path,
-                               mintid_host_why()[0] != '\0' ? mintid_host_why() : mintid_strerror(status)),
-                        errhint("mintid.node is the node id of the host's mintidd minting in mintid.host_dir; "
-                                "the server's guarantees bind this cluster too.")));
-        break;
-    default:
-        ereport(ERROR, (errcode(ERRCODE_INTERNAL_ERROR), errmsg("%s: cannot mint from the host-wide state \"%s\": %s",
-                                                                f->name, path, mintid_strerror(status))));
-        break;
-    }
-    pg_unreachable();
+static void throw_host(const mintid_format *f, const mintid_config *cfg, mintid_gen *gen, int status, int err)
+    pg_attribute_noreturn();
+static void throw_host(const mintid_format *f, const mintid_config *cfg, mintid_gen *gen, int status, int err) {
+    char why[MINTID_WHY_MAX];
+    mintid_gen_why(f, cfg, gen, status, err, why, sizeof why);
+    ereport(ERROR, (errcode(status_sqlstate(status, GIVEN_ARGUMENT)), errmsg("%s", why),
+                    status == MINTID_EHOST
+                        ? errhint("mintid.host_dir (\"%s\") must be a directory on a disk that the server's user, "
+                                  "and every other home minting there, can write (mode 1777, as /var/tmp).",
+                                  host_dir)
+                    : status == MINTID_EHOSTSTATE
+                        ? errhint("The state is in mintid.host_dir (\"%s\"); the mark keeps this server's IDs apart.",
+                                  host_dir)
+                    : status == MINTID_EWARRANT
+                        ? errhint("mintid.node is the node id of the host's mintidd minting in mintid.host_dir; "
+                                  "the server's guarantees bind this cluster too.")
+                        : 0));
 }
 
 /*
@@ -1148,7 +1152,7 @@ static mintid_pg_host *host_gen(const mintid_format *f, const mintid_config *cfg
     err = errno;
     if (rc != MINTID_OK) {
         h->gen = NULL;
-        throw_host(f, NULL, rc, err);
+        throw_host(f, &hc, NULL, rc, err);
     }
     h->node = cfg->node;
     h->epoch_ms = cfg->epoch_ms;
@@ -1206,7 +1210,7 @@ static void generate_host(mintid_pg_state *st, const mintid_format *f, const min
         errno = 0;
         rc = mintid_gen_set_floor(h->gen, floor);
         if (rc != MINTID_OK)
-            throw_host(f, h->gen, rc, errno);
+            throw_host(f, cfg, h->gen, rc, errno);
         h->floor_ms = floor;
     }
 
@@ -1226,23 +1230,26 @@ static void generate_host(mintid_pg_state *st, const mintid_format *f, const min
             break;
     }
     if (rc == MINTID_ETIMEDOUT) {
+        char why[MINTID_WHY_MAX];
         mintid_gen_stats gs;
+        mintid_gen_why(f, cfg, h->gen, rc, err, why, sizeof why);
         mintid_gen_get_stats(h->gen, &gs);
         if (mintid_clock_system(NULL, &now) != MINTID_OK)
             now = 0;
         time_text(Max(gs.last_unix_ms, floor), when, sizeof when);
-        ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-                        errmsg("%s: no ID within %d ms from the host-wide state \"%s\"", f->name, MINTID_HOST_WAIT_MS,
-                               mintid_gen_host_path(h->gen)),
-                        Max(gs.last_unix_ms, floor) > now
-                            ? errdetail("Its sequence is at %s, " INT64_FORMAT " ms ahead of the clock.", when,
-                                        Max(gs.last_unix_ms, floor) - now)
-                            : errdetail("Its lock was not free: a process minting there does not run (stopped?)."),
-                        errhint("Every home minting in mintid.host_dir waits for the clock to reach the shared "
-                                "sequence; check the clock (NTP) and the processes minting there.")));
+        ereport(ERROR,
+                (errcode(status_sqlstate(rc, GIVEN_ARGUMENT)), errmsg("%s", why),
+                 Max(gs.last_unix_ms, floor) > now
+                     ? errdetail("No ID within %d ms: the sequence is at %s, " INT64_FORMAT " ms ahead of the clock.",
+                                 MINTID_HOST_WAIT_MS, when, Max(gs.last_unix_ms, floor) - now)
+                     : errdetail("No ID within %d ms: the lock of \"%s\" was not free; a process minting "
+                                 "there does not run (stopped?).",
+                                 MINTID_HOST_WAIT_MS, mintid_gen_host_path(h->gen)),
+                 errhint("Every home minting in mintid.host_dir waits for the clock to reach the shared "
+                         "sequence; check the clock (NTP) and the processes minting there.")));
     }
     if (rc != MINTID_OK)
-        throw_host(f, h->gen, rc, err);
+        throw_host(f, cfg, h->gen, rc, err);
 
     /* The ID is not returned before the mark covers it: raised now, under
      * the lock, if its unit reaches the mark. */
@@ -1350,7 +1357,9 @@ static Datum gen_impl(FunctionCallInfo fcinfo, int idx) {
 
 /* ---- formats whose text carries a type prefix (typeid): text in SQL, a uuid inside ---- */
 
+/* Argument argno, a type prefix (NULL or '': none), into prefix (MINTID_PREFIX_MAX + 1 bytes). */
 static void prefix_arg(FunctionCallInfo fcinfo, int argno, const mintid_format *f, char *prefix) {
+    char why[MINTID_WHY_MAX];
     text *t;
     size_t len;
     int rc;
@@ -1359,17 +1368,11 @@ static void prefix_arg(FunctionCallInfo fcinfo, int argno, const mintid_format *
         return;
     t = PG_GETARG_TEXT_PP(argno);
     len = VARSIZE_ANY_EXHDR(t);
-    if (len == 0)
-        return;
-    rc = len > MINTID_PREFIX_MAX ? MINTID_EPREFIX : mintid_prefix_check(f, VARDATA_ANY(t), len);
-    if (rc != MINTID_OK) {
-        char esc[MINTID_ESCAPED_MAX];
-        mintid_escape(VARDATA_ANY(t), len, esc, sizeof esc);
-        ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-                        errmsg("%s: '%s' is no valid type prefix (lower-case letters and underscores, at most %d, "
-                               "starting and ending with a letter)",
-                               f->name, esc, (int)f->prefix_max)));
-    }
+    rc = mintid_lookup_prefix(f, MINTID_FORM_TEXT, VARDATA_ANY(t), len, why, sizeof why);
+    if (rc != MINTID_OK)
+        throw_why(rc, GIVEN_ARGUMENT, why);
+    if (len > MINTID_PREFIX_MAX) /* no prefix is this long */
+        elog(ERROR, "mintid: a type prefix of %zu bytes was taken", len);
     memcpy(prefix, VARDATA_ANY(t), len);
     prefix[len] = '\0';
 }
@@ -1473,33 +1476,66 @@ MINTID_PG_OPS(STAMP)
 /* ---- settings and start ------------------------------------------------------------------- */
 
 /*
- * The check hook of mintid.<format>_epoch: the value must be an epoch of
- * that format (a name it knows, Unix ms or an RFC 3339 time), not in the
- * future. A hook has no way to learn which setting it checks, so each
- * format's slot in the table has a hook of its own, stamped below.
+ * The check hook of mintid.node: a node id of some format
+ * (mintid_check_node(), against the widest node field); each node-bound
+ * format checks it against its own when it mints (gen_config()).
  */
-static bool epoch_check_format(int idx, char **newval) {
-    const mintid_format *f = mintid_format_get((mintid_format_id)idx);
-    int64 ms, now;
-    if (*newval == NULL || (*newval)[0] == '\0')
-        return true;
-    if (mintid_parse_epoch(f, *newval, &ms) != MINTID_OK || ms < 0) {
-        GUC_check_errdetail("An epoch of %s is %sUnix ms or an RFC 3339 time.", f->name,
-                            f->epoch_names != NULL ? "a name it knows (such as twitter), " : "");
-        return false;
-    }
-    if (mintid_clock_system(NULL, &now) == MINTID_OK && ms > now) {
-        GUC_check_errdetail("An epoch must not be in the future.");
+static bool node_check(int *newval, void **extra, GucSource source) {
+    char why[MINTID_WHY_MAX];
+    int rc = mintid_check_node(NULL, *newval, why, sizeof why);
+    (void)extra;
+    (void)source;
+    if (rc != MINTID_OK) {
+        GUC_check_errcode(status_sqlstate(rc, GIVEN_ARGUMENT));
+        GUC_check_errdetail("%s", why);
         return false;
     }
     return true;
 }
 
+/*
+ * The check hook of mintid.<format>_epoch: the value must be an epoch of
+ * that format, as the library looks it up (mintid_lookup_epoch(): a name
+ * it knows, Unix ms or an RFC 3339 time, not in the future); '' is the
+ * format's own. The epoch in Unix ms goes to the assign hook as extra. A
+ * hook has no way to learn which setting it checks, so each format's slot
+ * in the table has hooks of its own, stamped below.
+ */
+static bool epoch_check_format(int idx, char **newval, void **extra) {
+    const mintid_format *f = mintid_format_get((mintid_format_id)idx);
+    char why[MINTID_WHY_MAX];
+    int64 ms = f->epoch_ms;
+    int rc;
+    if (*newval != NULL && (*newval)[0] != '\0' &&
+        (rc = mintid_lookup_epoch(f, *newval, strlen(*newval), &ms, why, sizeof why)) != MINTID_OK) {
+        GUC_check_errcode(status_sqlstate(rc, GIVEN_ARGUMENT));
+        GUC_check_errdetail("%s", why);
+        return false;
+    }
+#if PG_VERSION_NUM >= 160000
+    *extra = guc_malloc(LOG, sizeof ms);
+#else
+    *extra = malloc(sizeof ms); /* the GUC machinery free()s it */
+#endif
+    if (*extra == NULL)
+        return false;
+    memcpy(*extra, &ms, sizeof ms);
+    return true;
+}
+
+static void epoch_assign_format(int idx, void *extra) {
+    if (extra != NULL && idx < MINTID_FORMAT_COUNT) /* hooks are stamped for more slots than there are formats */
+        memcpy(&guc_epoch_ms[idx], extra, sizeof guc_epoch_ms[idx]);
+}
+
 #define EPOCH_HOOK(i)                                                                                                  \
     static bool epoch_check_##i(char **newval, void **extra, GucSource source) {                                       \
-        (void)extra;                                                                                                   \
         (void)source;                                                                                                  \
-        return epoch_check_format(i, newval);                                                                          \
+        return epoch_check_format(i, newval, extra);                                                                   \
+    }                                                                                                                  \
+    static void epoch_assign_##i(const char *newval, void *extra) {                                                    \
+        (void)newval;                                                                                                  \
+        epoch_assign_format(i, extra);                                                                                 \
     }
 EPOCH_HOOK(0)
 EPOCH_HOOK(1)
@@ -1521,6 +1557,11 @@ static GucStringCheckHook const epoch_checks[] = {
     epoch_check_0,  epoch_check_1,  epoch_check_2,  epoch_check_3,  epoch_check_4,  epoch_check_5,
     epoch_check_6,  epoch_check_7,  epoch_check_8,  epoch_check_9,  epoch_check_10, epoch_check_11,
     epoch_check_12, epoch_check_13, epoch_check_14, epoch_check_15,
+};
+static GucStringAssignHook const epoch_assigns[] = {
+    epoch_assign_0,  epoch_assign_1,  epoch_assign_2,  epoch_assign_3,  epoch_assign_4,  epoch_assign_5,
+    epoch_assign_6,  epoch_assign_7,  epoch_assign_8,  epoch_assign_9,  epoch_assign_10, epoch_assign_11,
+    epoch_assign_12, epoch_assign_13, epoch_assign_14, epoch_assign_15,
 };
 StaticAssertDecl(MINTID_FORMAT_COUNT <= lengthof(epoch_checks), "a format without an epoch check hook: stamp more");
 
@@ -1575,18 +1616,19 @@ void _PG_init(void) {
     DefineCustomIntVariable(
         "mintid.node", "Node id of the generators of node-bound formats.",
         "Every host minting IDs of one ID space needs its own node; the homes of one host share it.", &guc_node, 0, 0,
-        65535, ctx, 0, NULL, NULL, NULL);
+        INT_MAX, ctx, 0, node_check, NULL, NULL);
     for (i = 0; i < MINTID_FORMAT_COUNT; i++) {
         const mintid_format *f = mintid_format_get((mintid_format_id)i);
         char sql[64], name[96];
         layout_of(f, format_layout[i], sizeof format_layout[i]);
+        guc_epoch_ms[i] = f->epoch_ms;
         if (!f->epoch_settable)
             continue;
         mintid_pg_sql_name(f, sql, sizeof sql);
         snprintf(name, sizeof name, "mintid.%s_epoch", sql);
         DefineCustomStringVariable(MemoryContextStrdup(TopMemoryContext, name),
                                    "Epoch of the format: a name, Unix ms or an RFC 3339 time; empty: its default.",
-                                   NULL, &guc_epoch[i], "", ctx, 0, epoch_checks[i], NULL, NULL);
+                                   NULL, &guc_epoch[i], "", ctx, 0, epoch_checks[i], epoch_assigns[i], NULL);
     }
     /* Unlike the parameters it lets change, a reload sets it: it only
      * matters at the first mint after a restart that changed one. */

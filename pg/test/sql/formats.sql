@@ -58,3 +58,19 @@ SELECT typ, val, try_in(typ, val) FROM (VALUES
 ) v(typ, val);
 SELECT typeid_to_uuid('user_01h455vb4pex5vsknk084sn02q!');
 SELECT uuid_to_typeid('017f22e2-79b0-7cc3-98c4-dc0c0c07398f', 'User');
+
+-- The SQLSTATE's class says whose the fault is (22: the caller's input);
+-- within it, what was given: an ID's text 22P02, another type's value
+-- 22P03 (22003 when too large), an argument 22023.
+CREATE FUNCTION try_sql(q text) RETURNS text LANGUAGE plpgsql AS $$
+BEGIN
+  EXECUTE q;
+  RETURN 'accepted';
+EXCEPTION WHEN others THEN
+  RETURN SQLSTATE || ': ' || SQLERRM;
+END $$;
+SELECT q, try_sql(q) FROM (VALUES
+  ($q$SELECT '01ARZ3NDEKTSV4RRFFQ69G5FAI'::ulid$q$), ($q$SELECT '\x0102'::bytea::nanoflake$q$),
+  ($q$SELECT (-1)::bigint::nanoflake$q$), ($q$SELECT 'b5JikCvNEnD'::caloriosa::bigint::caloriosa$q$),
+  ($q$SELECT gen_typeid('User')$q$), ($q$SELECT mintid_timestamp('017f22e2-79b0-4cc3-98c4-dc0c0c07398f'::uuid)$q$)
+) v(q);

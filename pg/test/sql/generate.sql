@@ -22,6 +22,9 @@ RESET ALL;
 SHOW mintid.node;
 SHOW mintid.nanoflake_epoch;
 SET mintid.node = 3;
+-- A node id no format has is refused when set; each format checks its own
+-- width when it mints.
+ALTER SYSTEM SET mintid.node = 70000;
 -- An epoch setting takes an epoch of its own format only, never one in the
 -- future (checked by ALTER SYSTEM; a refused value is not written).
 ALTER SYSTEM SET mintid.nanoflake_epoch = 'discord';
