@@ -6,7 +6,9 @@ Run with the module on the path: PYTHONPATH=build/python python3 -m unittest
 discover -s python/tests (ctest -R test_python does).
 """
 import datetime
+import importlib
 import importlib.util
+import json
 import os
 import random
 import shutil
@@ -122,14 +124,29 @@ class TestGen(unittest.TestCase):
         ]:
             with self.assertRaises(exc):
                 call()
-        with self.assertRaises(mintid.UnknownFormat) as cm:
-            mintid.gen("uuid7")
-        self.assertIsInstance(cm.exception, ValueError)
-        self.assertIsInstance(cm.exception, mintid.Error)
-        self.assertIn("'uuid7'", str(cm.exception))
-        self.assertIn("uuidv7", str(cm.exception))
-        with self.assertRaisesRegex(ValueError, r"node 1024: nanoflake node ids are 0\.\.1023"):
+        # The name a person meant, as the library says it on every face.
+        for name in ("uuid7", "uuid", "UUIDv7"):
+            with self.assertRaises(mintid.UnknownFormat) as cm:
+                mintid.gen(name)
+            self.assertIsInstance(cm.exception, ValueError)
+            self.assertIsInstance(cm.exception, mintid.ArgumentError)
+            self.assertEqual(str(cm.exception), "unknown format '%s'; did you mean 'uuidv7'?" % name)
+            self.assertEqual(cm.exception.status, -3)
+        # A node id out of range is the caller's input: an ArgumentError, so a mintid.Error and a ValueError.
+        with self.assertRaises(mintid.ArgumentError) as cm:
             mintid.gen("nanoflake", node=1024)
+        self.assertIsInstance(cm.exception, mintid.Error)
+        self.assertIsInstance(cm.exception, ValueError)
+        self.assertEqual(str(cm.exception), "node 1024 is out of range: nanoflake's node ids are 0..1023")
+        self.assertEqual(cm.exception.status, -9)
+        with self.assertRaisesRegex(mintid.ArgumentError, "^uuidv7 has no node id$"):
+            mintid.gen("uuidv7", node=1)
+        with self.assertRaisesRegex(mintid.ArgumentError, "^uuidv7 has a fixed epoch"):
+            mintid.gen("uuidv7", epoch=0)
+        with self.assertRaisesRegex(mintid.ArgumentError, "^epoch 'soon' is not a time: give Unix milliseconds"):
+            mintid.gen("snowflake", epoch="soon")
+        with self.assertRaisesRegex(mintid.ArgumentError, "^node '-1' is not a node id: give 0..1023, or host$"):
+            mintid.gen("nanoflake", node=-1)
         with self.assertRaisesRegex(ValueError, "is naive"):
             mintid.gen("nanoflake", epoch=datetime.datetime(2015, 1, 1))
         with self.assertRaisesRegex(ValueError, "in the future"):
@@ -188,10 +205,24 @@ class TestGenerator(unittest.TestCase):
             os.environ["MINTID_HOST_DIR"] = HOST_DIR
 
     def test_exception_classes(self):
-        for cls in (mintid.InvalidID, mintid.UnknownFormat, mintid.ClockError, mintid.Exhausted, mintid.Timeout,
-                    mintid.Forked, mintid.HostError):
-            self.assertTrue(issubclass(cls, mintid.Error), cls)
-        self.assertTrue(issubclass(mintid.InvalidID, ValueError))
+        # One class per class of the library's statuses, finer ones below it: every error is a mintid.Error.
+        for cls, base in [
+            (mintid.ArgumentError, mintid.Error), (mintid.ArgumentError, ValueError),
+            (mintid.InvalidID, mintid.ArgumentError), (mintid.UnknownFormat, mintid.ArgumentError),
+            (mintid.ArgumentTypeError, mintid.Error), (mintid.ArgumentTypeError, TypeError),
+            (mintid.ClockError, mintid.Error), (mintid.Timeout, mintid.ClockError),
+            (mintid.Exhausted, mintid.Error), (mintid.HostError, mintid.Error), (mintid.Forked, mintid.Error),
+        ]:
+            self.assertTrue(issubclass(cls, base), (cls, base))
+        for cls in (mintid.ClockError, mintid.Exhausted, mintid.HostError, mintid.Forked):
+            self.assertFalse(issubclass(cls, ValueError), cls)
+        # The environment's words in the library's sentence.
+        os.environ["MINTID_NODE"] = "5000"
+        try:
+            with self.assertRaisesRegex(mintid.Error, "^MINTID_NODE: node 5000 is out of range"):
+                mintid.Generator("nanoflake", shared=False)
+        finally:
+            del os.environ["MINTID_NODE"]
 
 
 class TestInspect(unittest.TestCase):
@@ -226,11 +257,12 @@ class TestInspect(unittest.TestCase):
             ("", None, "an empty text is not an ID"),
             ("nope!", None, "'nope!' does not have the shape of any format's ID; give format= to read it as one"),
             ("01ARZ3NDEKTSV4RRFFQ69G5FA", "ulid", None),
-            ("a\0b", None, "'a\\x00b' contains a NUL character"),
+            ("a\0b", None, "'a\\x00b' contains a NUL byte"),
             ("é", "ulid", None),
             ("\udcff", None, None),
-            (b"\0" * 7, "nanoflake", "nanoflake: 7 bytes; an ID is 8"),
-            (b"\0" * 16, None, "bytes do not say their format: give format="),
+            (b"\0" * 7, "nanoflake", "nanoflake: 7 bytes are no ID; a nanoflake is 8 bytes"),
+            (b"\0" * 16, None, "16 bytes are ambiguous: they could be ulid, scru128 or typeid; say which with format="),
+            (b"\0" * 5, None, "5 bytes are no ID of any format: an ID is 8, 16 or 20 bytes"),
             (-1, "nanoflake", None),
             (2**64, "nanoflake", None),
             (-1, "uuidv7", None),
@@ -248,8 +280,11 @@ class TestInspect(unittest.TestCase):
                 self.assertIsInstance(cm.exception.status, int)
                 if message is not None:
                     self.assertEqual(str(cm.exception), message)
-        with self.assertRaisesRegex(mintid.InvalidID, "ambiguous: it could be ulid-flake or ulid-flake-scalable"):
+        with self.assertRaisesRegex(mintid.InvalidID,
+                                    "ambiguous: it could be ulid-flake, ulid-flake-scalable or nanoflake"):
             mintid.inspect("0" * 13)
+        with self.assertRaisesRegex(mintid.InvalidID, r"^ulid: .*'I'"):
+            mintid.inspect("01ARZ3NDEKTSV4RRFFQ69G5FAI", "ulid")
         for bad in (None, 1.0, True, ["x"]):
             with self.assertRaises(TypeError):
                 mintid.inspect(bad)
@@ -265,6 +300,12 @@ class TestInspect(unittest.TestCase):
                 mintid.inspect("1c49kkphl4ow", "nanoflake", epoch=epoch)
             with self.assertRaisesRegex(ValueError, "is not a time"):
                 mintid.range("snowflake", datetime.datetime(2026, 1, 1, tzinfo=UTC), epoch=epoch)
+
+    def test_bytes_guessed(self):
+        # Bytes without a format are read as the library guesses them (by their length, a recent time).
+        ksuid = mintid.gen("ksuid")
+        self.assertEqual(mintid.inspect(mintid.convert(ksuid, "bytes", "ksuid"))["text"], ksuid)
+        self.assertEqual(mintid.convert(bytearray(mintid.convert(ksuid, "bytes", "ksuid")), "text"), ksuid)
 
     def test_epoch_without_format(self):
         # A name one format knows (snowflake's "discord", 2015-01-01), for an ID guessed as another.
@@ -284,7 +325,9 @@ class TestConvertRangeFormats(unittest.TestCase):
         self.assertEqual(mintid.convert("1c49kkphl4ow", "bytes"), bytes.fromhex("0271065ac1000000"))
         t = mintid.gen("typeid")
         self.assertEqual(mintid.convert("user_" + t, "text", "typeid"), "user_" + t)
-        with self.assertRaisesRegex(ValueError, "ulid's forms are text, hex, uuid, int, bytes"):
+        with self.assertRaisesRegex(mintid.ArgumentError,
+                                    r"^to: ulid has no 'padded' form; its forms are text, hex, uuid; "
+                                    r"or 'int' \(its value\) or 'bytes'$"):
             mintid.convert(mintid.gen("ulid"), "padded")
         with self.assertRaises(TypeError):
             mintid.convert("1c49kkphl4ow", 1)
@@ -294,7 +337,7 @@ class TestConvertRangeFormats(unittest.TestCase):
         self.assertEqual(mintid.convert("0b20f0b8c3ad7e3b", "hex", "uexky", from_form="hex"), "0b20f0b8c3ad7e3b")
         with self.assertRaisesRegex(ValueError, "from_form needs format"):
             mintid.convert("0b20f0b8c3ad7e3b", "hex", from_form="hex")
-        with self.assertRaisesRegex(ValueError, "uexky's text forms are text, int, hex"):
+        with self.assertRaisesRegex(ValueError, "^from_form: uexky has no 'uuid' form; its forms are text, int, hex$"):
             mintid.convert("0b20f0b8c3ad7e3b", "hex", "uexky", from_form="uuid")
         with self.assertRaisesRegex(ValueError, "from_form is for an ID given as a text"):
             mintid.convert(5, "hex", "uexky", from_form="hex")
@@ -492,6 +535,75 @@ class TestConcurrency(unittest.TestCase):
         self.assertIsNone(hung, "a child forked while threads minted hung")
         # A thread may wait out its limit where a slow machine (valgrind) holds the state long.
         self.assertEqual([e for e in errors if not isinstance(e, mintid.Timeout)], [])
+
+
+def _subinterpreters():
+    """CPython's API for running code in a sub-interpreter: (create, run_string, destroy), or None."""
+    for name in ("_xxsubinterpreters", "_interpreters"):
+        try:
+            module = importlib.import_module(name)
+        except ImportError:
+            continue
+        run = getattr(module, "run_string", None) or getattr(module, "exec", None)
+        return module.create, run, module.destroy
+    return None
+
+
+class TestSubinterpreter(unittest.TestCase):
+    """Multi-phase initialisation: each interpreter has the module's own
+    classes, type and generators, and one that ends frees them while the
+    main interpreter goes on."""
+
+    SCRIPT = """if True:
+        import json, os
+        import mintid
+        out = {"error": id(mintid.Error), "generator": id(mintid.Generator)}
+        out["ids"] = mintid.gen("nanoflake", 100) + mintid.Generator("nanoflake").next_many(100)
+        out["year"] = mintid.inspect(out["ids"][0])["time"].year
+        try:
+            mintid.gen("nanoflake", node=1024)
+        except mintid.ArgumentError as e:
+            out["caught"] = str(e)
+        try:
+            mintid.inspect("0" * 13)
+        except mintid.InvalidID as e:
+            out["invalid"] = e.status
+        with os.fdopen(%d, "w") as f:
+            json.dump(out, f)
+    """
+
+    def run_in_subinterpreter(self):
+        """The script's answer from a new sub-interpreter, destroyed before returning."""
+        create, run, destroy = _subinterpreters()
+        r, w = os.pipe()
+        interp = create()
+        try:
+            run(interp, self.SCRIPT % w)
+        finally:
+            destroy(interp)
+        with os.fdopen(r) as f:
+            return json.load(f)
+
+    @unittest.skipUnless(_subinterpreters(), "this Python has no sub-interpreter API (_xxsubinterpreters)")
+    def test_own_state_per_interpreter(self):
+        mine = mintid.gen("nanoflake", 100)
+        for k in range(2):  # a second one after the first was destroyed, and its state freed
+            with self.subTest(interpreter=k):
+                got = self.run_in_subinterpreter()
+                # Its own exception classes and type, not the main interpreter's.
+                self.assertNotEqual(got["error"], id(mintid.Error))
+                self.assertNotEqual(got["generator"], id(mintid.Generator))
+                self.assertEqual(got["caught"], "node 1024 is out of range: nanoflake's node ids are 0..1023")
+                self.assertEqual(got["invalid"], -18)
+                self.assertEqual(got["year"], datetime.datetime.now(UTC).year)
+                # It minted in the host-wide sequence that the main interpreter continues.
+                after = mintid.gen("nanoflake", 100)
+                self.assertEqual(len(set(mine) | set(got["ids"]) | set(after)), 400)
+                values = [mintid.convert(i, "int", "nanoflake") for i in mine + got["ids"] + after]
+                self.assertEqual(values, sorted(values))
+                mine = after
+        with self.assertRaises(mintid.ArgumentError):
+            mintid.gen("nanoflake", node=1024)
 
 
 class TestFuzz(unittest.TestCase):
