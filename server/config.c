@@ -181,7 +181,15 @@ static bool set_value(config *cfg, const setting *s, const char *value, char *er
         char *end;
         errno = 0;
         unsigned long long v = strtoull(value, &end, 10);
-        if (!isdigit((unsigned char)value[0]) || *end != '\0' || errno != 0 || v < s->min || v > s->max) {
+        bool number = isdigit((unsigned char)value[0]) && *end == '\0' && errno == 0;
+        char why[MINTID_WHY_MAX];
+        /* A node id out of range: the library's sentence, as every home says it. */
+        if (number && v > s->max && s->offset == offsetof(config, node) && v <= INT64_MAX &&
+            mintid_check_node(NULL, (int64_t)v, why, sizeof why) != MINTID_OK) {
+            snprintf(err, errcap, "%s: %s", s->name, why);
+            return false;
+        }
+        if (!number || v < s->min || v > s->max) {
             snprintf(err, errcap, "%s: '%s' is not a whole number from %llu to %llu", s->name, value,
                      (unsigned long long)s->min, (unsigned long long)s->max);
             return false;
@@ -195,8 +203,9 @@ static bool set_value(config *cfg, const setting *s, const char *value, char *er
         char fname[64];
         snprintf(fname, sizeof fname, "%.*s", (int)(strlen(s->name) - strlen("-epoch")), s->name);
         int64_t ms;
-        if (mintid_parse_epoch(mintid_format_find(fname), value, &ms) != MINTID_OK) {
-            snprintf(err, errcap, "%s: '%s' is not Unix ms, an RFC 3339 time or a named epoch", s->name, value);
+        char why[MINTID_WHY_MAX];
+        if (mintid_lookup_epoch(mintid_format_find(fname), value, strlen(value), &ms, why, sizeof why) != MINTID_OK) {
+            snprintf(err, errcap, "%s: %s", s->name, why);
             return false;
         }
         memcpy(field, &ms, sizeof ms);
@@ -224,7 +233,7 @@ int64_t config_epoch(const config *cfg, const mintid_format *fmt) {
 }
 
 void config_defaults(config *cfg) {
-    char err[256];
+    char err[MINTID_WHY_MAX + 80];
     settings_init();
     memset(cfg, 0, sizeof *cfg);
     for (size_t i = 0; i < NSETTINGS; i++)
@@ -451,7 +460,7 @@ static bool load_file(config *cfg, const char *path) {
         fprintf(stderr, "mintidd: config file %s: %s\n", path, strerror(errno));
         return false;
     }
-    char line[1024], err[512];
+    char line[1024], err[MINTID_WHY_MAX + 80];
     int lineno = 0;
     bool ok = true;
     while (ok && fgets(line, sizeof line, f) != NULL) {
@@ -507,7 +516,7 @@ static bool load_file(config *cfg, const char *path) {
 }
 
 int config_load(config *cfg, int argc, char **argv) {
-    char err[512];
+    char err[MINTID_WHY_MAX + 80]; /* a setting's name and a sentence */
     config_defaults(cfg);
     /* The config file first, wherever --config appears, so that the
      * environment and the rest of the command line override it. */

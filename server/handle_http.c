@@ -210,6 +210,35 @@ static void send_error_with(conn *c, const http_request *req, struct evbuffer *o
     va_end(ap);
 }
 
+/*
+ * The HTTP status of a library status's class: the one place where a
+ * status becomes HTTP's. The caller's words are 400; the clock, the
+ * capacity of a millisecond and the host are 503 (not now, or not here:
+ * asking again later may succeed); the server's own mistake is 500. The
+ * routes keep two finer answers they document: an unknown format in the
+ * path is 404, and an ID several formats could be is 300.
+ */
+static int http_status(mintid_class cls) {
+    switch (cls) {
+    case MINTID_CLASS_NONE:
+        return 200;
+    case MINTID_CLASS_INPUT:
+        return 400;
+    case MINTID_CLASS_CLOCK:
+    case MINTID_CLASS_CAPACITY:
+    case MINTID_CLASS_ENVIRONMENT:
+        return 503;
+    case MINTID_CLASS_PROGRAM:
+        return 500;
+    }
+    return 500;
+}
+
+/* An error answered with the status of rc's class and the sentence why (the library's). */
+static void send_why(conn *c, const http_request *req, struct evbuffer *out, int rc, const char *why) {
+    send_error(c, req, out, http_status(mintid_status_class(rc)), "%s", why);
+}
+
 /* 405, with the methods the path takes in Allow (post: POST as well as GET and HEAD). */
 static void send_405(conn *c, const http_request *req, struct evbuffer *out, bool post) {
     if (post)
@@ -292,36 +321,35 @@ static bool parse_query(conn *c, const http_request *req, struct evbuffer *out, 
 
 static int param_form(conn *c, const http_request *req, struct evbuffer *out, const mintid_format *fmt,
                       const param *p) {
-    char name[16], shown[MINTID_ESCAPED_MAX];
-    if (p->len < sizeof name) {
-        memcpy(name, p->value, p->len);
-        name[p->len] = '\0';
-        int form = mintid_form_find(name);
-        if (form >= 0 && (fmt->forms & MINTID_FORM_BIT(form)))
-            return form;
+    char why[MINTID_WHY_MAX];
+    mintid_form form;
+    int rc = mintid_lookup_form(fmt, p->value, p->len, &form, why, sizeof why);
+    if (rc != MINTID_OK) {
+        send_why(c, req, out, rc, why);
+        return -1;
     }
-    mintid_escape(p->value, p->len, shown, sizeof shown);
-    send_error(c, req, out, 400, "%s has no '%s' form", fmt->name, shown);
-    return -1;
+    return (int)form;
 }
 
-/* ?prefix=: true with prefix set (left empty when not given), or false after a 400. */
+/* ?prefix=: true with prefix set (left empty when not given, or given empty), or false after a 400. */
 static bool param_prefix(conn *c, const http_request *req, struct evbuffer *out, const mintid_format *fmt, int form,
                          const param *p, char prefix[MINTID_PREFIX_MAX + 1]) {
-    char decoded[256], shown[MINTID_ESCAPED_MAX];
+    char decoded[256], why[MINTID_WHY_MAX];
     size_t len;
-    const char *why;
+    const char *bad;
     if (!p->seen)
         return true;
-    if ((why = percent_decode(p->value, p->len, decoded, sizeof decoded, &len)) != NULL) {
-        send_error(c, req, out, 400, "prefix: %s", why);
+    if ((bad = percent_decode(p->value, p->len, decoded, sizeof decoded, &len)) != NULL) {
+        send_error(c, req, out, 400, "prefix: %s", bad);
         return false;
     }
-    if (!service_parse_prefix(fmt, form, decoded, len, prefix, &why)) {
-        mintid_escape(decoded, len, shown, sizeof shown);
-        send_error(c, req, out, 400, "%s: prefix '%s': %s", fmt->name, shown, why);
+    int rc = mintid_lookup_prefix(fmt, form, decoded, len, why, sizeof why);
+    if (rc != MINTID_OK) {
+        send_why(c, req, out, rc, why);
         return false;
     }
+    memcpy(prefix, decoded, len);
+    prefix[len] = '\0';
     return true;
 }
 
@@ -460,7 +488,11 @@ static void http_finish(conn *c, int status, const char *why) {
     if (keys_finish(c, status, why))
         return;
     if (status != MINTID_OK) {
-        send_error(c, &req, c->out, status == MINTID_EFORMAT ? 404 : 503, "%s: %s", j->fmt->name, why);
+        /* A format not served is 404, as an unknown one is. A mint's time
+         * is the clock's: outside the format's range, the clock is at
+         * fault, not the request. */
+        mintid_class cls = status == MINTID_ETIME ? MINTID_CLASS_CLOCK : mintid_status_class(status);
+        send_error(c, &req, c->out, status == MINTID_EFORMAT ? 404 : http_status(cls), "%s: %s", j->fmt->name, why);
         return;
     }
     if (s->json)
@@ -582,13 +614,25 @@ static void route_keys(conn *c, const http_request *req, struct evbuffer *out, c
     keys_lookup(c, fmt, key, len, http_keyget_done);
 }
 
+/*
+ * Answers the inspection of what mintid_read_text() read: an ID that
+ * decodes but is no ID its format mints (MINTID_EINVALID with the format
+ * known) is shown all the same, as the person asked what it holds.
+ */
+static bool read_and_inspect(conn *c, const http_request *req, struct evbuffer *out, int rc, const mintid_reading *r) {
+    if (rc != MINTID_OK && !(rc == MINTID_EINVALID && r->fmt != NULL))
+        return false;
+    send_inspection(c, req, out, r->fmt, &r->id, r->prefix);
+    return true;
+}
+
 static void route_inspect(conn *c, const http_request *req, struct evbuffer *out, const mintid_format *fmt,
                           const char *id_text, size_t id_len, const char *q, size_t qlen) {
-    char decoded[256];
+    char decoded[256], why[MINTID_WHY_MAX];
     size_t len;
-    const char *why = percent_decode(id_text, id_len, decoded, sizeof decoded, &len);
-    if (why != NULL) {
-        send_error(c, req, out, 400, "the ID: %s", why);
+    const char *bad = percent_decode(id_text, id_len, decoded, sizeof decoded, &len);
+    if (bad != NULL) {
+        send_error(c, req, out, 400, "the ID: %s", bad);
         return;
     }
     param params[] = {{"from", NULL, 0, false}};
@@ -597,80 +641,60 @@ static void route_inspect(conn *c, const http_request *req, struct evbuffer *out
     int form = MINTID_FORM_ANY;
     if (params[0].seen && (form = param_form(c, req, out, fmt, &params[0])) < 0)
         return;
-    mintid_id id;
-    char prefix[MINTID_PREFIX_MAX + 1];
-    int rc = mintid_decode_prefixed(fmt, (mintid_form)form, decoded, len, &id, NULL, prefix);
-    if (rc != MINTID_OK) {
-        char msg[512];
-        mintid_explain(fmt, form, decoded, len, rc, msg, sizeof msg);
-        send_error(c, req, out, 400, "%s", msg);
-        return;
-    }
-    send_inspection(c, req, out, fmt, &id, prefix);
+    mintid_reading r;
+    int rc = mintid_read_text(fmt, form, config_epoch(c->srv->cfg, fmt), decoded, len, &r, why, sizeof why);
+    if (!read_and_inspect(c, req, out, rc, &r))
+        send_why(c, req, out, rc, why);
 }
 
 /*
  * GET /v1/inspect/{id}: as GET /v1/{format}/{id}, with the format guessed
- * from the ID's shape as `mintid inspect` guesses it. A shape several
- * formats share is 300, with each candidate's inspection (as JSON).
+ * from the ID's shape as `mintid inspect` guesses it (the library's
+ * reading). A shape several formats share is 300, with each candidate's
+ * inspection (as JSON).
  */
 static void route_guess(conn *c, const http_request *req, struct evbuffer *out, const char *id_text, size_t id_len,
                         const char *q, size_t qlen) {
-    char decoded[256], shown[MINTID_ESCAPED_MAX], prefix[MINTID_PREFIX_MAX + 1], json[MINTID_JSON_MAX];
+    char decoded[256], why[MINTID_WHY_MAX], json[MINTID_JSON_MAX];
     size_t len;
     if (memchr(id_text, '/', id_len) != NULL) {
         not_found(c, req, out, (size_t)(id_text + id_len - req->target));
         return;
     }
-    const char *why = percent_decode(id_text, id_len, decoded, sizeof decoded, &len);
-    if (why != NULL) {
-        send_error(c, req, out, 400, "the ID: %s", why);
+    const char *bad = percent_decode(id_text, id_len, decoded, sizeof decoded, &len);
+    if (bad != NULL) {
+        send_error(c, req, out, 400, "the ID: %s", bad);
         return;
     }
     if (!parse_query(c, req, out, q, qlen, NULL, 0))
         return;
-    const mintid_format *fmt = NULL;
-    mintid_id id;
-    mintid_form form;
-    unsigned cands = 0;
-    int64_t now = 0;
-    mintid_clock_system(NULL, &now);
-    int rc = mintid_guess_recent(decoded, len, now, MINTID_EPOCH_DEFAULT, &fmt, &id, &form, &cands);
-    mintid_escape(decoded, len, shown, sizeof shown);
-    if (rc != MINTID_OK && rc != MINTID_EAMBIGUOUS) {
-        send_error(c, req, out, 400, "'%s' does not have the shape of any format's ID; ask GET /v1/{format}/{id}",
-                   shown);
+    mintid_reading r;
+    int rc = mintid_read_text(NULL, MINTID_FORM_ANY, MINTID_EPOCH_DEFAULT, decoded, len, &r, why, sizeof why);
+    if (read_and_inspect(c, req, out, rc, &r))
+        return;
+    if (rc != MINTID_EAMBIGUOUS) {
+        send_error(c, req, out, http_status(mintid_status_class(rc)), "%s; ask GET /v1/{format}/{id}", why);
         return;
     }
-    if (rc == MINTID_OK && mintid_decode_prefixed(fmt, form, decoded, len, &id, NULL, prefix) != MINTID_OK) {
-        send_error(c, req, out, 500, "%s: '%s' was guessed but does not decode", fmt->name, shown);
-        return;
-    }
-    if (rc == MINTID_OK) {
-        send_inspection(c, req, out, fmt, &id, prefix);
-        return;
-    }
-    char msg[MINTID_ESCAPED_MAX + MINTID_FORMAT_NAMES_MAX + 64];
-    size_t used = (size_t)snprintf(msg, sizeof msg, "'%s' is ambiguous: it could be", shown);
-    for (int i = 0, n = 0; i < MINTID_FORMAT_COUNT && used < sizeof msg; i++)
-        if (cands & (1u << i))
-            used += (size_t)snprintf(msg + used, sizeof msg - used, "%s%s", n++ > 0 ? " or " : " ",
-                                     mintid_format_get((mintid_format_id)i)->name);
     if (!req->accept_json) {
-        send_error(c, req, out, 300, "%s; ask GET /v1/{format}/{id}", msg);
+        send_error(c, req, out, 300, "%s; ask GET /v1/{format}/{id}", why);
         return;
     }
-    /* JSON: the message and, for each candidate, what GET /v1/{format}/{id} answers. */
+    /* JSON: the sentence and, for each candidate, what GET /v1/{format}/{id} answers. */
     struct evbuffer *body = c->srv->scratch;
     evbuffer_add(body, "{\"error\":\"", 10);
-    json_text(body, msg);
+    json_text(body, why);
     evbuffer_add(body, "\",\"candidates\":[", 16);
     for (int i = 0, n = 0; i < MINTID_FORMAT_COUNT; i++) {
         const mintid_format *f = mintid_format_get((mintid_format_id)i);
-        if (!(cands & (1u << i)) ||
-            mintid_decode_prefixed(f, MINTID_FORM_ANY, decoded, len, &id, NULL, prefix) != MINTID_OK)
+        mintid_reading one;
+        if (!(r.candidates & (1u << i)))
             continue;
-        int jlen = mintid_id_to_json_prefixed(f, &id, prefix, config_epoch(c->srv->cfg, f), json, sizeof json);
+        int64_t epoch = config_epoch(c->srv->cfg, f);
+        int got = mintid_read_text(f, MINTID_FORM_ANY, epoch, decoded, len, &one, NULL, 0);
+        if (got != MINTID_OK && !(got == MINTID_EINVALID && one.fmt != NULL))
+            continue;
+        int jlen = mintid_id_to_json_prefixed(f, &one.id, one.prefix, epoch, json, sizeof json);
         if (jlen < 0)
             continue;
         if (n++ > 0)
@@ -678,24 +702,18 @@ static void route_guess(conn *c, const http_request *req, struct evbuffer *out, 
         evbuffer_add(body, json, (size_t)jlen);
     }
     evbuffer_add(body, "]}\n", 3);
-    response r = {300, "application/json", false};
-    send_response(c, req, out, &r);
+    response ok = {300, "application/json", false};
+    send_response(c, req, out, &ok);
 }
 
-/* The format named by name[0..len), or NULL after a 404 listing the formats. */
+/* The format named by name[0..len), or NULL after a 404 with the library's sentence (the format meant, or the list). */
 static const mintid_format *route_format(conn *c, const http_request *req, struct evbuffer *out, const char *name,
                                          size_t len) {
-    char fname[32], shown[MINTID_ESCAPED_MAX], names[MINTID_FORMAT_NAMES_MAX];
-    if (len < sizeof fname && memchr(name, '/', len) == NULL) {
-        memcpy(fname, name, len);
-        fname[len] = '\0';
-        const mintid_format *fmt = mintid_format_find(fname);
-        if (fmt != NULL)
-            return fmt;
-    }
-    mintid_escape(name, len, shown, sizeof shown);
-    mintid_format_names(names, sizeof names);
-    send_error(c, req, out, 404, "unknown format '%s'; formats are %s", shown, names);
+    char why[MINTID_WHY_MAX];
+    const mintid_format *fmt;
+    if (mintid_lookup_format(name, len, &fmt, why, sizeof why) == MINTID_OK)
+        return fmt;
+    send_error(c, req, out, 404, "%s", why);
     return NULL;
 }
 
@@ -724,7 +742,7 @@ static void route_range(conn *c, const http_request *req, struct evbuffer *out, 
     const char *why;
     int rc = service_range(c->srv->svc, fmt, params[0].value, params[0].len, to->value, to->len, &lo, &hi, &why);
     if (rc != MINTID_OK) {
-        send_error(c, req, out, 400, "%s: %s", fmt->name, why);
+        send_error(c, req, out, http_status(mintid_status_class(rc)), "%s: %s", fmt->name, why);
         return;
     }
     char lo_text[MINTID_TEXT_MAX], hi_text[MINTID_TEXT_MAX];

@@ -131,21 +131,40 @@ static const char *arg_text(const resp_arg *a, char *buf, size_t cap) {
     return buf;
 }
 
-static const mintid_format *arg_format(conn *c, const resp_arg *a, struct evbuffer *out) {
-    char name[32], shown[MINTID_ESCAPED_MAX];
-    if (a->len < sizeof name) {
-        memcpy(name, a->ptr, a->len);
-        name[a->len] = '\0';
-        for (char *p = name; *p != '\0'; p++)
-            if (*p >= 'A' && *p <= 'Z')
-                *p = (char)(*p + 32);
-        const mintid_format *fmt = mintid_format_find(name);
-        if (fmt != NULL)
-            return fmt;
+/*
+ * The error code of a library status's class: the one place where a
+ * status becomes RESP's. TRYAGAIN (as Redis says when an operation cannot
+ * be done now; clients that know it ask again) for the clock and the
+ * capacity of a millisecond; ERR, Redis's generic code, for the rest: the
+ * caller's words, the host, the server's own mistake.
+ */
+static const char *resp_code(mintid_class cls) {
+    switch (cls) {
+    case MINTID_CLASS_CLOCK:
+    case MINTID_CLASS_CAPACITY:
+        return "TRYAGAIN";
+    case MINTID_CLASS_NONE:
+    case MINTID_CLASS_INPUT:
+    case MINTID_CLASS_ENVIRONMENT:
+    case MINTID_CLASS_PROGRAM:
+        return "ERR";
     }
-    char names[MINTID_FORMAT_NAMES_MAX];
-    mintid_format_names(names, sizeof names);
-    reply_error(c, out, "unknown format '%s'; formats are %s", arg_text(a, shown, sizeof shown), names);
+    return "ERR";
+}
+
+/* An error with the code of rc's class and the sentence why (the library's). */
+static void reply_why(conn *c, struct evbuffer *out, int rc, const char *why) {
+    reply_coded(c, out, resp_code(mintid_status_class(rc)), "%s", why);
+}
+
+/* The format named by a, or NULL after the library's sentence (the format meant, or the list). */
+static const mintid_format *arg_format(conn *c, const resp_arg *a, struct evbuffer *out) {
+    char why[MINTID_WHY_MAX];
+    const mintid_format *fmt;
+    int rc = mintid_lookup_format(a->ptr, a->len, &fmt, why, sizeof why);
+    if (rc == MINTID_OK)
+        return fmt;
+    reply_why(c, out, rc, why);
     return NULL;
 }
 
@@ -238,7 +257,10 @@ static void resp_finish(conn *c, int status, const char *why) {
     if (keys_finish(c, status, why))
         return;
     if (status != MINTID_OK) {
-        reply_error(c, c->out, "%s: %s", j->fmt->name, why);
+        /* A mint's time is the clock's: outside the format's range, the
+         * clock is at fault, not the request. */
+        mintid_class cls = status == MINTID_ETIME ? MINTID_CLASS_CLOCK : mintid_status_class(status);
+        reply_coded(c, c->out, resp_code(cls), "%s: %s", j->fmt->name, why);
         return;
     }
     if (!session_of(c)->array)
@@ -265,12 +287,15 @@ static bool arg_prefix(conn *c, const resp_command *cmd, int at, const mintid_fo
     }
     if (!has_prefix)
         return true;
-    const char *why;
-    if (!service_parse_prefix(fmt, MINTID_FORM_TEXT, last->ptr, last->len, prefix, &why)) {
-        char shown[MINTID_ESCAPED_MAX];
-        reply_error(c, out, "%s: prefix '%s': %s", fmt->name, arg_text(last, shown, sizeof shown), why);
+    char why[MINTID_WHY_MAX];
+    int rc = mintid_lookup_prefix(fmt, MINTID_FORM_TEXT, last->ptr, last->len, why, sizeof why);
+    if (rc != MINTID_OK) {
+        reply_why(c, out, rc, why);
         return false;
     }
+    /* The library takes a prefix of at most fmt->prefix_max (<= MINTID_PREFIX_MAX) bytes. */
+    memcpy(prefix, last->ptr, last->len);
+    prefix[last->len] = '\0';
     *argc_out = cmd->argc - 2;
     return true;
 }
@@ -347,25 +372,29 @@ static void cmd_keyget(conn *c, const resp_command *cmd, struct evbuffer *out) {
     keys_lookup(c, fmt, cmd->argv[2].ptr, cmd->argv[2].len, resp_keyget_done);
 }
 
-/* INSPECT format id */
+/*
+ * INSPECT [format] id: the inspect JSON of id, read as the library reads
+ * it (the format guessed when none is named). An ID that decodes but is
+ * no ID its format mints is shown all the same, as over HTTP.
+ */
 static void cmd_inspect(conn *c, const resp_command *cmd, struct evbuffer *out) {
-    const mintid_format *fmt = arg_format(c, &cmd->argv[1], out);
-    if (fmt == NULL)
+    const mintid_format *fmt = NULL;
+    if (cmd->argc == 3 && (fmt = arg_format(c, &cmd->argv[1], out)) == NULL)
         return;
-    mintid_id id;
-    char prefix[MINTID_PREFIX_MAX + 1];
-    const resp_arg *a = &cmd->argv[2];
-    int rc = mintid_decode_prefixed(fmt, MINTID_FORM_ANY, a->ptr, a->len, &id, NULL, prefix);
-    if (rc != MINTID_OK) {
-        char msg[512];
-        mintid_explain(fmt, MINTID_FORM_ANY, a->ptr, a->len, rc, msg, sizeof msg);
-        reply_error(c, out, "%s", msg);
+    const resp_arg *a = &cmd->argv[cmd->argc - 1];
+    char why[MINTID_WHY_MAX];
+    mintid_reading r;
+    int64_t epoch = fmt != NULL ? config_epoch(c->srv->cfg, fmt) : MINTID_EPOCH_DEFAULT;
+    int rc = mintid_read_text(fmt, MINTID_FORM_ANY, epoch, a->ptr, a->len, &r, why, sizeof why);
+    if (rc != MINTID_OK && !(rc == MINTID_EINVALID && r.fmt != NULL)) {
+        reply_coded(c, out, resp_code(mintid_status_class(rc)), "%s%s", why,
+                    rc == MINTID_EAMBIGUOUS ? "; say which with INSPECT format id" : "");
         return;
     }
     char json[MINTID_JSON_MAX];
-    int n = mintid_id_to_json_prefixed(fmt, &id, prefix, config_epoch(c->srv->cfg, fmt), json, sizeof json);
+    int n = mintid_id_to_json_prefixed(r.fmt, &r.id, r.prefix, config_epoch(c->srv->cfg, r.fmt), json, sizeof json);
     if (n < 0) {
-        reply_error(c, out, "%s: %s", fmt->name, mintid_strerror(n));
+        reply_coded(c, out, resp_code(mintid_status_class(n)), "%s: %s", r.fmt->name, mintid_strerror(n));
         return;
     }
     reply_bulk(out, json, (size_t)n);
@@ -387,8 +416,9 @@ static void cmd_range(conn *c, const resp_command *cmd, struct evbuffer *out) {
     const resp_arg *from = &cmd->argv[2], *to = argc == 4 ? &cmd->argv[3] : from;
     mintid_id lo, hi;
     const char *why;
-    if (service_range(c->srv->svc, fmt, from->ptr, from->len, to->ptr, to->len, &lo, &hi, &why) != MINTID_OK) {
-        reply_error(c, out, "%s: %s", fmt->name, why);
+    int rc = service_range(c->srv->svc, fmt, from->ptr, from->len, to->ptr, to->len, &lo, &hi, &why);
+    if (rc != MINTID_OK) {
+        reply_coded(c, out, resp_code(mintid_status_class(rc)), "%s: %s", fmt->name, why);
         return;
     }
     char lo_text[MINTID_TEXT_MAX], hi_text[MINTID_TEXT_MAX];
@@ -826,7 +856,7 @@ static void cmd_command(conn *c, const resp_command *cmd, struct evbuffer *out);
 static const resp_cmd commands[] = {
     {"MINT", 2, 7, 0, "fast", cmd_mint},
     {"KEYGET", 3, 3, 0, "readonly fast", cmd_keyget},
-    {"INSPECT", 3, 3, 0, "readonly fast", cmd_inspect},
+    {"INSPECT", 2, 3, 0, "readonly fast", cmd_inspect},
     {"RANGE", 3, 6, 0, "readonly fast", cmd_range},
     {"PING", 1, 2, CMD_BINARY, "fast", cmd_ping},
     {"ECHO", 2, 2, CMD_BINARY, "fast", cmd_echo},

@@ -89,16 +89,10 @@ static int parse_format_line(state *st, const char *path, unsigned lineno, const
     const char *sp = memchr(p, ' ', (size_t)(e - p));
     if (sp == NULL)
         return parse_fail(path, lineno, "a format line without its parameters");
-    char name[32];
-    if ((size_t)(sp - p) >= sizeof name)
-        return parse_fail(path, lineno, "a format name too long");
-    memcpy(name, p, (size_t)(sp - p));
-    name[sp - p] = '\0';
-    const mintid_format *fmt = mintid_format_find(name);
-    if (fmt == NULL) {
-        snprintf(msg, sizeof msg, "unknown format '%s'", shown(name, strlen(name), esc, sizeof esc));
-        return parse_fail(path, lineno, msg);
-    }
+    const mintid_format *fmt;
+    char why[MINTID_WHY_MAX];
+    if (mintid_lookup_format(p, (size_t)(sp - p), &fmt, why, sizeof why) != MINTID_OK)
+        return parse_fail(path, lineno, why);
     state_format *f = &st->formats[fmt->id];
     if (f->present)
         return parse_fail(path, lineno, "a format recorded twice");
@@ -107,7 +101,7 @@ static int parse_format_line(state *st, const char *path, unsigned lineno, const
     for (int k = 0; k < 3; k++) {
         size_t kl = strlen(keys[k]);
         if ((size_t)(e - q) < kl || memcmp(q, keys[k], kl) != 0) {
-            snprintf(msg, sizeof msg, "expected '%s' in the line of %s", keys[k] + 1, name);
+            snprintf(msg, sizeof msg, "expected '%s' in the line of %s", keys[k] + 1, fmt->name);
             return parse_fail(path, lineno, msg);
         }
         q += kl;
@@ -116,7 +110,7 @@ static int parse_format_line(state *st, const char *path, unsigned lineno, const
             q++;
         if (k < 2) {
             if (!parse_ms(v, (size_t)(q - v), k == 0 ? &f->epoch_ms : &f->floor_ms)) {
-                snprintf(msg, sizeof msg, "%s of %s is '%s', not Unix ms", k == 0 ? "epoch" : "floor", name,
+                snprintf(msg, sizeof msg, "%s of %s is '%s', not Unix ms", k == 0 ? "epoch" : "floor", fmt->name,
                          shown(v, (size_t)(q - v), esc, sizeof esc));
                 return parse_fail(path, lineno, msg);
             }

@@ -196,33 +196,23 @@ void stats_info(service *svc, emit_fn emit, void *ctx) {
     }
 }
 
-/* The names of the roles (mintid_role) in GET /v1/formats. */
-static const char *const role_names[] = {"timestamp", "sequence", "node", "random",
-                                         "random80",  "constant", "data", "view"};
-_Static_assert(sizeof role_names / sizeof role_names[0] == MINTID_ROLE_VIEW + 1, "a name for every mintid_role");
-
 void stats_formats_json(service *svc, emit_fn emit, void *ctx) {
     emit(ctx, "[", 1);
     for (int i = 0; i < MINTID_FORMAT_COUNT; i++) {
         const mintid_format *fmt = mintid_format_get((mintid_format_id)i);
-        int64_t epoch = config_epoch(svc->cfg, fmt);
-        emitf(emit, ctx,
-              "%s{\"name\":\"%s\",\"title\":\"%s\",\"bits\":%u,\"served\":%s,\"epoch_ms\":%" PRId64
-              ",\"end_ms\":%" PRId64 ",\"capacity_per_ms\":%" PRIu32 ",\"fields\":[",
-              i ? "," : "", fmt->name, fmt->title, fmt->bits, svc->gens[i] ? "true" : "false", epoch,
-              (epoch / fmt->ts_unit_ms + (int64_t)mintid_format_max_timestamp(fmt)) * fmt->ts_unit_ms,
-              fmt->capacity_per_ms);
-        for (unsigned f = 0; f < fmt->nfields; f++)
-            emitf(emit, ctx, "%s{\"name\":\"%s\",\"bits\":%u,\"offset\":%u,\"role\":\"%s\"}", f ? "," : "",
-                  fmt->fields[f].name, fmt->fields[f].width, fmt->fields[f].offset, role_names[fmt->fields[f].role]);
-        emit(ctx, "],\"forms\":[", 11);
-        const char *sep = "";
-        for (int form = 0; form < MINTID_FORM_COUNT; form++)
-            if (fmt->forms & MINTID_FORM_BIT(form)) {
-                emitf(emit, ctx, "%s\"%s\"", sep, mintid_form_name((mintid_form)form));
-                sep = ",";
-            }
-        emit(ctx, "]}", 2);
+        char desc[MINTID_DESCRIBE_MAX];
+        /* The library's description under the server's epoch, and whether
+         * this server serves the format, added before its closing brace. */
+        int n = mintid_describe(fmt, config_epoch(svc->cfg, fmt), desc, sizeof desc);
+        if (i > 0)
+            emit(ctx, ",", 1);
+        if (n < 2) {
+            /* MINTID_DESCRIBE_MAX holds every format's: this cannot happen, and the array stays JSON. */
+            emitf(emit, ctx, "{\"name\":\"%s\",\"served\":false}", fmt->name);
+            continue;
+        }
+        emit(ctx, desc, (size_t)n - 1);
+        emitf(emit, ctx, ",\"served\":%s}", svc->gens[i] != NULL ? "true" : "false");
     }
     emit(ctx, "]", 1);
 }

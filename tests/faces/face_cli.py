@@ -3,11 +3,11 @@
 import subprocess
 
 NAME = "cli"
-TAKES = {"format", "node", "epoch", "prefix", "id"}
+TAKES = {"format", "node", "epoch", "prefix", "id", "guess"}
 # Exit statuses (mintid --help): a usage error is 2, an ID that is not one 1,
 # a failure to mint 3.
 CODES = {
-    "input": {"id": 1, "*": 2},
+    "input": {"id": 1, "guess": 1, "*": 2},
     "clock": 3,
     "capacity": 3,
     "environment": 3,

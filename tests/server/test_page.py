@@ -398,7 +398,7 @@ class Page(unittest.TestCase):
                 else:
                     # The same candidates as mintid inspect names.
                     self.assertIn("is ambiguous: it could be", cli.stderr)
-                    named = cli.stderr.split("it could be ")[1].split(";")[0].split(" or ")
+                    named = re.split(r", | or ", cli.stderr.split("it could be ")[1].split(";")[0])
                     self.assertEqual(candidates, named)
                     self.assertIn(name, candidates)
                     b.click(f"#candidate-list button[data-format='{name}']")

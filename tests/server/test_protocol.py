@@ -212,7 +212,7 @@ class Protocol(unittest.TestCase):
 
     def test_execabort(self):
         r = self.client()
-        for bad in [("NOSUCH", "x"), ("MINT",), ("INSPECT", "nanoflake")]:
+        for bad in [("NOSUCH", "x"), ("MINT",), ("INSPECT",)]:
             r.call("MULTI")
             self.assertEqual(r.call("MINT", "nanoflake"), "QUEUED")
             self.assertTrue(err(r.call(*bad)).startswith("ERR "))

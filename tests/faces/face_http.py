@@ -1,0 +1,86 @@
+# SPDX-License-Identifier: MIT
+"""face_http.py - mintidd's HTTP API as a column of the one-table test.
+
+Starts a mintidd (tests/server/harness.py) on spare loopback ports and
+feeds each bad input as a request; the answer is the body's sentence and
+the HTTP status.
+"""
+
+import http.client
+import sys
+import urllib.parse
+
+NAME = "http"
+# The node id and the epochs are the server's settings, not a request's
+# words (see refuse()).
+TAKES = {"format", "prefix", "id", "guess"}
+# The HTTP status of each class (handle_http.c's http_status()), with the
+# two finer answers docs/server.md and docs/openapi.yaml document: a
+# format the path names that does not exist is 404 (as any path that names
+# nothing), and an ID several formats could be is 300, with each
+# candidate's inspection. ("guess" is test_one_voice.py's takes_kind() of
+# an ID whose format is not named.)
+CODES = {
+    "input": {"format": 404, "guess": 300, "*": 400},
+    "clock": 503,
+    "capacity": 503,
+    "environment": 503,
+    "program": 500,
+}
+
+_server = None
+
+
+def setup(ctx):
+    global _server
+    sys.path.insert(0, str(ctx.src / "tests" / "server"))
+    from harness import Server
+
+    _server = Server(str(ctx.build / "mintidd"), state_dir=str(ctx.tmp / "mintidd-http-state"), env=dict(ctx.env))
+    # The harness starts from this process's environment: what ctx.env left out stays out.
+    if "MINTID_NODE" not in ctx.env:
+        _server.env.pop("MINTID_NODE", None)
+    _server.start()
+
+
+def teardown():
+    global _server
+    if _server is not None:
+        status, log = _server.stop()
+        _server.__exit__(None, None, None)
+        _server = None
+        assert status == 0, f"mintidd exited with status {status}:\n{log}"
+
+
+def _get(target):
+    conn = http.client.HTTPConnection("127.0.0.1", _server.http_port, timeout=10)
+    try:
+        conn.request("GET", target)
+        r = conn.getresponse()
+        return r.read().decode().strip(), r.status
+    finally:
+        conn.close()
+
+
+def _seg(text):
+    return urllib.parse.quote(text, safe="")
+
+
+def refuse(case):
+    kind = case["kind"]
+    if kind == "format":
+        return _get(f"/v1/{_seg(case['format'])}")
+    if kind == "prefix":
+        return _get(f"/v1/{_seg(case['format'])}?prefix={_seg(case['prefix'])}")
+    if kind == "id":
+        if case["format"] is None:
+            return _get(f"/v1/inspect/{_seg(case['id'])}")
+        return _get(f"/v1/{_seg(case['format'])}/{_seg(case['id'])}")
+    if kind in ("node", "epoch"):
+        # The node id and the epochs are the server's settings (--node,
+        # --<format>-epoch), the same for every request: no request names
+        # one. A bad setting stops the start with the library's sentence
+        # and exit status 2, which is no HTTP status; test_server.py's
+        # test_settings_speak_with_the_library checks it.
+        return None
+    raise ValueError(f"unknown kind {kind!r}")
