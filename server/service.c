@@ -194,10 +194,9 @@ static int make_generator(service *svc, int i) {
      * id that does not fit one is not wrapped into it, since two servers
      * would then share that format's node id. */
     if (fmt->node_bits > 0 && !fmt->node_optional) {
-        if (svc->node < 0 || (uint64_t)svc->node >> fmt->node_bits) {
-            snprintf(svc->why_not[i], sizeof svc->why_not[i],
-                     "%s is not served: node id %" PRId64 " does not fit its %u-bit field", fmt->name, svc->node,
-                     fmt->node_bits);
+        char why[MINTID_WHY_MAX];
+        if (mintid_check_node(fmt, svc->node < 0 ? INT64_MAX : svc->node, why, sizeof why) != MINTID_OK) {
+            snprintf(svc->why_not[i], sizeof svc->why_not[i], "%s is not served: %s", fmt->name, why);
             log_msg(LOG_WARN, "%s", svc->why_not[i]);
             return 0;
         }
@@ -219,14 +218,11 @@ static int make_generator(service *svc, int i) {
     ho.try_lock = 1;
     int rc = mintid_gen_open_host(fmt, &gc, &ho, &svc->gens[i]);
     if (rc != MINTID_OK) {
-        int saved = errno;
-        snprintf(svc->why_not[i], sizeof svc->why_not[i], "%s is not served: %s", fmt->name,
-                 rc == MINTID_ETIME ? "the epoch is in the future" : mintid_strerror(rc));
-        if (rc == MINTID_EHOST || rc == MINTID_EHOSTSTATE)
-            log_msg(LOG_ERROR, "%s: the host-wide state in %s (host-dir): %s%s%s", fmt->name, cfg->host_dir,
-                    mintid_strerror(rc), rc == MINTID_EHOST ? ": " : "", rc == MINTID_EHOST ? strerror(saved) : "");
-        else
-            log_msg(LOG_ERROR, "%s", svc->why_not[i]);
+        char why[MINTID_WHY_MAX];
+        mintid_gen_why(fmt, &gc, NULL, rc, errno, why, sizeof why);
+        snprintf(svc->why_not[i], sizeof svc->why_not[i], "%s is not served: %s", fmt->name, why);
+        log_msg(LOG_ERROR, "%s%s", svc->why_not[i],
+                rc == MINTID_EHOST || rc == MINTID_EHOSTSTATE ? " (host-dir names the directory)" : "");
         return -1;
     }
     return 0;
@@ -623,25 +619,6 @@ int service_range(service *svc, const mintid_format *fmt, const char *from_text,
 }
 
 /* A count as requests give it: decimal, no sign, no leading zero, 1..max. */
-bool service_parse_prefix(const mintid_format *fmt, int form, const char *s, size_t len,
-                          char out[MINTID_PREFIX_MAX + 1], const char **why) {
-    if (fmt->prefix_max == 0) {
-        *why = "this format has no type prefix";
-        return false;
-    }
-    if (form != MINTID_FORM_TEXT) {
-        *why = "only the text form carries a type prefix";
-        return false;
-    }
-    if (len > MINTID_PREFIX_MAX || memchr(s, '\0', len) != NULL || mintid_prefix_check(fmt, s, len) != MINTID_OK) {
-        *why = "a type prefix is 1 to 63 of a-z and '_', starting and ending with a letter";
-        return false;
-    }
-    memcpy(out, s, len);
-    out[len] = '\0';
-    return true;
-}
-
 bool service_parse_count(const char *s, size_t len, uint64_t max, uint64_t *out) {
     uint64_t v;
     if (!config_parse_decimal(s, len, max, &v) || v == 0)

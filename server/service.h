@@ -79,17 +79,17 @@ _Static_assert(sizeof(service_counters) % sizeof(uint64_t) == 0, "service_totals
 typedef struct service {
     const config *cfg;
     state *st;
-    mintid_gen *gens[MINTID_FORMAT_COUNT]; /* NULL where the format is not served */
-    char why_not[MINTID_FORMAT_COUNT][96]; /* ...and why */
-    char host_why[PATH_MAX + 96];          /* why the host-wide state failed a mint */
-    lease *lease;                          /* NULL: the static node id */
-    uint64_t lease_generation;             /* the lease's generation the generators were made for */
-    int64_t node;                          /* the node id in use; -1 while a lease is lost */
-    int64_t now_ms;                        /* the time admitted for the mint in progress */
-    uint64_t start_ns;                     /* monotonic, for uptime */
-    service_counters *c;                   /* the counters: own, or this worker's slot in the shared region */
-    service_counters own;                  /* ...of a single process */
-    service_counters *slots;               /* every worker's, to sum (nslots of them); &own in a single process */
+    mintid_gen *gens[MINTID_FORMAT_COUNT];                  /* NULL where the format is not served */
+    char why_not[MINTID_FORMAT_COUNT][MINTID_WHY_MAX + 32]; /* ...and why */
+    char host_why[PATH_MAX + 96];                           /* why the host-wide state failed a mint */
+    lease *lease;                                           /* NULL: the static node id */
+    uint64_t lease_generation;                              /* the lease's generation the generators were made for */
+    int64_t node;                                           /* the node id in use; -1 while a lease is lost */
+    int64_t now_ms;                                         /* the time admitted for the mint in progress */
+    uint64_t start_ns;                                      /* monotonic, for uptime */
+    service_counters *c;     /* the counters: own, or this worker's slot in the shared region */
+    service_counters own;    /* ...of a single process */
+    service_counters *slots; /* every worker's, to sum (nslots of them); &own in a single process */
     unsigned nslots;
     /* Workers: the supervisor's state writer is asked for a mark through these (shared.h); -1 and NULL in a
      * single process, which asks its own writer. */
@@ -167,14 +167,6 @@ int service_range(service *svc, const mintid_format *fmt, const char *from_text,
 
 /* The decimal count in s[0..len), 1..max; false for anything else. */
 bool service_parse_count(const char *s, size_t len, uint64_t max, uint64_t *out);
-
-/*
- * A type prefix for fmt's IDs in `form` (typeid's ?prefix= and PREFIX):
- * copies it NUL-terminated to out and returns true, or returns false with
- * *why for the client.
- */
-bool service_parse_prefix(const mintid_format *fmt, int form, const char *s, size_t len,
-                          char out[MINTID_PREFIX_MAX + 1], const char **why);
 
 /* Asks the state writer to keep the reservation ahead of the clock; called from a timer. */
 void service_reserve(service *svc);

@@ -8,20 +8,23 @@ the HTTP status.
 
 import http.client
 import sys
+
+import mintidd_settings
 import urllib.parse
 
 NAME = "http"
 # The node id and the epochs are the server's settings, not a request's
-# words (see refuse()).
-TAKES = {"format", "prefix", "id", "guess"}
+# words: asked as mintidd_settings.py says.
+TAKES = {"format", "node", "epoch", "prefix", "id", "guess"}
 # The HTTP status of each class (handle_http.c's http_status()), with the
 # two finer answers docs/server.md and docs/openapi.yaml document: a
 # format the path names that does not exist is 404 (as any path that names
-# nothing), and an ID several formats could be is 300, with each
-# candidate's inspection. ("guess" is test_one_voice.py's takes_kind() of
+# nothing), as is a format the server's node id does not fit (not
+# served), and an ID several formats could be is 300, with each
+# candidate's inspection. A bad epoch setting stops the start. ("guess" is test_one_voice.py's takes_kind() of
 # an ID whose format is not named.)
 CODES = {
-    "input": {"format": 404, "guess": 300, "*": 400},
+    "input": {"format": 404, "guess": 300, "node": 404, "epoch": mintidd_settings.EXIT_STATUS, "*": 400},
     "clock": 503,
     "capacity": 503,
     "environment": 503,
@@ -29,10 +32,12 @@ CODES = {
 }
 
 _server = None
+_ctx = None
 
 
 def setup(ctx):
-    global _server
+    global _server, _ctx
+    _ctx = ctx
     sys.path.insert(0, str(ctx.src / "tests" / "server"))
     from harness import Server
 
@@ -52,8 +57,8 @@ def teardown():
         assert status == 0, f"mintidd exited with status {status}:\n{log}"
 
 
-def _get(target):
-    conn = http.client.HTTPConnection("127.0.0.1", _server.http_port, timeout=10)
+def _get(target, server=None):
+    conn = http.client.HTTPConnection("127.0.0.1", (server or _server).http_port, timeout=10)
     try:
         conn.request("GET", target)
         r = conn.getresponse()
@@ -76,11 +81,8 @@ def refuse(case):
         if case["format"] is None:
             return _get(f"/v1/inspect/{_seg(case['id'])}")
         return _get(f"/v1/{_seg(case['format'])}/{_seg(case['id'])}")
-    if kind in ("node", "epoch"):
-        # The node id and the epochs are the server's settings (--node,
-        # --<format>-epoch), the same for every request: no request names
-        # one. A bad setting stops the start with the library's sentence
-        # and exit status 2, which is no HTTP status; test_server.py's
-        # test_settings_speak_with_the_library checks it.
-        return None
+    if kind == "node":
+        return mintidd_settings.node_refusal(_ctx, case, lambda srv, fmt: _get(f"/v1/{_seg(fmt)}", srv))
+    if kind == "epoch":
+        return mintidd_settings.epoch_refusal(_ctx, case)
     raise ValueError(f"unknown kind {kind!r}")

@@ -8,18 +8,29 @@ sentence and its code (the word before it).
 
 import sys
 
+import mintidd_settings
+
 NAME = "resp"
 # The node id and the epochs are the server's settings, not a command's
-# words (see refuse()).
-TAKES = {"format", "prefix", "id", "guess"}
+# words: asked as mintidd_settings.py says.
+TAKES = {"format", "node", "epoch", "prefix", "id", "guess"}
 # The error code of each class (handle_resp.c's resp_code()).
-CODES = {"input": "ERR", "clock": "TRYAGAIN", "capacity": "TRYAGAIN", "environment": "ERR", "program": "ERR"}
+# A bad epoch setting stops the start (mintidd_settings.py).
+CODES = {
+    "input": {"epoch": mintidd_settings.EXIT_STATUS, "*": "ERR"},
+    "clock": "TRYAGAIN",
+    "capacity": "TRYAGAIN",
+    "environment": "ERR",
+    "program": "ERR",
+}
 
 _server = None
+_ctx = None
 
 
 def setup(ctx):
-    global _server
+    global _server, _ctx
+    _ctx = ctx
     sys.path.insert(0, str(ctx.src / "tests" / "server"))
     from harness import Server
 
@@ -39,10 +50,10 @@ def teardown():
         assert status == 0, f"mintidd exited with status {status}:\n{log}"
 
 
-def _call(*args):
+def _call(*args, server=None):
     from resp_client import Resp, RespError
 
-    with Resp(_server.resp_port) as r:
+    with Resp((server or _server).resp_port) as r:
         reply = r.call(*args)
     if not isinstance(reply, RespError):
         raise AssertionError(f"{args!r} was answered {reply!r}, not refused")
@@ -60,11 +71,8 @@ def refuse(case):
         if case["format"] is None:
             return _call("INSPECT", case["id"])
         return _call("INSPECT", case["format"], case["id"])
-    if kind in ("node", "epoch"):
-        # The node id and the epochs are the server's settings (--node,
-        # --<format>-epoch), the same for every command: no command names
-        # one. A bad setting stops the start with the library's sentence
-        # and exit status 2, which is no RESP error code; test_server.py's
-        # test_settings_speak_with_the_library checks it.
-        return None
+    if kind == "node":
+        return mintidd_settings.node_refusal(_ctx, case, lambda srv, fmt: _call("MINT", fmt, server=srv))
+    if kind == "epoch":
+        return mintidd_settings.epoch_refusal(_ctx, case)
     raise ValueError(f"unknown kind {kind!r}")
