@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * env.c - the environment, read in one place: where the host-wide state
- * lives (MINTID_HOST_DIR), the id space (MINTID_ID_SPACE) and the node id
- * (MINTID_NODE). The command, Python, SQLite and mintidd's settings of the
- * same names all take them as read here, so two homes never split one
- * sequence over how they read a variable. And what follows from a change
+ * lives (MINTID_HOST_DIR) and the id space (MINTID_ID_SPACE); the node id
+ * (MINTID_NODE) is read with the look-ups, in voice.c. The command,
+ * Python, SQLite and mintidd's settings of the same names all take them as
+ * read here, so two homes never split one sequence over how they read a
+ * variable. And what follows from a change
  * of an ID space's parameters (an epoch moved), for every home that
  * records one.
  */
@@ -77,20 +78,6 @@ int mintid_env_id_space(char *buf, size_t cap, char *why, size_t why_cap) {
     if (strlen(v) >= cap)
         return refuse(why, why_cap, "MINTID_ID_SPACE: buffer too small");
     memcpy(buf, v, strlen(v) + 1);
-    return MINTID_OK;
-}
-
-int mintid_env_node(const mintid_format *fmt, int64_t *node, char *why, size_t why_cap) {
-    *node = -1;
-    const char *v = getenv("MINTID_NODE");
-    if (v == NULL || v[0] == '\0')
-        return MINTID_OK;
-    char sentence[MINTID_WHY_MAX];
-    int rc = mintid_lookup_node(fmt, v, strlen(v), node, sentence, sizeof sentence);
-    if (rc != MINTID_OK) {
-        *node = -1;
-        return refuse(why, why_cap, "MINTID_NODE: %s", sentence);
-    }
     return MINTID_OK;
 }
 

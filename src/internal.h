@@ -337,6 +337,16 @@ _Static_assert(sizeof(mintid__core) <= sizeof(mintid_core), "mintid_core is too 
 _Static_assert(_Alignof(mintid__core) <= _Alignof(mintid_core), "mintid_core is aligned too loosely");
 
 void mintid__core_init(const mintid__format_impl *f, mintid__core *core);
+/* What a configuration must be for the core: node, epoch, policies, entropy size, ids per reading (core.c). */
+int mintid__check_config(const mintid__format_impl *f, const mintid_config *cfg);
+/*
+ * The driver of every generator (core.c): the core at rel, into out or (64-bit
+ * formats, value not NULL) a value, the pool refilled when it runs short;
+ * where it cannot mint at rel (MINTID_EEXHAUSTED, MINTID_ECLOCKBACK), the
+ * earliest unit at which it can in *retry.
+ */
+int mintid__core_drive(const mintid__format_impl *f, const mintid_config *cfg, mintid__core *core, int64_t rel,
+                       mintid_pool *rng, mintid_id *out, uint64_t *value, int64_t *retry);
 
 /*
  * The ID after core's last one, at `rel` timestamp units (ms, but for

@@ -14,6 +14,7 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int say(char *why, size_t cap, int status, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
@@ -323,6 +324,21 @@ int mintid_lookup_node(const mintid_format *fmt, const char *text, size_t len, i
     if (rc == MINTID_OK)
         *node = n;
     return rc;
+}
+
+/* MINTID_NODE, with the sentence of mintid_lookup_node(). */
+int mintid_env_node(const mintid_format *fmt, int64_t *node, char *why, size_t why_cap) {
+    *node = -1;
+    const char *v = getenv("MINTID_NODE");
+    if (v == NULL || v[0] == '\0')
+        return MINTID_OK;
+    char sentence[MINTID_WHY_MAX];
+    int rc = mintid_lookup_node(fmt, v, strlen(v), node, sentence, sizeof sentence);
+    if (rc != MINTID_OK) {
+        *node = -1;
+        return say(why, why_cap, MINTID_EINVAL, "MINTID_NODE: %s", sentence);
+    }
+    return MINTID_OK;
 }
 
 /* ---- reading IDs -------------------------------------------------------------------------- */

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""The files of server/ are layers: no circle of #includes and no circle of
-calls between them, so each can be read knowing only the files below it.
+"""The files of the library (src/) and of the server (server/) are layers:
+no circle of #includes and no circle of calls between the files of each,
+so each file can be read knowing only the files below it.
 
 Two graphs, each of which must have no cycle:
   - includes: a file's stem (x.c and x.h are one node, x) to the stems of
@@ -14,6 +15,7 @@ wait queue's callback) is not a call by name, and is how a lower layer
 calls a higher one.
 
 usage: test_layers.py --server-dir server/ --core path/to/libmintidd_core.a
+                      --src-dir src/ --lib path/to/libmintid.a
 """
 import argparse
 import os
@@ -50,18 +52,23 @@ def find_cycle(graph):
     return None
 
 
-def include_graph(server_dir):
+def include_graph(top):
+    """A file's stem (x.c and x.h are one node, x; paths below top) to the stems of the headers it includes."""
     graph = {}
-    names = sorted(f for f in os.listdir(server_dir) if f.endswith(('.c', '.h')))
+    names = sorted(os.path.relpath(os.path.join(d, f), top) for d, _, fs in os.walk(top) for f in fs
+                   if f.endswith(('.c', '.h')))
     headers = {f for f in names if f.endswith('.h')}
     for f in names:
         stem = f[:-2]
         graph.setdefault(stem, set())
-        with open(os.path.join(server_dir, f), encoding='utf-8') as src:
+        with open(os.path.join(top, f), encoding='utf-8') as src:
             for line in src:
                 m = re.match(r'\s*#\s*include\s+"([^"]+)"', line)
-                if m and m.group(1) in headers and m.group(1)[:-2] != stem:
-                    graph[stem].add(m.group(1)[:-2])
+                if not m:
+                    continue
+                inc = os.path.normpath(os.path.join(os.path.dirname(f), m.group(1)))
+                if inc in headers and inc[:-2] != stem:
+                    graph[stem].add(inc[:-2])
     return graph
 
 
@@ -95,15 +102,19 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--server-dir', required=True)
     ap.add_argument('--core', required=True, help="the server's static library (mintidd_core)")
+    ap.add_argument('--src-dir', required=True)
+    ap.add_argument('--lib', required=True, help="the library's static library (mintid_static)")
     args = ap.parse_args()
     failed = False
-    for what, graph in (('#include', include_graph(args.server_dir)), ('call', call_graph(args.core))):
-        cycle = find_cycle(graph)
-        if cycle:
-            print('FAIL: a circle of %ss between files of server/: %s' % (what, ' -> '.join(cycle)))
-            failed = True
-        else:
-            print('ok: no circle of %ss among %d files of server/' % (what, len(graph)))
+    for where, graphs in (('server/', (('#include', include_graph(args.server_dir)), ('call', call_graph(args.core)))),
+                          ('src/', (('#include', include_graph(args.src_dir)), ('call', call_graph(args.lib))))):
+        for what, graph in graphs:
+            cycle = find_cycle(graph)
+            if cycle:
+                print('FAIL: a circle of %ss between files of %s: %s' % (what, where, ' -> '.join(cycle)))
+                failed = True
+            else:
+                print('ok: no circle of %ss among %d files of %s' % (what, len(graph), where))
     return 1 if failed else 0
 
 
