@@ -31,27 +31,63 @@ class Forked(Error): ...
 
 @overload
 def gen(
-    format: str, n: None = ..., *, node: Union[int, Literal["host"], None] = ..., epoch: Optional[_Epoch] = ..., form: _TextForm = ...
+    format: str,
+    n: None = ...,
+    *,
+    node: Union[int, Literal["host"], None] = ...,
+    epoch: Optional[_Epoch] = ...,
+    form: _TextForm = ...,
+    prefix: Optional[str] = ...,
 ) -> str: ...
 @overload
 def gen(
-    format: str, n: None = ..., *, node: Union[int, Literal["host"], None] = ..., epoch: Optional[_Epoch] = ..., form: Literal["int"]
+    format: str,
+    n: None = ...,
+    *,
+    node: Union[int, Literal["host"], None] = ...,
+    epoch: Optional[_Epoch] = ...,
+    form: Literal["int"],
+    prefix: Optional[str] = ...,
 ) -> int: ...
 @overload
 def gen(
-    format: str, n: None = ..., *, node: Union[int, Literal["host"], None] = ..., epoch: Optional[_Epoch] = ..., form: Literal["bytes"]
+    format: str,
+    n: None = ...,
+    *,
+    node: Union[int, Literal["host"], None] = ...,
+    epoch: Optional[_Epoch] = ...,
+    form: Literal["bytes"],
+    prefix: Optional[str] = ...,
 ) -> bytes: ...
 @overload
 def gen(
-    format: str, n: int, *, node: Union[int, Literal["host"], None] = ..., epoch: Optional[_Epoch] = ..., form: _TextForm = ...
+    format: str,
+    n: int,
+    *,
+    node: Union[int, Literal["host"], None] = ...,
+    epoch: Optional[_Epoch] = ...,
+    form: _TextForm = ...,
+    prefix: Optional[str] = ...,
 ) -> List[str]: ...
 @overload
 def gen(
-    format: str, n: int, *, node: Union[int, Literal["host"], None] = ..., epoch: Optional[_Epoch] = ..., form: Literal["int"]
+    format: str,
+    n: int,
+    *,
+    node: Union[int, Literal["host"], None] = ...,
+    epoch: Optional[_Epoch] = ...,
+    form: Literal["int"],
+    prefix: Optional[str] = ...,
 ) -> List[int]: ...
 @overload
 def gen(
-    format: str, n: int, *, node: Union[int, Literal["host"], None] = ..., epoch: Optional[_Epoch] = ..., form: Literal["bytes"]
+    format: str,
+    n: int,
+    *,
+    node: Union[int, Literal["host"], None] = ...,
+    epoch: Optional[_Epoch] = ...,
+    form: Literal["bytes"],
+    prefix: Optional[str] = ...,
 ) -> List[bytes]: ...
 
 @final
@@ -69,6 +105,7 @@ class Generator:
         *,
         form: Literal["text", "hex", "padded", "core", "uuid", "int", "bytes"] = ...,
         overflow: Literal["wait", "fail"] = ...,
+        prefix: Optional[str] = ...,
     ) -> None: ...
     @property
     def format(self) -> str: ...
@@ -80,6 +117,9 @@ class Generator:
     def shared(self) -> bool: ...
     @property
     def path(self) -> Optional[str]: ...
+    # The type prefix of its IDs' text ('' for none).
+    @property
+    def prefix(self) -> str: ...
     # str, int or bytes, as form= said.
     def next(self) -> Any: ...
     def next_many(self, n: int, /) -> List[Any]: ...
@@ -90,12 +130,16 @@ def inspect(
     id: _AnyID, format: Optional[str] = ..., *, epoch: Optional[_Epoch] = ..., from_form: Optional[str] = ...
 ) -> dict[str, Any]: ...
 @overload
-def convert(id: _AnyID, to: _TextForm, format: Optional[str] = ..., *, from_form: Optional[str] = ...) -> str: ...
-@overload
-def convert(id: _AnyID, to: Literal["int"], format: Optional[str] = ..., *, from_form: Optional[str] = ...) -> int: ...
+def convert(
+    id: _AnyID, to: _TextForm, format: Optional[str] = ..., *, from_form: Optional[str] = ..., prefix: Optional[str] = ...
+) -> str: ...
 @overload
 def convert(
-    id: _AnyID, to: Literal["bytes"], format: Optional[str] = ..., *, from_form: Optional[str] = ...
+    id: _AnyID, to: Literal["int"], format: Optional[str] = ..., *, from_form: Optional[str] = ..., prefix: Optional[str] = ...
+) -> int: ...
+@overload
+def convert(
+    id: _AnyID, to: Literal["bytes"], format: Optional[str] = ..., *, from_form: Optional[str] = ..., prefix: Optional[str] = ...
 ) -> bytes: ...
 @overload
 def range(
@@ -105,6 +149,7 @@ def range(
     *,
     epoch: Optional[_Epoch] = ...,
     form: _TextForm = ...,
+    prefix: Optional[str] = ...,
 ) -> Tuple[str, str]: ...
 @overload
 def range(
@@ -114,6 +159,7 @@ def range(
     *,
     epoch: Optional[_Epoch] = ...,
     form: Literal["int"],
+    prefix: Optional[str] = ...,
 ) -> Tuple[int, int]: ...
 @overload
 def range(
@@ -123,5 +169,6 @@ def range(
     *,
     epoch: Optional[_Epoch] = ...,
     form: Literal["bytes"],
+    prefix: Optional[str] = ...,
 ) -> Tuple[bytes, bytes]: ...
 def formats() -> dict[str, dict[str, Any]]: ...

@@ -385,6 +385,49 @@ static Py_ssize_t count_arg(mod_state *st, PyObject *o) {
 }
 
 /*
+ * prefix=: None (o NULL too) or a type prefix ('' is none) for IDs of fmt
+ * in `form`, checked by the library. Returns 1 with out set when one was
+ * given, 0 (out "") for None, or -1 with an exception set. A wrong prefix
+ * is a wrong argument, not an ID that does not read: ArgumentError, where
+ * status_error() says InvalidID for MINTID_EPREFIX.
+ */
+static int prefix_arg(mod_state *st, const mintid_format *fmt, int form, PyObject *o, char out[MINTID_PREFIX_MAX + 1]) {
+    out[0] = '\0';
+    if (o == NULL || o == Py_None)
+        return 0;
+    if (!PyUnicode_Check(o)) {
+        raise_arg(st, ARG_TYPE, "prefix must be None or a str, not %s", type_name(o));
+        return -1;
+    }
+    Py_ssize_t len;
+    PyObject *owned;
+    const char *s = str_bytes(o, &len, &owned);
+    if (s == NULL)
+        return -1;
+    /* Python's own forms: its value is the library's int form; its bytes the module names itself. */
+    char why[MINTID_WHY_MAX];
+    int rc = mintid_lookup_prefix(fmt,
+                                  form == FORM_BYTES   ? MINTID_FORM_TEXT
+                                  : form == FORM_VALUE ? MINTID_FORM_INT
+                                                       : form,
+                                  s, (size_t)len, why, sizeof why);
+    if (rc == MINTID_OK && form == FORM_BYTES && len > 0) {
+        /* A prefix the library took is letters and '_': shown as it is. */
+        rc = MINTID_EPREFIX;
+        snprintf(why, sizeof why, "prefix '%.*s': only %s's text form carries a prefix, not its bytes form", (int)len,
+                 s, fmt->name);
+    }
+    if (rc == MINTID_OK)
+        memcpy(out, s, (size_t)len + 1); /* the library took it: at most MINTID_PREFIX_MAX bytes */
+    Py_XDECREF(owned);
+    if (rc != MINTID_OK) {
+        raise_msg(st->ArgumentError, rc, PyUnicode_DecodeUTF8(why, (Py_ssize_t)strlen(why), "replace"));
+        return -1;
+    }
+    return 1;
+}
+
+/*
  * Keyword arguments of a METH_FASTCALL | METH_KEYWORDS call, by name:
  * names[i] fills slots[i]. Positional ones are the caller's. Returns 0, or
  * -1 with ArgumentTypeError set (an unknown or repeated keyword).
@@ -552,7 +595,8 @@ typedef struct {
     const mintid_format *fmt;
     int form;
     bool shared;
-    bool node_host; /* node 'host': the node id read from the host's mintidd when made */
+    bool node_host;                     /* node 'host': the node id read from the host's mintidd when made */
+    char prefix[MINTID_PREFIX_MAX + 1]; /* the type prefix of its IDs' text; "" for none */
 } GenObject;
 
 /* The module state of a Generator (its type is never subclassed: Py_TPFLAGS_BASETYPE is not set). */
@@ -614,6 +658,7 @@ static GenObject *gen_create(mod_state *st, const mintid_format *fmt, int64_t no
     self->form = form;
     self->shared = shared;
     self->node_host = cfg.node == MINTID_NODE_HOST;
+    self->prefix[0] = '\0';
     return self;
 }
 
@@ -640,8 +685,11 @@ static PyObject *raise_mint(GenObject *g, long rc, const char *why) {
                                           : "");
 }
 
-/* n IDs (a list), or one when n < 0, in `form`. The GIL is let go while they are minted. */
-static PyObject *mint(GenObject *g, Py_ssize_t n, int form) {
+/*
+ * n IDs (a list), or one when n < 0, in `form`, their text with `prefix`
+ * ("" for none). The GIL is let go while they are minted.
+ */
+static PyObject *mint(GenObject *g, Py_ssize_t n, int form, const char *prefix) {
     mod_state *st = gen_state(g);
     mintid_id ids[CHUNK];
     char why[MINTID_WHY_MAX];
@@ -649,7 +697,7 @@ static PyObject *mint(GenObject *g, Py_ssize_t n, int form) {
     if (n < 0) {
         if ((got = mint_chunk(g, ids, 1, why, sizeof why)) < 0)
             return raise_mint(g, got, why);
-        return id_object(st, g->fmt, form, &ids[0], NULL);
+        return id_object(st, g->fmt, form, &ids[0], prefix);
     }
     PyObject *list = PyList_New(n);
     if (list == NULL)
@@ -661,7 +709,7 @@ static PyObject *mint(GenObject *g, Py_ssize_t n, int form) {
             return raise_mint(g, got, why);
         }
         for (long i = 0; i < got; i++) {
-            PyObject *item = id_object(st, g->fmt, form, &ids[i], NULL);
+            PyObject *item = id_object(st, g->fmt, form, &ids[i], prefix);
             if (item == NULL) {
                 Py_DECREF(list);
                 return NULL;
@@ -678,14 +726,15 @@ static PyObject *mint(GenObject *g, Py_ssize_t n, int form) {
 }
 
 static PyObject *Gen_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
-    static char *kwlist[] = {KW("format"), KW("node"), KW("epoch"), KW("shared"), KW("form"), KW("overflow"), NULL};
+    static char *kwlist[] = {KW("format"), KW("node"),     KW("epoch"),  KW("shared"),
+                             KW("form"),   KW("overflow"), KW("prefix"), NULL};
     mod_state *st = (mod_state *)PyType_GetModuleState(type);
     if (st == NULL)
         return NULL;
-    PyObject *format, *node = NULL, *epoch = NULL, *form_o = NULL, *overflow_o = NULL;
+    PyObject *format, *node = NULL, *epoch = NULL, *form_o = NULL, *overflow_o = NULL, *prefix_o = NULL;
     int shared = 1;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|OOp$OO:Generator", kwlist, &format, &node, &epoch, &shared,
-                                     &form_o, &overflow_o))
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|OOp$OOO:Generator", kwlist, &format, &node, &epoch, &shared,
+                                     &form_o, &overflow_o, &prefix_o))
         return NULL;
     const mintid_format *fmt = format_arg(st, format, "format");
     if (fmt == NULL)
@@ -694,7 +743,8 @@ static PyObject *Gen_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
     if (node_arg(st, fmt, node, &node_v) < 0 || epoch_arg(st, fmt, epoch, &epoch_v) < 0)
         return NULL;
     int form = form_arg(st, fmt, form_o, "form");
-    if (form < 0)
+    char prefix[MINTID_PREFIX_MAX + 1];
+    if (form < 0 || prefix_arg(st, fmt, form, prefix_o, prefix) < 0)
         return NULL;
     bool fail = false;
     if (overflow_o != NULL) {
@@ -707,7 +757,10 @@ static PyObject *Gen_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
             return NULL;
         }
     }
-    return (PyObject *)gen_create(st, fmt, node_v, epoch_v, shared != 0, fail, form);
+    GenObject *g = gen_create(st, fmt, node_v, epoch_v, shared != 0, fail, form);
+    if (g != NULL)
+        memcpy(g->prefix, prefix, sizeof g->prefix);
+    return (PyObject *)g;
 }
 
 static void Gen_dealloc(GenObject *self) {
@@ -719,16 +772,16 @@ static void Gen_dealloc(GenObject *self) {
 
 static PyObject *Gen_next(GenObject *self, PyObject *unused) {
     (void)unused;
-    return mint(self, -1, self->form);
+    return mint(self, -1, self->form, self->prefix);
 }
 
-static PyObject *Gen_iternext(GenObject *self) { return mint(self, -1, self->form); }
+static PyObject *Gen_iternext(GenObject *self) { return mint(self, -1, self->form, self->prefix); }
 
 static PyObject *Gen_next_many(GenObject *self, PyObject *n_o) {
     Py_ssize_t n = count_arg(gen_state(self), n_o);
     if (n < 0)
         return NULL;
-    return mint(self, n, self->form);
+    return mint(self, n, self->form, self->prefix);
 }
 
 static PyObject *Gen_get_format(GenObject *self, void *c) {
@@ -755,6 +808,11 @@ static PyObject *Gen_get_shared(GenObject *self, void *c) {
     return PyBool_FromLong(self->shared);
 }
 
+static PyObject *Gen_get_prefix(GenObject *self, void *c) {
+    (void)c;
+    return PyUnicode_FromString(self->prefix);
+}
+
 static PyObject *Gen_get_path(GenObject *self, void *c) {
     (void)c;
     const char *path = mintid_gen_host_path(self->gen);
@@ -768,12 +826,14 @@ static PyObject *Gen_repr(GenObject *self) {
                        : self->form == FORM_BYTES ? "bytes"
                                                   : mintid_form_name((mintid_form)self->form);
     const mintid_config *cfg = mintid_gen_config(self->gen);
+    const char *has_prefix = self->prefix[0] != '\0' ? ", prefix='" : "", *end = self->prefix[0] != '\0' ? "'" : "";
     if (self->fmt->node_bits > 0 && cfg->node >= 0)
-        return PyUnicode_FromFormat("mintid.Generator('%s', node=%lld, epoch=%lld, shared=%s, form='%s')",
+        return PyUnicode_FromFormat("mintid.Generator('%s', node=%lld, epoch=%lld, shared=%s, form='%s'%s%s%s)",
                                     self->fmt->name, (long long)cfg->node, (long long)cfg->epoch_ms,
-                                    self->shared ? "True" : "False", form);
-    return PyUnicode_FromFormat("mintid.Generator('%s', epoch=%lld, shared=%s, form='%s')", self->fmt->name,
-                                (long long)cfg->epoch_ms, self->shared ? "True" : "False", form);
+                                    self->shared ? "True" : "False", form, has_prefix, self->prefix, end);
+    return PyUnicode_FromFormat("mintid.Generator('%s', epoch=%lld, shared=%s, form='%s'%s%s%s)", self->fmt->name,
+                                (long long)cfg->epoch_ms, self->shared ? "True" : "False", form, has_prefix,
+                                self->prefix, end);
 }
 
 static PyMethodDef Gen_methods[] = {
@@ -787,6 +847,7 @@ static PyGetSetDef Gen_getset[] = {
     {"node", (getter)Gen_get_node, NULL, "the node id, or None for a format without one", NULL},
     {"epoch", (getter)Gen_get_epoch, NULL, "the epoch, Unix ms", NULL},
     {"shared", (getter)Gen_get_shared, NULL, "True: the host-wide generator; False: the process's own", NULL},
+    {"prefix", (getter)Gen_get_prefix, NULL, "the type prefix of its IDs' text; '' for none", NULL},
     {"path", (getter)Gen_get_path, NULL, "the host-wide state's file, or None", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
@@ -794,12 +855,13 @@ static PyGetSetDef Gen_getset[] = {
 static PyType_Slot Gen_slots[] = {
     {Py_tp_dealloc, SLOT_FN(Gen_dealloc)},
     {Py_tp_repr, SLOT_FN(Gen_repr)},
-    {Py_tp_doc, (void *)"Generator(format, node=None, epoch=None, shared=True, *, form='text', overflow='wait')\n\n"
+    {Py_tp_doc, (void *)"Generator(format, node=None, epoch=None, shared=True, *, form='text', overflow='wait', "
+                        "prefix=None)\n\n"
                         "Mints strictly increasing IDs of one format; thread-safe. shared=True continues the "
                         "host-wide\nsequence of the format, node id, epoch and id space (MINTID_HOST_DIR, default "
                         "/var/tmp; the\nmintid command, SQLite and mintidd there share it; node defaults to "
                         "MINTID_NODE), in a forked\nchild too; shared=False mints from the process's own, which a "
-                        "forked child cannot use."},
+                        "forked child cannot use.\nprefix: a typeid's type prefix on its IDs' text."},
     {Py_tp_iter, SLOT_FN(PyObject_SelfIter)},
     {Py_tp_iternext, SLOT_FN(Gen_iternext)},
     {Py_tp_methods, Gen_methods},
@@ -888,18 +950,18 @@ static void cache_forget(mod_state *st, const mintid_format *fmt, int64_t node, 
     Py_XDECREF(key);
 }
 
-static const char *const gen_kw[] = {"format", "n", "node", "epoch", "form"};
+static const char *const gen_kw[] = {"format", "n", "node", "epoch", "form", "prefix"};
 
-/* gen(format, n=None, *, node=None, epoch=None, form='text') */
+/* gen(format, n=None, *, node=None, epoch=None, form='text', prefix=None) */
 static PyObject *mod_gen(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     mod_state *st = module_state(m);
-    PyObject *kw[5] = {NULL, NULL, NULL, NULL, NULL}; /* format, n, node, epoch, form */
+    PyObject *kw[6] = {NULL, NULL, NULL, NULL, NULL, NULL}; /* format, n, node, epoch, form, prefix */
     if (nargs > 2)
         return raise_arg(st, ARG_TYPE, "gen() takes a format and an optional n (%zd positional arguments given)",
                          nargs);
     for (Py_ssize_t i = 0; i < nargs; i++)
         kw[i] = args[i];
-    if (keywords(st, "gen", args, nargs, kwnames, gen_kw, kw, 5) < 0)
+    if (keywords(st, "gen", args, nargs, kwnames, gen_kw, kw, 6) < 0)
         return NULL;
     if (kw[0] == NULL)
         return raise_arg(st, ARG_TYPE, "gen() missing required argument 'format'");
@@ -913,12 +975,14 @@ static PyObject *mod_gen(PyObject *m, PyObject *const *args, Py_ssize_t nargs, P
     if (node_arg(st, fmt, kw[2], &node) < 0 || epoch_arg(st, fmt, kw[3], &epoch) < 0)
         return NULL;
     int form = form_arg(st, fmt, kw[4], "form");
-    if (form < 0)
+    char prefix[MINTID_PREFIX_MAX + 1];
+    if (form < 0 || prefix_arg(st, fmt, form, kw[5], prefix) < 0)
         return NULL;
+    /* One sequence per format, node id and epoch, whatever the prefix (as every face mints it). */
     GenObject *g = cached_gen(st, fmt, node, epoch);
     if (g == NULL)
         return NULL;
-    PyObject *result = mint(g, n, form);
+    PyObject *result = mint(g, n, form, prefix);
     if (result == NULL && g->node_host) {
         PyObject *type, *value, *tb;
         PyErr_Fetch(&type, &value, &tb);
@@ -1022,12 +1086,12 @@ static PyObject *mod_inspect(PyObject *m, PyObject *args, PyObject *kwargs) {
     return inspect_dict(st, &in);
 }
 
-/* convert(id, to, format=None, *, from_form=None) */
+/* convert(id, to, format=None, *, from_form=None, prefix=None) */
 static PyObject *mod_convert(PyObject *m, PyObject *args, PyObject *kwargs) {
-    static char *kwlist[] = {KW("id"), KW("to"), KW("format"), KW("from_form"), NULL};
+    static char *kwlist[] = {KW("id"), KW("to"), KW("format"), KW("from_form"), KW("prefix"), NULL};
     mod_state *st = module_state(m);
-    PyObject *id_o, *to, *format = Py_None, *from_o = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO|O$O:convert", kwlist, &id_o, &to, &format, &from_o))
+    PyObject *id_o, *to, *format = Py_None, *from_o = Py_None, *prefix_o = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO|O$OO:convert", kwlist, &id_o, &to, &format, &from_o, &prefix_o))
         return NULL;
     const mintid_format *fmt = NULL;
     if (format != Py_None && (fmt = format_arg(st, format, "format")) == NULL)
@@ -1043,16 +1107,21 @@ static PyObject *mod_convert(PyObject *m, PyObject *args, PyObject *kwargs) {
     int form = form_arg(st, r.fmt, to, "to");
     if (form < 0)
         return NULL;
-    return id_object(st, r.fmt, form, &r.id, r.prefix);
+    /* The text keeps the ID's type prefix, or takes prefix= ('' drops it), as `mintid convert --prefix`. */
+    char prefix[MINTID_PREFIX_MAX + 1];
+    int given = prefix_arg(st, r.fmt, form, prefix_o, prefix);
+    if (given < 0)
+        return NULL;
+    return id_object(st, r.fmt, form, &r.id, given ? prefix : r.prefix);
 }
 
-/* range(format, start, end=None, *, epoch=None, form='text') */
+/* range(format, start, end=None, *, epoch=None, form='text', prefix=None) */
 static PyObject *mod_range(PyObject *m, PyObject *args, PyObject *kwargs) {
-    static char *kwlist[] = {KW("format"), KW("start"), KW("end"), KW("epoch"), KW("form"), NULL};
+    static char *kwlist[] = {KW("format"), KW("start"), KW("end"), KW("epoch"), KW("form"), KW("prefix"), NULL};
     mod_state *st = module_state(m);
-    PyObject *format, *start_o, *end_o = Py_None, *epoch_o = Py_None, *form_o = NULL;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO|O$OO:range", kwlist, &format, &start_o, &end_o, &epoch_o,
-                                     &form_o))
+    PyObject *format, *start_o, *end_o = Py_None, *epoch_o = Py_None, *form_o = NULL, *prefix_o = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO|O$OOO:range", kwlist, &format, &start_o, &end_o, &epoch_o,
+                                     &form_o, &prefix_o))
         return NULL;
     const mintid_format *fmt = format_arg(st, format, "format");
     if (fmt == NULL)
@@ -1067,7 +1136,8 @@ static PyObject *mod_range(PyObject *m, PyObject *args, PyObject *kwargs) {
     if (end < start)
         return raise_arg(st, ARG_VALUE, "range: end %R is before start %R", end_o, start_o);
     int form = form_arg(st, fmt, form_o, "form");
-    if (form < 0)
+    char prefix[MINTID_PREFIX_MAX + 1];
+    if (form < 0 || prefix_arg(st, fmt, form, prefix_o, prefix) < 0)
         return NULL;
     mintid_id lo, hi, unused;
     if (mintid_range(fmt, start, epoch, &lo, &unused) != MINTID_OK ||
@@ -1080,8 +1150,8 @@ static PyObject *mod_range(PyObject *m, PyObject *args, PyObject *kwargs) {
             snprintf(to_s, sizeof to_s, "after year 99999");
         return raise_arg(st, ARG_VALUE, "range: %s carries times from %s to %s only", fmt->name, from_s, to_s);
     }
-    PyObject *a = id_object(st, fmt, form, &lo, NULL);
-    PyObject *b = a != NULL ? id_object(st, fmt, form, &hi, NULL) : NULL;
+    PyObject *a = id_object(st, fmt, form, &lo, prefix);
+    PyObject *b = a != NULL ? id_object(st, fmt, form, &hi, prefix) : NULL;
     if (b == NULL) {
         Py_XDECREF(a);
         return NULL;
@@ -1179,19 +1249,20 @@ static PyObject *mod_formats(PyObject *m, PyObject *unused) {
 
 static PyMethodDef mod_methods[] = {
     {"gen", (PyCFunction)(void (*)(void))mod_gen, METH_FASTCALL | METH_KEYWORDS,
-     "gen(format, n=None, *, node=None, epoch=None, form='text')\n\n"
+     "gen(format, n=None, *, node=None, epoch=None, form='text', prefix=None)\n\n"
      "The next ID of the format from the host-wide generator (a str, an int for form='int', bytes for\n"
-     "form='bytes'), or a list of the next n."},
+     "form='bytes'), or a list of the next n; prefix: a typeid's type prefix on its text."},
     {"inspect", (PyCFunction)(void (*)(void))mod_inspect, METH_VARARGS | METH_KEYWORDS,
      "inspect(id, format=None, *, epoch=None, from_form=None) -> dict\n\n"
      "An ID (a text in any of its forms, its bytes or its int) taken apart: the fields of\n"
      "`mintid inspect`, with time as a datetime in UTC. The format is guessed when not given;\n"
      "from_form names the text's form when the format cannot tell it."},
     {"convert", (PyCFunction)(void (*)(void))mod_convert, METH_VARARGS | METH_KEYWORDS,
-     "convert(id, to, format=None, *, from_form=None)\n\nThe ID in another form: a text form ('text', "
-     "'hex', ...), 'int' or 'bytes'."},
+     "convert(id, to, format=None, *, from_form=None, prefix=None)\n\nThe ID in another form: a text form "
+     "('text', 'hex', ...), 'int' or 'bytes'. A typeid's text keeps\nits type prefix, or takes prefix= ('' "
+     "drops it)."},
     {"range", (PyCFunction)(void (*)(void))mod_range, METH_VARARGS | METH_KEYWORDS,
-     "range(format, start, end=None, *, epoch=None, form='text') -> (lo, hi)\n\n"
+     "range(format, start, end=None, *, epoch=None, form='text', prefix=None) -> (lo, hi)\n\n"
      "The smallest ID of start's millisecond and the largest of end's (aware datetimes): every ID\n"
      "minted in [start, end] lies between them."},
     {"formats", mod_formats, METH_NOARGS,

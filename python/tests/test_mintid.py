@@ -392,6 +392,115 @@ class TestConvertRangeFormats(unittest.TestCase):
         self.assertEqual(mintid.__version__.count("."), 2)
 
 
+class TestPrefix(unittest.TestCase):
+    """A typeid's type prefix, as the command's --prefix, the server's ?prefix= and SQL's gen_typeid('user')."""
+
+    BAD = "prefix 'User': a typeid prefix is 1 to 63 of a-z and '_', starting and ending with a letter"
+
+    def assertPrefixRefused(self, call, sentence):
+        # The prefix is an argument, not an ID that does not read: ArgumentError, never InvalidID.
+        with self.assertRaises(mintid.ArgumentError) as cm:
+            call()
+        self.assertNotIsInstance(cm.exception, mintid.InvalidID)
+        self.assertEqual(str(cm.exception), sentence)
+        self.assertEqual(cm.exception.status, -19)  # MINTID_EPREFIX
+
+    def test_gen(self):
+        one = mintid.gen("typeid", prefix="user")
+        self.assertRegex(one, "^user_[0-7][0-9a-hjkmnp-tv-z]{25}$")
+        d = mintid.inspect(one)  # guessed, and the prefix read back
+        self.assertEqual((d["format"], d["prefix"], d["text"]), ("typeid", "user", one))
+        many = mintid.gen("typeid", 3, prefix="user_account")
+        self.assertEqual([i.rsplit("_", 1)[0] for i in many], ["user_account"] * 3)
+        suffixes = [i.rsplit("_", 1)[1] for i in [one] + many]
+        self.assertEqual(suffixes, sorted(set(suffixes)))  # one sequence, whatever the prefix
+        self.assertEqual(len(mintid.gen("typeid", n=2, prefix="post")), 2)
+        for none in ("", None):
+            self.assertEqual(len(mintid.gen("typeid", prefix=none)), 26)
+        self.assertEqual(len(mintid.gen("ulid", prefix=None)), 26)  # None is no prefix, for any format
+
+    def test_gen_refused(self):
+        self.assertPrefixRefused(lambda: mintid.gen("typeid", prefix="User"), self.BAD)
+        self.assertPrefixRefused(lambda: mintid.gen("typeid", 2, prefix="x" * 64),
+                                 "prefix '%s': a typeid prefix is 1 to 63 of a-z and '_', starting and ending "
+                                 "with a letter" % ("x" * 64))
+        self.assertPrefixRefused(lambda: mintid.gen("typeid", prefix="us\0er"),
+                                 "prefix 'us\\x00er': a typeid prefix is 1 to 63 of a-z and '_', starting and "
+                                 "ending with a letter")
+        self.assertPrefixRefused(lambda: mintid.gen("ulid", prefix="user"), "prefix 'user': ulid has no type prefix")
+        self.assertPrefixRefused(lambda: mintid.gen("typeid", prefix="user", form="uuid"),
+                                 "prefix 'user': only typeid's text form carries a prefix, not its uuid form")
+        self.assertPrefixRefused(lambda: mintid.gen("typeid", prefix="user", form="int"),
+                                 "prefix 'user': only typeid's text form carries a prefix, not its int form")
+        self.assertPrefixRefused(lambda: mintid.gen("typeid", prefix="user", form="bytes"),
+                                 "prefix 'user': only typeid's text form carries a prefix, not its bytes form")
+        # The library's sentence for a bad prefix comes first, whatever the form.
+        self.assertPrefixRefused(lambda: mintid.gen("typeid", prefix="User", form="bytes"), self.BAD)
+        for bad in (5, b"user", ["user"]):
+            with self.assertRaisesRegex(mintid.ArgumentTypeError, "^prefix must be None or a str, not "):
+                mintid.gen("typeid", prefix=bad)
+        with self.assertRaises(TypeError):
+            mintid.gen("typeid", 1, "user")  # keyword only
+
+    def test_generator(self):
+        g = mintid.Generator("typeid", prefix="user")
+        self.assertEqual(g.prefix, "user")
+        self.assertIn("prefix='user'", repr(g))
+        ids = [g.next()] + g.next_many(3) + [next(g)]
+        self.assertTrue(all(i.startswith("user_") and len(i) == 31 for i in ids), ids)
+        self.assertEqual(ids, sorted(set(ids)))
+        self.assertEqual(mintid.Generator("typeid", shared=False, prefix="post").next()[:5], "post_")
+        self.assertEqual(mintid.Generator("typeid").prefix, "")
+        self.assertNotIn("prefix", repr(mintid.Generator("typeid")))
+        self.assertEqual(mintid.Generator("ulid").prefix, "")
+        self.assertEqual(len(mintid.Generator("typeid", prefix="").next()), 26)
+        self.assertPrefixRefused(lambda: mintid.Generator("typeid", prefix="User"), self.BAD)
+        self.assertPrefixRefused(lambda: mintid.Generator("nanoflake", prefix="user"),
+                                 "prefix 'user': nanoflake has no type prefix")
+        self.assertPrefixRefused(lambda: mintid.Generator("typeid", prefix="user", form="uuid"),
+                                 "prefix 'user': only typeid's text form carries a prefix, not its uuid form")
+        with self.assertRaises(mintid.ArgumentTypeError):
+            mintid.Generator("typeid", prefix=1)
+
+    def test_convert(self):
+        t = mintid.gen("typeid")
+        uuid = mintid.convert(t, "uuid", "typeid")
+        self.assertEqual(mintid.convert(t, "text", "typeid", prefix="user"), "user_" + t)
+        self.assertEqual(mintid.convert(uuid, "text", "typeid", prefix="user"), "user_" + t)
+        self.assertEqual(mintid.convert("user_" + t, "text", prefix="post"), "post_" + t)  # the format guessed
+        self.assertEqual(mintid.convert("user_" + t, "text", "typeid", prefix="post"), "post_" + t)  # replaces it
+        self.assertEqual(mintid.convert("user_" + t, "text", prefix=""), t)  # drops it
+        self.assertEqual(mintid.convert("user_" + t, "text", prefix=None), "user_" + t)  # keeps it
+        self.assertEqual(mintid.convert(mintid.convert(t, "bytes", "typeid"), "text", "typeid", prefix="user"),
+                         "user_" + t)
+        self.assertEqual(mintid.convert("user_" + t, "uuid"), uuid)
+        self.assertPrefixRefused(lambda: mintid.convert(t, "text", "typeid", prefix="User"), self.BAD)
+        self.assertPrefixRefused(lambda: mintid.convert(t, "uuid", "typeid", prefix="user"),
+                                 "prefix 'user': only typeid's text form carries a prefix, not its uuid form")
+        self.assertPrefixRefused(lambda: mintid.convert(t, "bytes", "typeid", prefix="user"),
+                                 "prefix 'user': only typeid's text form carries a prefix, not its bytes form")
+        self.assertPrefixRefused(lambda: mintid.convert("01ARZ3NDEKTSV4RRFFQ69G5FAV", "text", prefix="user"),
+                                 "prefix 'user': ulid has no type prefix")
+        # A bare UUID is guessed as a uuidv7, which has none: format= says it is a typeid's.
+        self.assertPrefixRefused(lambda: mintid.convert(uuid, "text", prefix="user"),
+                                 "prefix 'user': uuidv7 has no type prefix")
+        with self.assertRaises(mintid.ArgumentTypeError):
+            mintid.convert(t, "text", "typeid", prefix=1)
+        # The ID is read first: one that does not read is an InvalidID, whatever the prefix.
+        with self.assertRaises(mintid.InvalidID):
+            mintid.convert("User_" + t, "text", "typeid", prefix="user")
+
+    def test_range(self):
+        start = datetime.datetime(2026, 1, 2, tzinfo=UTC)
+        lo, hi = mintid.range("typeid", start, prefix="user")
+        self.assertEqual((lo, hi), tuple("user_" + i for i in mintid.range("typeid", start)))
+        self.assertEqual(mintid.inspect(lo)["time"], start)
+        self.assertPrefixRefused(lambda: mintid.range("ulid", start, prefix="user"),
+                                 "prefix 'user': ulid has no type prefix")
+        self.assertPrefixRefused(lambda: mintid.range("typeid", start, form="uuid", prefix="user"),
+                                 "prefix 'user': only typeid's text form carries a prefix, not its uuid form")
+
+
 class TestConcurrency(unittest.TestCase):
     def test_gil_released_while_waiting(self):
         # sonyflake mints 256 IDs per 10 ms unit: 1500 IDs wait for at
@@ -666,7 +775,9 @@ class TestStub(unittest.TestCase):
         use = os.path.join(HOST_DIR, "use.py")
         with open(use, "w", encoding="utf-8") as f:
             f.write("import mintid\nreveal_type(mintid.gen('ulid'))\nreveal_type(mintid.gen('ulid', 10))\n"
-                    "reveal_type(mintid.gen('ulid', form='int'))\nmintid.Generator('ulid').next_many(n=1)\n")
+                    "reveal_type(mintid.gen('ulid', form='int'))\nmintid.Generator('ulid').next_many(n=1)\n"
+                    "reveal_type(mintid.gen('typeid', 3, prefix='user'))\n"
+                    "reveal_type(mintid.Generator('typeid', prefix='user').prefix)\n")
         run = subprocess.run([sys.executable, "-m", "mypy", "--no-incremental", "--cache-dir", os.devnull, use],
                              env=env, capture_output=True, text=True, cwd=HOST_DIR)
         self.assertIn('line 2: note: Revealed type is "builtins.str"', run.stdout.replace("use.py:", "line "))
@@ -674,6 +785,9 @@ class TestStub(unittest.TestCase):
                       run.stdout.replace("use.py:", "line "))
         self.assertIn('line 4: note: Revealed type is "builtins.int"', run.stdout.replace("use.py:", "line "))
         self.assertIn('line 5: error: Unexpected keyword argument "n"', run.stdout.replace("use.py:", "line "))
+        self.assertIn('line 6: note: Revealed type is "builtins.list[builtins.str]"',
+                      run.stdout.replace("use.py:", "line "))
+        self.assertIn('line 7: note: Revealed type is "builtins.str"', run.stdout.replace("use.py:", "line "))
 
 
 class TestDocs(unittest.TestCase):

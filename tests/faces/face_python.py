@@ -7,8 +7,7 @@ import os
 import subprocess
 
 NAME = "python"
-# mintid.gen() takes no type prefix: a typeid is minted without one.
-TAKES = {"format", "node", "epoch", "id"}
+TAKES = {"format", "node", "epoch", "prefix", "id"}
 # The exception class of each class of status (docs/python.md, "Errors"):
 # the caller's input is an ArgumentError (a ValueError), refined to
 # UnknownFormat for a format's name and InvalidID for an ID that does not read.
@@ -35,6 +34,8 @@ try:
         mintid.gen(case["format"], node=case["node"])
     elif kind == "epoch":
         mintid.gen(case["format"], epoch=case["epoch"])
+    elif kind == "prefix":
+        mintid.gen(case["format"], prefix=case["prefix"])
     else:
         mintid.inspect(case["id"], case["format"])
 except Exception as e:
