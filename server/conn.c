@@ -5,13 +5,13 @@
  * output live here once. It never names a protocol: what it reads goes to
  * c->ops (proto.h), and listen.c hands it each accepted socket.
  *
- * Nothing here waits. A mint request is a job run in slices of at most
- * SERVER_SLICE_IDS IDs per loop turn, and a connection's pipeline is served
- * at most SERVER_SLICE_REQUESTS requests per turn, so no client delays the
- * others by more than a slice. A job that cannot be minted yet waits in
- * its format's queue (blocked.c) and is served in turn when the format can
- * mint again. Replies queued for all clients together are bounded
- * (shed.c).
+ * Nothing here waits. A mint request is a job (job.c) run in slices of at
+ * most SERVER_SLICE_IDS IDs per loop turn, and a connection's pipeline is
+ * served at most SERVER_SLICE_REQUESTS requests per turn, so no client
+ * delays the others by more than a slice. A job that cannot be minted yet
+ * waits in its format's queue (blocked.c) and is served in turn when the
+ * format can mint again. Replies queued for all clients together are
+ * bounded (shed.c).
  *
  * Sockets are read and written directly, as Redis does, rather than through
  * libevent's bufferevents: a request costs one read() and one write(), with
@@ -22,7 +22,7 @@
 #include "conn.h"
 
 #include "blocked.h"
-#include "keys.h"
+#include "job.h"
 #include "log.h"
 
 #include <errno.h>
@@ -69,8 +69,8 @@ void conn_free(conn *c) {
         TAILQ_REMOVE(&srv->fresh, c, fresh_link);
     if (c->job.parked)
         blocked_remove(c);
-    if (c->job.key != NULL)
-        keys_forget(c);
+    if (c->job.rider != NULL)
+        c->job.rider->dropped(c);
     srv->svc->c->queued_bytes -= conn_queued(c);
     srv->svc->c->input_bytes -= c->in_cap;
     srv->input_grown -= c->in_cap - CONN_IN_INITIAL;
@@ -206,80 +206,6 @@ static void resume_next_turn(conn *c) {
         event_add(c->timer, &now);
 }
 
-/* Queues the reply of a finished (or failed) job and clears it. */
-static void job_end(conn *c, int status, const char *why) {
-    if (c->job.parked)
-        blocked_remove(c);
-    if (status != MINTID_OK)
-        evbuffer_drain(c->job.body, evbuffer_get_length(c->job.body));
-    c->job.finish(c, status, why);
-    evbuffer_drain(c->job.body, evbuffer_get_length(c->job.body));
-    c->job.active = c->job.held; /* a keyed job waits on for the key store (keys.c) */
-}
-
-job_state conn_job_step(conn *c, size_t *budget, uint64_t *retry_ns) {
-    server *srv = c->srv;
-    mint_job *j = &c->job;
-    if (j->parked)
-        blocked_remove(c);
-    while (j->done < j->count) {
-        /* Past the bound on replies queued for everyone, mint nothing more
-         * until the slowest clients are dropped. */
-        if (*budget == 0 || server_over_total(srv))
-            return JOB_YIELD;
-        size_t want = j->count - j->done < *budget ? (size_t)(j->count - j->done) : *budget;
-        const char *why = NULL;
-        long n = service_mint(srv->svc, j->fmt, want, srv->ids, retry_ns, &why);
-        if (n < 0) {
-            job_end(c, (int)n, why);
-            return JOB_DONE;
-        }
-        if (n > 0)
-            j->deadline_ns = 0; /* max-wait bounds each wait, not a whole batch that keeps progressing */
-        if (n == 0) {
-            if (j->deadline_ns != 0 && monotonic_ns() >= j->deadline_ns) {
-                job_end(c, MINTID_ETIMEDOUT, why);
-                return JOB_DONE;
-            }
-            return JOB_PARKED;
-        }
-        j->encode(c, srv->ids, (size_t)n);
-        if (j->key != NULL)
-            keys_keep(c, srv->ids, (size_t)n);
-        if (j->error != 0) {
-            job_end(c, j->error, mintid_strerror(j->error));
-            return JOB_DONE;
-        }
-        j->done += (uint64_t)n;
-        *budget -= (size_t)n;
-    }
-    job_end(c, MINTID_OK, NULL);
-    return JOB_DONE;
-}
-
-void conn_start_mint(conn *c, const mintid_format *fmt, int form, const char *prefix, uint64_t count,
-                     void (*encode)(conn *c, const mintid_id *ids, size_t n),
-                     void (*finish)(conn *c, int status, const char *why)) {
-    mint_job *j = &c->job;
-    j->fmt = fmt;
-    j->form = form;
-    /* Not snprintf: this runs once per request, and formatting was a
-     * measurable part of a one-ID request's time. */
-    size_t plen = prefix != NULL ? strnlen(prefix, sizeof j->prefix - 1) : 0;
-    if (plen > 0)
-        memcpy(j->prefix, prefix, plen);
-    j->prefix[plen] = '\0';
-    j->count = count;
-    j->encode = encode;
-    j->finish = finish;
-    j->active = true;
-    j->parked = false;
-    j->done = 0;
-    j->deadline_ns = 0;
-    j->waited = false;
-    j->error = 0;
-}
-
 /*
  * Serves c for one loop turn: its job, then the complete requests in c->in,
  * within the slice. Returns -1 if c was freed.
@@ -303,7 +229,7 @@ static int process(conn *c) {
                 break;
             }
             uint64_t retry_ns;
-            job_state js = conn_job_step(c, &budget, &retry_ns);
+            job_state js = job_step(c, &budget, &retry_ns);
             if (js == JOB_PARKED) {
                 blocked_park(c, false, retry_ns);
                 break;
@@ -412,7 +338,7 @@ static void on_timer(evutil_socket_t fd, short what, void *arg) {
         size_t budget = SERVER_SLICE_IDS;
         uint64_t retry_ns = 0, before = c->job.done;
         blocked_remove(c);
-        job_state js = conn_job_step(c, &budget, &retry_ns);
+        job_state js = job_step(c, &budget, &retry_ns);
         if (js == JOB_PARKED) {
             /* It minted (and its deadline starts again), or the timer came
              * a little early: back in the queue either way. */
@@ -534,7 +460,7 @@ static void on_readable(evutil_socket_t fd, short what, void *arg) {
         event_active(c->rev, EV_READ, 0); /* TLS holds more than c->in took */
 }
 
-const wait_hooks conn_wait_hooks = {conn_job_step, process};
+const wait_hooks conn_wait_hooks = {job_step, process};
 
 void conn_accept(server *srv, evutil_socket_t fd, proto p, const proto_ops *ops, bool tls, bool refused,
                  const unsigned char peer[16]) {

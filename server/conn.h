@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * conn.h - the connection layer both protocols share: reading, writing,
- * limits and closing, and the mint jobs a protocol's handler starts.
+ * limits and closing; it runs the mint jobs (job.h) a protocol's handler
+ * starts.
  */
 #ifndef MINTIDD_CONN_H
 #define MINTIDD_CONN_H
@@ -29,24 +30,6 @@ void conn_free(conn *c);
 /* Bytes of replies queued on c, and all it holds in memory that the bound on all clients counts. */
 size_t conn_queued(const conn *c);
 size_t conn_held(const conn *c);
-
-/*
- * Starts c->job: count IDs of fmt in form, framed by encode and answered
- * by finish. The connection layer mints it after the handler returns. No
- * other request of the connection is handled until it is done.
- */
-void conn_start_mint(conn *c, const mintid_format *fmt, int form, const char *prefix, uint64_t count,
-                     void (*encode)(conn *c, const mintid_id *ids, size_t n),
-                     void (*finish)(conn *c, int status, const char *why));
-
-/*
- * Mints what *budget allows of c's job, without waiting, and takes what it
- * minted off *budget. JOB_DONE: the reply is queued (an error if the job
- * waited past max-wait, saying why). JOB_PARKED: nothing more can be
- * minted yet; try again after *retry_ns. JOB_YIELD: the budget is spent,
- * or the replies queued for all clients are past their bound.
- */
-job_state conn_job_step(conn *c, size_t *budget, uint64_t *retry_ns);
 
 /* How the wait queues (blocked.c) run a job's slice and serve its connection. */
 extern const wait_hooks conn_wait_hooks;

@@ -19,6 +19,7 @@
 
 #include "auth.h"
 #include "conn.h"
+#include "job.h"
 #include "http.h"
 #include "keys.h"
 #include "log.h"
@@ -555,7 +556,7 @@ static void route_mint(conn *c, const http_request *req, struct evbuffer *out, c
     save_request(c, req);
     if (req->accept_json)
         evbuffer_add(j->body, "{\"ids\":[", 8);
-    conn_start_mint(c, fmt, form, prefix, count, http_encode, http_finish);
+    job_start(c, fmt, form, prefix, count, http_encode, http_finish);
 }
 
 /* The key store's answer to GET /v1/keys/{format}/{key}. */

@@ -15,6 +15,7 @@
 
 #include "auth.h"
 #include "conn.h"
+#include "job.h"
 #include "keys.h"
 #include "resp.h"
 #include "stats.h"
@@ -356,7 +357,7 @@ static void cmd_mint(conn *c, const resp_command *cmd, struct evbuffer *out) {
         }
     }
     session_of(c)->array = argc == 3;
-    conn_start_mint(c, fmt, MINTID_FORM_TEXT, prefix, count, resp_encode, resp_finish);
+    job_start(c, fmt, MINTID_FORM_TEXT, prefix, count, resp_encode, resp_finish);
 }
 
 /* KEYGET format key: the IDs key was given (an array), or nil. */

@@ -75,9 +75,17 @@ static key_request *request_new(conn *c, const mintid_format *fmt, const char *k
     return r;
 }
 
+static const job_rider key_rider;
+
+/* r rides along with c's job: it keeps the job's IDs, and is let go if c goes first. */
+static void attach(conn *c, key_request *r) {
+    c->job.key = r;
+    c->job.rider = r != NULL ? &key_rider : NULL;
+}
+
 /* c waits for the store: the connection layer serves nothing more of it until keys_resume(). */
 static void hold(conn *c, key_request *r) {
-    c->job.key = r;
+    attach(c, r);
     c->job.held = true;
     c->job.active = true;
     keystore_submit(c->srv->keys->store, r);
@@ -104,7 +112,7 @@ static void on_answers(evutil_socket_t fd, short what, void *arg) {
             inflight_remove(k, r);
         conn *c = r->owner;
         if (c != NULL) {
-            c->job.key = NULL;
+            attach(c, NULL);
             c->job.held = false;
             c->job.active = false;
             c->job.key_done(c, r);
@@ -189,13 +197,14 @@ keys_start keys_begin(conn *c, const mintid_format *fmt, const char *key, size_t
     r->count = count;
     r->chain = k->inflight[b];
     k->inflight[b] = r;
-    c->job.key = r;
+    attach(c, r);
     return KEYS_STARTED;
 }
 
 uint64_t keys_max_count(const server *srv) { return srv->keys != NULL ? keystore_max_count(srv->keys->store) : 0; }
 
-void keys_keep(conn *c, const mintid_id *ids, size_t n) {
+/* The rider's hook: n more of the job's IDs, kept for the key. */
+static void keep(conn *c, const mintid_id *ids, size_t n) {
     key_request *r = c->job.key;
     memcpy(r->ids + c->job.done, ids, n * sizeof *ids);
 }
@@ -213,7 +222,7 @@ void keys_abandon(conn *c) {
     key_request *r = c->job.key;
     inflight_remove(c->srv->keys, r);
     key_request_free(r);
-    c->job.key = NULL;
+    attach(c, NULL);
 }
 
 void keys_lookup(conn *c, const mintid_format *fmt, const char *key, size_t len, key_done_fn *done) {
@@ -229,9 +238,11 @@ void keys_lookup(conn *c, const mintid_format *fmt, const char *key, size_t len,
     hold(c, r);
 }
 
-void keys_forget(conn *c) {
+/* The rider's hook: c is being freed while its key is minted or waits for the store; the store's answer will find no
+ * one. */
+static void forget(conn *c) {
     key_request *r = c->job.key;
-    c->job.key = NULL;
+    attach(c, NULL);
     if (r == NULL)
         return;
     if (c->job.held) {
@@ -242,6 +253,8 @@ void keys_forget(conn *c) {
     inflight_remove(c->srv->keys, r);
     key_request_free(r);
 }
+
+static const job_rider key_rider = {keep, forget};
 
 bool keys_finish(conn *c, int status, const char *why) {
     if (c->job.key == NULL)

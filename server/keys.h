@@ -9,7 +9,7 @@
  * connection, which waits, without blocking the loop, until the store has
  * answered.
  *
- * A protocol starts a keyed mint with keys_begin() before conn_start_mint(),
+ * A protocol starts a keyed mint with keys_begin() before job_start(),
  * and hands the minted IDs over with keys_commit() from its finish(); the
  * store's answer comes back through the protocol's key_done_fn, after
  * which the connection's next request is served.
@@ -50,15 +50,13 @@ typedef enum keys_start {
 /*
  * Starts a keyed mint on c: the key key[0..len) (checked already) for
  * count IDs of fmt in form with prefix, which the caller then starts
- * (conn_start_mint). KEYS_BUSY, KEYS_NOMEM and KEYS_TOO_MANY are for
+ * (job_start). KEYS_BUSY, KEYS_NOMEM and KEYS_TOO_MANY are for
  * the caller to answer.
  */
 keys_start keys_begin(conn *c, const mintid_format *fmt, const char *key, size_t len, int form, const char *prefix,
                       uint64_t count, key_done_fn *done);
 /* The most IDs one key may be given; 0: no bound but max-count. */
 uint64_t keys_max_count(const server *srv);
-/* Keeps n more of the job's IDs (the connection layer calls it as it mints). */
-void keys_keep(conn *c, const mintid_id *ids, size_t n);
 /* The job minted every ID: hands them to the store, and c waits for its answer. */
 void keys_commit(conn *c);
 /*
@@ -74,8 +72,6 @@ void keys_abandon(conn *c);
  * for the answer (without a store, done is called at once with KEY_FAILED).
  */
 void keys_lookup(conn *c, const mintid_format *fmt, const char *key, size_t len, key_done_fn *done);
-/* c is being freed while it waits: the store's answer will find no one. */
-void keys_forget(conn *c);
 
 /*
  * A mint job's end, for a keyed job: true when the key store answers it

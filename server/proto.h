@@ -30,7 +30,7 @@ typedef struct proto_ops {
      * and returns the bytes it used (0: incomplete, call again with the
      * same bytes and more after them). It sets c->closing to end the
      * connection after out has been sent, and may start a mint job
-     * (conn_start_mint), which the connection layer runs after it returns.
+     * (job_start), which the connection layer runs after it returns.
      */
     size_t (*handle)(conn *c, const char *buf, size_t len, struct evbuffer *out);
     /*

@@ -45,6 +45,16 @@ typedef struct conn_io {
 } conn_io;
 
 /*
+ * What rides along with a mint job (a keyed request's key, keys.c): told
+ * of the IDs as they are minted, and that the connection is going away.
+ * The connection layer and the job call up through it, never by name.
+ */
+typedef struct job_rider {
+    void (*minted)(conn *c, const mintid_id *ids, size_t n);
+    void (*dropped)(conn *c);
+} job_rider;
+
+/*
  * A mint request in progress. The connection layer runs it in slices, a
  * bounded number of IDs per loop turn, and parks it in its format's wait
  * queue (blocked.c) when the service says an ID cannot be minted yet; the
@@ -66,13 +76,15 @@ typedef struct mint_job {
     void (*encode)(conn *c, const mintid_id *ids, size_t n);
     /* Queues the reply: the body when status is MINTID_OK, else an error saying why. */
     void (*finish)(conn *c, int status, const char *why);
-    /* A keyed request (keys.c): its key, and how its reply is given once the key store has answered. */
+    /* What rides along with the job, told of each ID minted and of the connection going; NULL: none. */
+    const job_rider *rider;
+    /* A keyed request (keys.c, the rider): its key, and how its reply is given once the key store has answered. */
     struct key_request *key;
     void (*key_done)(conn *c, const struct key_request *r);
     bool held; /* active, waiting for the key store: nothing else of the connection is served meanwhile */
 } mint_job;
 
-/* The outcome of a slice of a job (conn_job_step, in conn.h). */
+/* The outcome of a slice of a job (job_step, in job.h). */
 typedef enum job_state { JOB_DONE, JOB_PARKED, JOB_YIELD } job_state;
 
 /*
@@ -94,7 +106,7 @@ typedef struct wait_queue {
 /*
  * What a wait queue calls when its turn comes for a job (blocked.c is
  * below the connection layer, so it calls up through these): run a slice
- * of c's job, as conn_job_step() does, and serve c after its job ended,
+ * of c's job, as job_step() does, and serve c after its job ended,
  * as conn_process() does (-1 if c was freed).
  */
 typedef struct wait_hooks {
