@@ -24,6 +24,19 @@ class Resp:
     def close(self):
         self.sock.close()
 
+    @classmethod
+    def once(cls, port, *args, timeout=10):
+        """One command on a connection of its own, closed after the reply."""
+        with cls(port, timeout=timeout) as r:
+            return r.call(*args)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
+
     def send(self, *args):
         parts = [b"*%d\r\n" % len(args)]
         for a in args:
