@@ -151,14 +151,18 @@ typedef struct mintid_field {
 #define MINTID_FIELD_HIDDEN 2u /* not reported */
 #define MINTID_FIELD_HEX 4u    /* reported as a string of hex digits, not a number */
 
-/* Text forms. Not every format has every form: see mintid_format.forms. */
+/*
+ * Text forms, by kind. Not every format has every form (see
+ * mintid_format.forms); what a form is in a given format (its alphabet,
+ * lengths, case) is in the format table: mintid_format_form().
+ */
 typedef enum mintid_form {
     MINTID_FORM_TEXT = 0,   /* the format's canonical text */
-    MINTID_FORM_INT = 1,    /* unsigned decimal (64-bit formats only) */
-    MINTID_FORM_HEX = 2,    /* lower-case hex, fixed width (16, 32 or 40 digits) */
-    MINTID_FORM_PADDED = 3, /* nanoflake: base36 zero-padded to 13 characters */
-    MINTID_FORM_CORE = 4,   /* caloriosa: base62 with Caloriosa/core's 0-9A-Za-z */
-    MINTID_FORM_UUID = 5,   /* ulid and typeid: the RFC 9562 8-4-4-4-12 string of their 128 bits */
+    MINTID_FORM_INT = 1,    /* the value in unsigned decimal (64-bit formats) */
+    MINTID_FORM_HEX = 2,    /* the bytes in lower-case hex, fixed width */
+    MINTID_FORM_PADDED = 3, /* the canonical digits, zero-padded to a fixed width */
+    MINTID_FORM_CORE = 4,   /* the canonical digits in another project's alphabet */
+    MINTID_FORM_UUID = 5,   /* the 128 bits as an RFC 9562 UUID string */
     MINTID_FORM_COUNT,
     MINTID_FORM_ANY = -1 /* decoding only: recognise the form (see mintid_decode) */
 } mintid_form;
@@ -228,6 +232,37 @@ MINTID_API int mintid_format_names(char *buf, size_t cap);
 MINTID_API const mintid_format *mintid_format_find(const char *name);
 /* The field playing `role` in `fmt`, or NULL if it has none. */
 MINTID_API const mintid_field *mintid_format_field(const mintid_format *fmt, mintid_role role);
+/*
+ * What one text form is in one format: the facts every face shows and
+ * checks (the library's own explanations and guesses read them too).
+ * Entries are static, owned by the library, and only ever grow at the end:
+ * read them through the pointer, never copy one by its size.
+ */
+typedef struct mintid_form_info {
+    const char *title; /* for people: "base36 zero-padded to 13 characters" */
+    /*
+     * The digits, lowest value first ("0123456789abcdefghijklmnopqrstuvwxyz"),
+     * every character of the form's texts; NULL for a form that is not one
+     * run of digits (the UUID string, with its hyphens).
+     */
+    const char *alphabet;
+    /*
+     * The length of its texts (a type prefix and its separator not
+     * counted): every encoding is within, and a text of a length outside is
+     * MINTID_ELENGTH, but for a form without an alphabet, which also reads
+     * other spellings (the UUID string: 32 digits, in braces, after urn:uuid:).
+     */
+    uint8_t min_len;
+    uint8_t max_len;
+    uint8_t nocase;   /* 1: read in either letter case (written as the alphabet has it); 0: as written */
+    uint8_t sortable; /* 1: the texts of valid IDs (mintid_id_check) sort, byte by byte, like the IDs */
+    uint8_t guessed;  /* 1: mintid_guess() recognises the format's IDs in this form */
+    uint8_t prefixed; /* 1: the form carries the format's type prefix (mintid_format.prefix_max) */
+    uint8_t reported; /* 1: mintid_inspect() and the JSON give the ID in this form ("text", "hex", "uuid", "int") */
+} mintid_form_info;
+
+/* The facts of `form` in fmt, or NULL when fmt has not got the form (or form is none). */
+MINTID_API const mintid_form_info *mintid_format_form(const mintid_format *fmt, mintid_form form);
 /* The name of a form ("text", "int", "hex", "padded", "core", "uuid"), or NULL. */
 MINTID_API const char *mintid_form_name(mintid_form form);
 /* The form with this name, or -2 if there is none. */
@@ -683,8 +718,9 @@ MINTID_API long mintid_gen_next_u64(mintid_gen *gen, uint64_t *out, size_t n);
  * number of IDs minted (> 0); 0 when none can be minted now, with
  * later->reason and later->retry_ms saying why and from which Unix ms a
  * call can: MINTID_EEXHAUSTED (the unit's IDs are used up: the next unit),
- * MINTID_ECLOCKBACK (the clock is behind the last ID and the rollback
- * policy waits: the last ID's unit, or the floor), MINTID_EBUSY (another
+ * MINTID_ECLOCKBACK (the clock is behind the last ID, and the rollback
+ * policy waits, or reused the last ID's unit until it was used up: the
+ * unit from which a call can), MINTID_EBUSY (another
  * process holds the host-wide lock, mintid_host_why() names it: the next
  * millisecond); or a negative status, as mintid_gen_next_n() (the fail
  * policies fail). Calls on one generator must not overlap: the event

@@ -389,7 +389,10 @@ static int next_id(mintid_gen *g, mintid_id *out, uint64_t *value, int64_t *now,
         }
         if (g->later != NULL) {
             g->stats.waits++; /* told to come back: the wait is the caller's */
-            g->later->reason = rc;
+            /* A unit used up past the clock's next one (the rollback
+             * policy reused the last ID's unit until it ran out) is the
+             * clock's doing: it is behind the last ID. */
+            g->later->reason = rc == MINTID_EEXHAUSTED && target > rel + 1 ? MINTID_ECLOCKBACK : rc;
             g->later->retry_ms = unit_start_ms(g, target);
             return LATER;
         }

@@ -755,6 +755,7 @@ static void rollback_wait(mintid_config *cfg) {
 static void test_try_next(void) {
     fake_clock clk = {.now = T0};
     mintid_gen *g = make(MINTID_NANOFLAKE, &clk, NULL, rollback_wait);
+    mintid_config c;
     static mintid_id ids[5000];
     mintid_later later;
     /* A unit holds 4096: the rest of the call is for later. */
@@ -779,10 +780,25 @@ static void test_try_next(void) {
     mintid_gen_get_stats(g, &st);
     CHECK_INT(st.waits, 3);
     mintid_gen_free(g);
+    /* Under reuse, the clock behind: the last ID's unit goes on until it is
+     * used up, and then it is the clock the caller waits for. */
+    clk.now = T0 + 50;
+    g = make(MINTID_NANOFLAKE, &clk, NULL, NULL);
+    c = *mintid_gen_config(g);
+    mintid_gen_free(g);
+    c.rollback = MINTID_ROLLBACK_REUSE;
+    CHECK_INT(mintid_gen_new(mintid_format_get(MINTID_NANOFLAKE), &c, &g), MINTID_OK);
+    CHECK_INT(mintid_gen_try_next_n(g, ids, 1, &later), 1);
+    clk.now = T0 + 40;
+    CHECK_INT(mintid_gen_try_next_n(g, ids, 5000, &later), 4095);
+    CHECK_INT(mintid_gen_try_next_n(g, ids, 1, &later), 0);
+    CHECK_INT(later.reason, MINTID_ECLOCKBACK);
+    CHECK_INT(later.retry_ms, T0 + 51);
+    mintid_gen_free(g);
     /* The fail policies still fail. */
     clk.now = T0;
     g = make(MINTID_NANOFLAKE, &clk, NULL, NULL);
-    mintid_config c = *mintid_gen_config(g);
+    c = *mintid_gen_config(g);
     mintid_gen_free(g);
     c.overflow = MINTID_OVERFLOW_FAIL;
     CHECK_INT(mintid_gen_new(mintid_format_get(MINTID_NANOFLAKE), &c, &g), MINTID_OK);
