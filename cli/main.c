@@ -104,7 +104,8 @@ static void print_usage(void) {
     for (int i = 0; i < MINTID_FORMAT_COUNT; i++) {
         const mintid_format *fmt = mintid_format_get((mintid_format_id)i);
         size_t n = strlen(dashed);
-        if (fmt->alphabet != NULL && strchr(fmt->alphabet, '-') != NULL)
+        const char *digits = mintid_format_form(fmt, MINTID_FORM_TEXT)->alphabet;
+        if (digits != NULL && strchr(digits, '-') != NULL)
             snprintf(dashed + n, sizeof dashed - n, "%s%s", n ? ", " : "", fmt->name);
     }
     printf("\n\nAn ID that starts with '-'%s%s%s must follow '--' or come on standard input.\n\n",

@@ -151,7 +151,7 @@ int mintid__b32_128_decode(const char *s, size_t len, const mintid__alphabet *a,
 
 /* ---- the integer form: unsigned decimal of a 64-bit value --------------- */
 
-MINTID__ALPHABET(decimal, "0123456789", false);
+MINTID__ALPHABET(decimal, MINTID__DECIMAL_DIGITS, false);
 
 static int int_encode(const mintid_format *fmt, const mintid_id *id, char *buf, size_t cap) {
     (void)fmt;
@@ -178,11 +178,11 @@ static int int_decode(const mintid_format *fmt, const char *s, size_t len, minti
     return MINTID_OK;
 }
 
-const mintid__codec mintid__codec_int = {int_encode, int_decode};
+const mintid__codec mintid__codec_int = {.encode = int_encode, .decode = int_decode};
 
 /* ---- the hex form: fixed width, lower case out, either case in ---------- */
 
-MINTID__ALPHABET(hex, "0123456789abcdef", true);
+MINTID__ALPHABET(hex, MINTID__HEX_DIGITS, true);
 
 /* The hex alphabet's pairs are the two digits of every byte (16^2 = 256): one copy per byte when encoding. */
 static inline char *put_hex(char *p, const uint8_t *b, size_t n) {
@@ -217,7 +217,7 @@ static int hex_decode(const mintid_format *fmt, const char *s, size_t len, minti
     return MINTID_OK;
 }
 
-const mintid__codec mintid__codec_hex = {hex_encode, hex_decode};
+const mintid__codec mintid__codec_hex = {.encode = hex_encode, .decode = hex_decode};
 
 /* ---- the UUID string: 8-4-4-4-12 hex digits ------------------------------- */
 
@@ -277,4 +277,33 @@ static int uuid_decode(const mintid_format *fmt, const char *s, size_t len, mint
     return MINTID_OK;
 }
 
-const mintid__codec mintid__codec_uuid = {uuid_encode, uuid_decode};
+/*
+ * The first character of a UUID string that is out of place, given the
+ * spelling its length says (32 digits, 8-4-4-4-12, in braces, after
+ * urn:uuid:); len if none is.
+ */
+static size_t uuid_misplaced(const char *s, size_t len) {
+    size_t start = 0;
+    if (len == 38) {
+        if (s[0] != '{')
+            return 0;
+        if (s[37] != '}')
+            return 37;
+        start = 1;
+    } else if (len == 45) {
+        static const char urn[] = "urn:uuid:";
+        for (size_t i = 0; i < 9; i++)
+            if (s[i] != urn[i] && !(s[i] >= 'A' && s[i] <= 'Z' && s[i] + 32 == urn[i]))
+                return i;
+        start = 9;
+    }
+    bool hyphens = len != 32;
+    for (size_t i = 0, k = start; k < len && (len != 38 || k < 37); i++, k++) {
+        bool dash = hyphens && (i == 8 || i == 13 || i == 18 || i == 23);
+        if (dash ? s[k] != '-' : mintid__digit_value(&hex, (unsigned char)s[k]) == 0xff)
+            return k;
+    }
+    return len;
+}
+
+const mintid__codec mintid__codec_uuid = {.encode = uuid_encode, .decode = uuid_decode, .misplaced = uuid_misplaced};

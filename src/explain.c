@@ -11,9 +11,19 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Whether `form` of fmt is read by `codec` (the shared decimal and UUID forms). */
-static bool form_is(const mintid_format *fmt, int form, const mintid__codec *codec) {
-    return form >= 0 && form < MINTID_FORM_COUNT && mintid__impl(fmt)->codecs[form] == codec;
+/* The table's entry for `form` of fmt, or NULL when it has not got the form (or form is MINTID_FORM_ANY). */
+static const mintid__form *form_of(const mintid_format *fmt, int form) {
+    if (form < 0 || form >= MINTID_FORM_COUNT || mintid__impl(fmt)->forms[form].codec == NULL)
+        return NULL;
+    return &mintid__impl(fmt)->forms[form];
+}
+
+/* Writes how a sentence calls a text of form f: its words, with the format's name for "%s". */
+static size_t put_called(char *buf, size_t cap, const mintid__form *f, const char *name) {
+    const char *at = strstr(f->called, "%s");
+    if (at == NULL)
+        return (size_t)snprintf(buf, cap, "%s", f->called);
+    return (size_t)snprintf(buf, cap, "%.*s%s%s", (int)(at - f->called), f->called, name, at + 2);
 }
 
 /* Describes the lengths `fmt` accepts in `from`, for a length error. */
@@ -22,30 +32,21 @@ static void describe_lengths(const mintid_format *fmt, int from, char *buf, size
     size_t n = 0;
     const char *sep = "";
     buf[0] = '\0';
-    for (int f = 0; f < MINTID_FORM_COUNT && n < cap; f++) {
-        if (!(forms & MINTID_FORM_BIT(f)))
+    for (int form = 0; form < MINTID_FORM_COUNT && n < cap; form++) {
+        const mintid__form *f = form_of(fmt, form);
+        if (!(forms & MINTID_FORM_BIT(form)) || f == NULL)
             continue;
-        if (form_is(fmt, f, &mintid__codec_uuid))
-            n += (size_t)snprintf(buf + n, cap - n,
-                                  "%sa UUID is 36 characters (8-4-4-4-12), or 32 hex digits, 38 in braces or 45 "
-                                  "after urn:uuid:",
-                                  sep);
-        else if (form_is(fmt, f, &mintid__codec_int))
-            n += (size_t)snprintf(buf + n, cap - n, "%sa decimal integer is 1 to 20 digits", sep);
-        else if (f == MINTID_FORM_TEXT && fmt->prefix_max > 0)
-            n +=
-                (size_t)snprintf(buf + n, cap - n, "%sa %s suffix is %u characters", sep, fmt->name, fmt->text_min_len);
-        else if (f == MINTID_FORM_TEXT && fmt->text_min_len == fmt->text_max_len)
-            n += (size_t)snprintf(buf + n, cap - n, "%sa %s text is %u characters", sep, fmt->name, fmt->text_max_len);
-        else if (f == MINTID_FORM_TEXT)
-            n += (size_t)snprintf(buf + n, cap - n, "%sa %s text is %u to %u characters", sep, fmt->name,
-                                  fmt->text_min_len, fmt->text_max_len);
-        else if (f == MINTID_FORM_HEX)
-            n += (size_t)snprintf(buf + n, cap - n, "%s%s hex is %u digits", sep, fmt->name, fmt->bits / 4u);
-        else if (f == MINTID_FORM_PADDED)
-            n += (size_t)snprintf(buf + n, cap - n, "%sthe padded form is 13 characters", sep);
-        else
-            n += (size_t)snprintf(buf + n, cap - n, "%sa %s text is 1 to 11 characters", sep, fmt->name);
+        n += (size_t)snprintf(buf + n, cap - n, "%s", sep);
+        if (f->lengths != NULL) {
+            n += (size_t)snprintf(buf + n, n < cap ? cap - n : 0, "%s", f->lengths);
+        } else {
+            n += put_called(buf + n, n < cap ? cap - n : 0, f, fmt->name);
+            if (f->info.min_len == f->info.max_len)
+                n += (size_t)snprintf(buf + n, n < cap ? cap - n : 0, " is %u %s", f->info.max_len, f->unit);
+            else
+                n += (size_t)snprintf(buf + n, n < cap ? cap - n : 0, " is %u to %u %s", f->info.min_len,
+                                      f->info.max_len, f->unit);
+        }
         sep = "; ";
     }
 }
@@ -58,37 +59,6 @@ static void describe_max(uint64_t max, char *buf, size_t cap) {
     } else {
         snprintf(buf, cap, "%" PRIu64, max);
     }
-}
-
-/*
- * The first character of a UUID string that is out of place, given the
- * spelling its length says (32 digits, 8-4-4-4-12, in braces, after
- * urn:uuid:); len if none is.
- */
-static size_t uuid_bad_char(const char *s, size_t len) {
-    size_t start = 0;
-    if (len == 38) {
-        if (s[0] != '{')
-            return 0;
-        if (s[37] != '}')
-            return 37;
-        start = 1;
-    } else if (len == 45) {
-        static const char urn[] = "urn:uuid:";
-        for (size_t i = 0; i < 9; i++)
-            if (s[i] != urn[i] && !(s[i] >= 'A' && s[i] <= 'Z' && s[i] + 32 == urn[i]))
-                return i;
-        start = 9;
-    }
-    bool hyphens = len != 32;
-    for (size_t i = 0, k = start; k < len && (len != 38 || k < 37); i++, k++) {
-        bool dash = hyphens && (i == 8 || i == 13 || i == 18 || i == 23);
-        char c = s[k];
-        bool hex = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-        if (dash ? c != '-' : !hex)
-            return k;
-    }
-    return len;
 }
 
 /* Whether s[0..len) is all decimal digits (s need not end in a NUL). */
@@ -112,58 +82,46 @@ static size_t fits(const char *s, size_t len, const char *alphabet, bool nocase)
     return i;
 }
 
-static size_t uuid_bad_char(const char *s, size_t len);
-
-/* The alphabet of a form that is read digit by digit, and whether it ignores case. */
+/*
+ * The alphabet a text in `form` is judged by, and whether it ignores case:
+ * the form's own; for MINTID_FORM_ANY (no form takes the text's length),
+ * the format's canonical digits.
+ */
 static const char *form_alphabet(const mintid_format *fmt, int form, bool *nocase) {
-    *nocase = false;
-    if (form_is(fmt, form, &mintid__codec_int))
-        return "0123456789";
-    if (form == MINTID_FORM_HEX) {
-        *nocase = true;
-        return "0123456789abcdef";
+    const mintid__form *f = form_of(fmt, form);
+    if (f == NULL || f->info.alphabet == NULL) {
+        *nocase = fmt->text_nocase;
+        return fmt->alphabet;
     }
-    if (form == MINTID_FORM_CORE)
-        return "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
-    *nocase = fmt->text_nocase || form == MINTID_FORM_PADDED;
-    return fmt->alphabet;
+    *nocase = f->info.nocase;
+    return f->info.alphabet;
 }
 
-/* Whether `form` of fmt reads texts of len characters. */
-static bool form_takes_length(const mintid_format *fmt, int form, size_t len) {
-    if (form_is(fmt, form, &mintid__codec_uuid))
-        return len == 32 || len == 36 || len == 38 || len == 45;
-    if (form_is(fmt, form, &mintid__codec_int))
-        return len >= 1 && len <= 20;
-    switch (form) {
-    case MINTID_FORM_TEXT:
-        return fmt->prefix_max > 0 ? len == fmt->text_min_len : len >= fmt->text_min_len && len <= fmt->text_max_len;
-    case MINTID_FORM_HEX:
-        return len == fmt->bits / 4u;
-    case MINTID_FORM_PADDED:
-        return len == fmt->text_max_len;
-    case MINTID_FORM_CORE:
-        return len >= 1 && len <= 11;
-    default:
-        return false;
-    }
+/* How far a text keeps to form f: the characters before the first it refuses. */
+static size_t form_fits(const mintid_format *fmt, int form, const char *s, size_t len) {
+    const mintid__form *f = form_of(fmt, form);
+    if (f != NULL && f->codec->misplaced != NULL)
+        return f->codec->misplaced(s, len);
+    bool nocase;
+    const char *alphabet = form_alphabet(fmt, form, &nocase);
+    return fits(s, len, alphabet, nocase);
 }
 
 /*
  * Of the forms MINTID_FORM_ANY tries, the one a text of this length is most
- * likely meant in: among those that take its length, the one whose digits
- * it keeps to longest (the first such in the format's order); else
- * MINTID_FORM_ANY.
+ * likely meant in: among those that take its length (their decoder does
+ * not refuse it for its length, which every decoder checks first), the one
+ * whose digits it keeps to longest (the first such in the format's order);
+ * else MINTID_FORM_ANY.
  */
 static int likeliest_form(const mintid_format *fmt, const char *s, size_t len) {
     int best = MINTID_FORM_ANY;
     size_t best_fit = 0;
     for (const mintid_form *f = mintid__impl(fmt)->any_order; *f != MINTID_FORM_ANY; f++) {
-        if (!form_takes_length(fmt, *f, len))
+        mintid_id scratch;
+        if (mintid__impl(fmt)->forms[*f].codec->decode(fmt, s, len, &scratch) == MINTID_ELENGTH)
             continue;
-        bool nocase;
-        const char *alphabet = form_alphabet(fmt, *f, &nocase);
-        size_t fit = form_is(fmt, *f, &mintid__codec_uuid) ? uuid_bad_char(s, len) : fits(s, len, alphabet, nocase);
+        size_t fit = form_fits(fmt, *f, s, len);
         if (best == MINTID_FORM_ANY || fit > best_fit) {
             best = *f;
             best_fit = fit;
@@ -179,7 +137,8 @@ int mintid_explain(const mintid_format *fmt, int from, const char *s, size_t len
     mintid_escape(s, len, shown, sizeof shown);
     /* A prefixed text (typeid) is judged by its suffix, positions counted in the whole. */
     size_t off = 0;
-    if (fmt->prefix_max > 0 && (from == MINTID_FORM_TEXT || from == MINTID_FORM_ANY) && rc != MINTID_EPREFIX) {
+    const mintid__form *pf = form_of(fmt, from == MINTID_FORM_ANY ? MINTID_FORM_TEXT : from);
+    if (pf != NULL && pf->info.prefixed && rc != MINTID_EPREFIX) {
         const char *sep = len > 0 ? memrchr(s, mintid__impl(fmt)->prefix_sep, len) : NULL;
         if (sep != NULL) {
             off = (size_t)(sep - s) + 1;
@@ -202,21 +161,20 @@ int mintid_explain(const mintid_format *fmt, int from, const char *s, size_t len
          * furthest, so the character blamed is one that form refuses. */
         if (from == MINTID_FORM_ANY)
             from = likeliest_form(fmt, s, len);
-        if (form_is(fmt, from, &mintid__codec_uuid)) {
-            size_t i = uuid_bad_char(s, len);
+        const mintid__form *f = form_of(fmt, from);
+        if (f != NULL && f->codec->misplaced != NULL) {
+            size_t i = f->codec->misplaced(s, len);
             char c1[MINTID_ESCAPED_MAX];
             if (i >= len) {
                 n = snprintf(buf, cap, "%s: '%s' has a character outside its form's alphabet", fmt->name, shown);
                 break;
             }
             mintid_escape(s + i, 1, c1, sizeof c1);
-            n = snprintf(buf, cap,
-                         "%s: '%s': '%s' at position %zu is out of place: a UUID is 8-4-4-4-12 hex digits, or 32 "
-                         "of them, in braces or after urn:uuid:",
-                         fmt->name, shown, c1, i + 1);
+            n = snprintf(buf, cap, "%s: '%s': '%s' at position %zu is out of place: %s", fmt->name, shown, c1, i + 1,
+                         f->shape);
             break;
         }
-        bool nocase, decimal = form_is(fmt, from, &mintid__codec_int);
+        bool nocase, decimal = f != NULL && f->decimal;
         const char *alphabet = form_alphabet(fmt, from, &nocase);
         size_t i = fits(t, tlen, alphabet, nocase);
         if (i < tlen) {
@@ -246,7 +204,7 @@ int mintid_explain(const mintid_format *fmt, int from, const char *s, size_t len
         bool as_text = from == MINTID_FORM_TEXT ||
                        (from == MINTID_FORM_ANY && len >= fmt->text_min_len && len <= fmt->text_max_len);
         int f = as_text ? MINTID_FORM_TEXT : from;
-        if (f != MINTID_FORM_ANY && !form_is(fmt, f, &mintid__codec_int) &&
+        if (f != MINTID_FORM_ANY && form_of(fmt, f) != NULL && !form_of(fmt, f)->decimal &&
             mintid_encode(fmt, (mintid_form)f, &max, max_text, sizeof max_text) > 0)
             n = snprintf(buf, cap, "%s: '%s' exceeds %s (%s)", fmt->name, shown, max_text, max_desc);
         else

@@ -76,6 +76,19 @@ const char *mintid_form_name(mintid_form form) {
     return form_names[form];
 }
 
+const mintid_form_info *mintid_format_form(const mintid_format *fmt, mintid_form form) {
+    if (fmt == NULL || (unsigned)form >= MINTID_FORM_COUNT || mintid__impl(fmt)->forms[form].codec == NULL)
+        return NULL;
+    return &mintid__impl(fmt)->forms[form].info;
+}
+
+/* Whether `form` of fmt (MINTID_FORM_ANY: any of them) carries the type prefix; it is then the text form. */
+static bool carries_prefix(const mintid_format *fmt, mintid_form form) {
+    const mintid__format_impl *impl = mintid__impl(fmt);
+    return form == MINTID_FORM_ANY ? impl->forms[MINTID_FORM_TEXT].info.prefixed
+                                   : (unsigned)form < MINTID_FORM_COUNT && impl->forms[form].info.prefixed;
+}
+
 int mintid_form_find(const char *name) {
     for (int i = 0; i < MINTID_FORM_COUNT; i++)
         if (name != NULL && strcmp(form_names[i], name) == 0)
@@ -84,9 +97,9 @@ int mintid_form_find(const char *name) {
 }
 
 int mintid_encode(const mintid_format *fmt, mintid_form form, const mintid_id *id, char *buf, size_t cap) {
-    if ((unsigned)form >= MINTID_FORM_COUNT || mintid__impl(fmt)->codecs[form] == NULL)
+    if ((unsigned)form >= MINTID_FORM_COUNT || mintid__impl(fmt)->forms[form].codec == NULL)
         return MINTID_EFORM;
-    return mintid__impl(fmt)->codecs[form]->encode(fmt, id, buf, cap);
+    return mintid__impl(fmt)->forms[form].codec->encode(fmt, id, buf, cap);
 }
 
 int mintid_prefix_check(const mintid_format *fmt, const char *prefix, size_t len) {
@@ -103,7 +116,7 @@ int mintid_encode_prefixed(const mintid_format *fmt, mintid_form form, const min
     size_t plen = prefix != NULL ? strlen(prefix) : 0;
     if (plen == 0)
         return mintid_encode(fmt, form, id, buf, cap);
-    if (form != MINTID_FORM_TEXT || mintid_prefix_check(fmt, prefix, plen) != MINTID_OK)
+    if (form == MINTID_FORM_ANY || !carries_prefix(fmt, form) || mintid_prefix_check(fmt, prefix, plen) != MINTID_OK)
         return MINTID_EPREFIX;
     if (cap < plen + 2)
         return MINTID_EBUFSIZE;
@@ -123,9 +136,7 @@ static int decode_forms(const mintid_format *fmt, mintid_form form, const char *
 int mintid_decode_prefixed(const mintid_format *fmt, mintid_form form, const char *text, size_t len, mintid_id *out,
                            mintid_form *form_out, char prefix_out[MINTID_PREFIX_MAX + 1]) {
     const mintid__format_impl *impl = mintid__impl(fmt);
-    const char *sep = fmt->prefix_max > 0 && len > 0 && (form == MINTID_FORM_TEXT || form == MINTID_FORM_ANY)
-                          ? memrchr(text, impl->prefix_sep, len)
-                          : NULL;
+    const char *sep = len > 0 && carries_prefix(fmt, form) ? memrchr(text, impl->prefix_sep, len) : NULL;
     if (sep == NULL) {
         int rc = decode_bare(fmt, form, text, len, out, form_out);
         if (rc == MINTID_OK && prefix_out != NULL)
@@ -173,9 +184,9 @@ static int decode_forms(const mintid_format *fmt, mintid_form form, const char *
                         mintid_form *form_out) {
     const mintid__format_impl *impl = mintid__impl(fmt);
     if (form != MINTID_FORM_ANY) {
-        if ((unsigned)form >= MINTID_FORM_COUNT || impl->codecs[form] == NULL)
+        if ((unsigned)form >= MINTID_FORM_COUNT || impl->forms[form].codec == NULL)
             return MINTID_EFORM;
-        int rc = impl->codecs[form]->decode(fmt, text, len, out);
+        int rc = impl->forms[form].codec->decode(fmt, text, len, out);
         if (rc == MINTID_OK && form_out != NULL)
             *form_out = form;
         return rc;
@@ -192,7 +203,7 @@ static int decode_forms(const mintid_format *fmt, mintid_form form, const char *
      */
     int rc_text = MINTID_EFORM, rc_other = MINTID_EFORM;
     for (const mintid_form *f = impl->any_order; *f != MINTID_FORM_ANY; f++) {
-        int rc = impl->codecs[*f]->decode(fmt, text, len, out);
+        int rc = impl->forms[*f].codec->decode(fmt, text, len, out);
         if (rc == MINTID_OK) {
             if (form_out != NULL)
                 *form_out = *f;
@@ -245,13 +256,13 @@ static unsigned guess_all(const char *text, size_t len, mintid_id ids[MINTID_FOR
         /* Within one format the any-order decides between forms, as decode does. */
         for (const mintid_form *f = impl->any_order; *f != MINTID_FORM_ANY; f++) {
             mintid_id id;
-            if (!(impl->guess_forms & MINTID_FORM_BIT(*f)))
+            const mintid_form_info *info = &impl->forms[*f].info;
+            if (!info->guessed)
                 continue;
             if (mintid_decode_prefixed(&impl->pub, *f, text, len, &id, NULL, prefix) != MINTID_OK)
                 continue;
             int n = mintid_encode_prefixed(&impl->pub, *f, &id, prefix, buf, sizeof buf);
-            bool fixed =
-                *f != MINTID_FORM_TEXT || impl->pub.text_min_len == impl->pub.text_max_len || impl->pub.prefix_max > 0;
+            bool fixed = info->min_len == info->max_len || info->prefixed;
             if (n < 0 || (size_t)n != len || !same_spelling(buf, text, len, one_case && fixed))
                 continue;
             if (mintid_id_check(&impl->pub, &id) != MINTID_OK)

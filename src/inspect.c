@@ -71,12 +71,15 @@ int mintid_inspect(const mintid_format *fmt, const mintid_id *id, const char *pr
     int rc = mintid_encode_prefixed(fmt, MINTID_FORM_TEXT, id, prefix, out->text, sizeof out->text);
     if (rc < 0 || (rc = mintid_encode(fmt, MINTID_FORM_HEX, id, out->hex, sizeof out->hex)) < 0)
         return rc;
-    if (fmt->prefix_max > 0) {
-        if ((rc = mintid_encode(fmt, MINTID_FORM_UUID, id, out->uuid, sizeof out->uuid)) < 0)
-            return rc;
+    /* The other forms the table says inspect reports, in their slots. */
+    const mintid_form_info *uuid = mintid_format_form(fmt, MINTID_FORM_UUID);
+    if (uuid != NULL && uuid->reported &&
+        (rc = mintid_encode(fmt, MINTID_FORM_UUID, id, out->uuid, sizeof out->uuid)) < 0)
+        return rc;
+    if (mintid_format_form(fmt, MINTID_FORM_TEXT)->prefixed)
         snprintf(out->prefix, sizeof out->prefix, "%s", prefix != NULL ? prefix : "");
-    }
-    if (fmt->bits == 64) {
+    const mintid_form_info *integer = mintid_format_form(fmt, MINTID_FORM_INT);
+    if (integer != NULL && integer->reported) {
         out->has_int = 1;
         out->value = mintid_id_to_u64(id);
     }
@@ -104,8 +107,10 @@ int mintid_id_to_json_prefixed(const mintid_format *fmt, const mintid_id *id, co
         return rc;
     /* Text forms, names and prefixes need no escaping: they are drawn from fixed alphabets. */
     put(&j, "{\"format\":\"%s\",\"text\":\"%s\",\"hex\":\"%s\"", fmt->name, in.text, in.hex);
-    if (fmt->prefix_max > 0)
-        put(&j, ",\"prefix\":\"%s\",\"uuid\":\"%s\"", in.prefix, in.uuid);
+    if (mintid_format_form(fmt, MINTID_FORM_TEXT)->prefixed)
+        put(&j, ",\"prefix\":\"%s\"", in.prefix);
+    if (in.uuid[0] != '\0')
+        put(&j, ",\"uuid\":\"%s\"", in.uuid);
     if (in.has_int)
         put(&j, ",\"int\":\"%" PRIu64 "\"", in.value);
     if (!in.has_time)

@@ -23,12 +23,65 @@
 typedef struct mintid__codec {
     int (*encode)(const mintid_format *fmt, const mintid_id *id, char *buf, size_t cap);
     int (*decode)(const mintid_format *fmt, const char *s, size_t len, mintid_id *out);
+    /*
+     * A form that is not one run of digits (no alphabet): the position of
+     * the first character out of place in a text of a length it reads, or
+     * len if none is. NULL for a form of digits.
+     */
+    size_t (*misplaced)(const char *s, size_t len);
 } mintid__codec;
 
 /* Forms the formats share: decimal (64-bit), fixed-width hex, and the UUID string (128-bit). */
 extern const mintid__codec mintid__codec_int;
 extern const mintid__codec mintid__codec_hex;
 extern const mintid__codec mintid__codec_uuid;
+
+/*
+ * A text form as the format table holds it: the public facts
+ * (mintid_format_form), its codec, and the words sentences use for it
+ * (mintid_explain). A format's file fills its own forms beside their
+ * codecs; the shared ones come from MINTID__FORM_INT, MINTID__FORM_HEX and
+ * MINTID__FORM_UUID below.
+ */
+typedef struct mintid__form {
+    mintid_form_info info;
+    const mintid__codec *codec; /* NULL: the format has not got the form */
+    /* A text of the form in a sentence; "%s", at most once, is the format's name: "a %s text", "%s hex". */
+    const char *called;
+    const char *unit; /* what its lengths count: "characters", "digits" */
+    /* Its lengths in words where they are not min_len..max_len alone (the UUID's spellings); NULL: from them. */
+    const char *lengths;
+    /* For a form without an alphabet: what its texts look like, after "out of place: ". */
+    const char *shape;
+    /* 1: a decimal integer, which has no leading zero and whose largest value is said as a number. */
+    uint8_t decimal;
+} mintid__form;
+
+/* The digits of the shared forms, for their facts and for the formats whose text is one of them. */
+#define MINTID__DECIMAL_DIGITS "0123456789"
+#define MINTID__HEX_DIGITS "0123456789abcdef"
+
+/* clang-format off */
+/*
+ * The shared forms' facts, from this one place: a format's file gives
+ * only what differs per format (the hex width in bits, and whether
+ * mintid_guess() recognises it in the form, or inspect reports it).
+ */
+#define MINTID__FORM_INT(guessed_)                                                                                     \
+    {.info = {.title = "unsigned decimal", .alphabet = MINTID__DECIMAL_DIGITS, .min_len = 1, .max_len = 20,           \
+              .guessed = (guessed_), .reported = 1},                                                                   \
+     .codec = &mintid__codec_int, .called = "a decimal integer", .unit = "digits", .decimal = 1}
+#define MINTID__FORM_HEX(bits, guessed_)                                                                               \
+    {.info = {.title = "lower-case hex, fixed width", .alphabet = MINTID__HEX_DIGITS, .min_len = (bits) / 4,          \
+              .max_len = (bits) / 4, .nocase = 1, .sortable = 1, .guessed = (guessed_), .reported = 1},               \
+     .codec = &mintid__codec_hex, .called = "%s hex", .unit = "digits"}
+#define MINTID__FORM_UUID(guessed_, reported_)                                                                         \
+    {.info = {.title = "RFC 9562 UUID string, 8-4-4-4-12 hex digits", .min_len = 36, .max_len = 36, .nocase = 1,     \
+              .sortable = 1, .guessed = (guessed_), .reported = (reported_)},                                          \
+     .codec = &mintid__codec_uuid, .called = "a UUID", .unit = "characters",                                          \
+     .lengths = "a UUID is 36 characters (8-4-4-4-12), or 32 hex digits, 38 in braces or 45 after urn:uuid:",         \
+     .shape = "a UUID is 8-4-4-4-12 hex digits, or 32 of them, in braces or after urn:uuid:"}
+/* clang-format on */
 
 /*
  * An alphabet: the digit of each value, and the value of each byte, worked
@@ -264,13 +317,12 @@ typedef struct mintid__plan {
 /* Everything about a format: the public description plus its behaviour. */
 typedef struct mintid__format_impl {
     mintid_format pub;
-    uint64_t timestamp_min;                         /* smallest timestamp a generator may issue */
-    uint64_t timestamp_max;                         /* largest timestamp a generator may issue */
-    uint64_t seq_init;                              /* sequence state before the first ID */
-    const mintid__codec *codecs[MINTID_FORM_COUNT]; /* NULL where the form is absent */
+    uint64_t timestamp_min;                /* smallest timestamp a generator may issue */
+    uint64_t timestamp_max;                /* largest timestamp a generator may issue */
+    uint64_t seq_init;                     /* sequence state before the first ID */
+    mintid__form forms[MINTID_FORM_COUNT]; /* by mintid_form; codec NULL where the form is absent */
     /* Order in which MINTID_FORM_ANY tries forms; MINTID_FORM_ANY ends it. */
     mintid_form any_order[MINTID_FORM_COUNT + 1];
-    unsigned guess_forms;                                        /* MINTID_FORM_BIT()s that mintid_guess() recognises */
     int (*check)(const mintid_format *fmt, const mintid_id *id); /* NULL: always valid */
     uint8_t seq_width;                                           /* width of the sequence field */
     /* 1 if the random field sits above the sequence: it is then drawn once

@@ -330,6 +330,57 @@ static void check_range(void) {
     CHECK_INT(mintid_range(nf, t, t + 1, &lo, &hi), MINTID_ETIME);
 }
 
+/*
+ * The sentences mintid_explain() builds from the format table's words for
+ * each form (its name in a sentence, its lengths, its alphabet or shape).
+ */
+static void check_sentences(void) {
+    static const struct {
+        const char *format;
+        int form;
+        const char *text, *said;
+    } cases[] = {
+        {"nanoflake", MINTID_FORM_ANY, "1y2p0ij32e8e7a",
+         "nanoflake: '1y2p0ij32e8e7a' has the wrong length (14); a nanoflake text is 1 to 13 characters; a decimal "
+         "integer is 1 to 20 digits; the padded form is 13 characters"},
+        {"nanoflake", MINTID_FORM_PADDED, "4zsov",
+         "nanoflake: '4zsov' has the wrong length (5); the padded form is 13 characters"},
+        {"nanoflake", MINTID_FORM_PADDED, "00000004zsov!",
+         "nanoflake: '00000004zsov!': '!' at position 13 is not a nanoflake digit "
+         "(0123456789abcdefghijklmnopqrstuvwxyz)"},
+        {"caloriosa", MINTID_FORM_CORE, "B5jIKcVneNdx",
+         "caloriosa: 'B5jIKcVneNdx' has the wrong length (12); the core form is 1 to 11 characters"},
+        {"caloriosa", MINTID_FORM_CORE, "B5jIKcVne-d",
+         "caloriosa: 'B5jIKcVne-d': '-' at position 10 is not a caloriosa digit "
+         "(0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz)"},
+        {"caloriosa", MINTID_FORM_INT, "0123", "caloriosa: '0123': a decimal integer has no leading zero"},
+        {"snowflake", MINTID_FORM_ANY, "0123", "snowflake: '0123': a decimal integer has no leading zero"},
+        {"snowflake", MINTID_FORM_ANY, "99999999999999999999",
+         "snowflake: '99999999999999999999' exceeds 2^63-1, the largest snowflake"},
+        {"ulid", MINTID_FORM_UUID, "01563df3-6481-d676-4c61-efb99302bd5",
+         "ulid: '01563df3-6481-d676-4c61-efb99302bd5' "
+         "has the wrong length (35); a UUID is 36 characters (8-4-4-4-12), or 32 hex digits, 38 in braces or 45 after "
+         "urn:uuid:"},
+        {"ulid", MINTID_FORM_UUID, "01563df3-6481-d676_4c61-efb99302bd5b",
+         "ulid: '01563df3-6481-d676_4c61-efb99302bd5b': '_' at position 19 is out of place: a UUID is 8-4-4-4-12 hex "
+         "digits, or 32 of them, in braces or after urn:uuid:"},
+        {"typeid", MINTID_FORM_ANY, "user_01h455vb4pex5vsknk084sn02",
+         "typeid: 'user_01h455vb4pex5vsknk084sn02': its suffix has the wrong length (25); a typeid suffix is 26 "
+         "characters"},
+        {"ksuid", MINTID_FORM_HEX, "00", "ksuid: '00' has the wrong length (2); ksuid hex is 40 digits"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const mintid_format *fmt = mintid_format_find(cases[i].format);
+        char said[512];
+        mintid_id id;
+        size_t len = strlen(cases[i].text);
+        int rc = mintid_decode(fmt, (mintid_form)cases[i].form, cases[i].text, len, &id, NULL);
+        CHECK(rc < 0);
+        CHECK(mintid_explain(fmt, cases[i].form, cases[i].text, len, rc, said, sizeof said) > 0);
+        CHECK_STR(said, cases[i].said);
+    }
+}
+
 int main(void) {
     check_range();
     for (size_t i = 0; i < sizeof vectors / sizeof vectors[0]; i++)
@@ -339,5 +390,6 @@ int main(void) {
     for (size_t i = 0; i < sizeof rejections / sizeof rejections[0]; i++)
         check_rejection(&rejections[i]);
     check_extras();
+    check_sentences();
     return CHECK_DONE();
 }

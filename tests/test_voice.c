@@ -8,6 +8,7 @@
 #include "check.h"
 #include "mintid.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 
 static const mintid_format *F(mintid_format_id id) { return mintid_format_get(id); }
@@ -302,6 +303,209 @@ static void test_gen_why(void) {
     CHECK_INT(mintid_gen_why(F(MINTID_NANOFLAKE), &cfg, NULL, rc, 2, why, 10), 9);
 }
 
+/* ---- forms: the table's facts against what the codecs do --------------------------------------------------------- */
+
+static uint64_t form_rng = 0x9e3779b97f4a7c15ULL;
+static uint64_t next_random(void) {
+    form_rng ^= form_rng << 13;
+    form_rng ^= form_rng >> 7;
+    form_rng ^= form_rng << 17;
+    return form_rng;
+}
+
+/*
+ * A random ID the format holds (mintid_id_check), of every magnitude: a
+ * 64-bit value shifted right by a random amount, so that short texts
+ * come up as often as long ones.
+ */
+static void random_valid_id(const mintid_format *fmt, mintid_id *id) {
+    do {
+        memset(id, 0, sizeof *id);
+        for (unsigned b = 0; b < fmt->bits / 8u; b++)
+            id->bytes[b] = (uint8_t)next_random();
+        if (fmt->bits == 64) {
+            uint64_t v = mintid_id_to_u64(id) >> (next_random() % 64);
+            mintid_id_from_u64(id, v > fmt->value_max ? fmt->value_max - (v & 0xff) : v);
+        }
+    } while (mintid_id_check(fmt, id) != MINTID_OK);
+}
+
+static bool in_alphabet(const char *alphabet, const char *text) {
+    for (; *text != '\0'; text++)
+        if (strchr(alphabet, *text) == NULL)
+            return false;
+    return true;
+}
+
+static int sign(int v) { return (v > 0) - (v < 0); }
+
+#define FORM_IDS 400
+
+static void check_form(const mintid_format *fmt, mintid_form form, const mintid_form_info *in) {
+    static mintid_id ids[FORM_IDS];
+    static char texts[FORM_IDS][MINTID_TEXT_MAX];
+    char other[MINTID_TEXT_MAX], json[MINTID_JSON_MAX];
+    const char *name = mintid_form_name(form);
+    CHECK(in->title != NULL && in->title[0] != '\0');
+    /* mintid_guess() tries a format's forms as MINTID_FORM_ANY does: a guessed form is one of those. */
+    CHECK(!in->guessed || (mintid_decode_any_forms(fmt) & MINTID_FORM_BIT(form)));
+    CHECK(in->min_len >= 1 && in->min_len <= in->max_len && in->max_len < MINTID_TEXT_MAX);
+    if (in->alphabet != NULL) {
+        size_t base = strlen(in->alphabet);
+        CHECK(base >= 10 && base <= 64);
+        for (size_t i = 0; i < base; i++) {
+            char c = in->alphabet[i];
+            CHECK(strchr(in->alphabet + i + 1, c) == NULL); /* no digit twice */
+            if (in->nocase && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')))
+                CHECK(strchr(in->alphabet, c ^ 0x20) == NULL); /* a case rule needs one case of each letter */
+        }
+    }
+    bool unsorted = false, differ_in_case = false;
+    for (int k = 0; k < FORM_IDS; k++) {
+        mintid_id id, back;
+        random_valid_id(fmt, &id);
+        ids[k] = id;
+        int n = mintid_encode(fmt, form, &id, texts[k], sizeof texts[k]);
+        if (n < in->min_len || n > in->max_len || (in->alphabet != NULL && !in_alphabet(in->alphabet, texts[k]))) {
+            fprintf(stderr, "%s %s: '%s' (%d) is not %u..%u of %s\n", fmt->name, name, texts[k], n, in->min_len,
+                    in->max_len, in->alphabet != NULL ? in->alphabet : "(no alphabet)");
+            check_failures++;
+            continue;
+        }
+        CHECK(mintid_decode(fmt, form, texts[k], (size_t)n, &back, NULL) == MINTID_OK &&
+              mintid_id_compare(fmt, &id, &back) == 0);
+        /* The case rule: the same ID in the other case, or no such ID (a case-sensitive alphabet). */
+        for (int i = 0; i <= n; i++) {
+            char c = texts[k][i];
+            other[i] = (char)((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ? c ^ 0x20 : c);
+        }
+        if (strcmp(other, texts[k]) != 0) {
+            int rc = mintid_decode(fmt, form, other, (size_t)n, &back, NULL);
+            bool same = rc == MINTID_OK && mintid_id_compare(fmt, &id, &back) == 0;
+            if (same != (in->nocase != 0)) {
+                fprintf(stderr, "%s %s: '%s' in the other case %s\n", fmt->name, name, texts[k],
+                        same ? "reads the same ID, but nocase is 0" : "does not read the same ID, but nocase is 1");
+                check_failures++;
+            }
+            differ_in_case = true;
+        }
+        /* Sorting: every pair agrees when the form is sortable; some pair does not when it is not. */
+        for (int j = 0; j < k; j++) {
+            int by_text = sign(strcmp(texts[j], texts[k])), by_id = sign(mintid_id_compare(fmt, &ids[j], &id));
+            if (by_text != by_id) {
+                if (in->sortable && !unsorted)
+                    fprintf(stderr, "%s %s: '%s' and '%s' sort unlike their IDs, but sortable is 1\n", fmt->name, name,
+                            texts[j], texts[k]);
+                unsorted = true;
+            }
+        }
+        /* Guessing: an ID in a guessed form is found (perhaps among others); never in another. */
+        const mintid_format *got = NULL;
+        mintid_form got_form = MINTID_FORM_ANY;
+        unsigned candidates = 0;
+        int rc = mintid_guess(texts[k], (size_t)n, &got, &back, &got_form, &candidates);
+        if (in->guessed) {
+            CHECK(candidates & (1u << fmt->id));
+            CHECK(rc == MINTID_EAMBIGUOUS || (rc == MINTID_OK && got == fmt));
+        } else {
+            CHECK(!(rc == MINTID_OK && got == fmt && got_form == form));
+        }
+        /* The type prefix: written before this form's text only where it carries it. */
+        if (fmt->prefix_max > 0) {
+            int p = mintid_encode_prefixed(fmt, form, &id, "user", other, sizeof other);
+            CHECK(in->prefixed ? p == n + 5 && strcmp(other + 5, texts[k]) == 0 : p == MINTID_EPREFIX);
+        }
+        /* Reported: inspect gives the ID in this form (there is a slot for text, hex, int and uuid). */
+        mintid_inspection insp;
+        CHECK_INT(mintid_inspect(fmt, &id, NULL, MINTID_EPOCH_DEFAULT, &insp), MINTID_OK);
+        CHECK_INT(mintid_id_to_json(fmt, &id, MINTID_EPOCH_DEFAULT, json, sizeof json) > 0, 1);
+        char key[MINTID_TEXT_MAX + 16];
+        snprintf(key, sizeof key, "\"%s\":\"%.*s\"", name, MINTID_TEXT_MAX - 1, texts[k]);
+        switch (form) {
+        case MINTID_FORM_TEXT:
+            CHECK(in->reported && strcmp(insp.text, texts[k]) == 0);
+            break;
+        case MINTID_FORM_HEX:
+            CHECK(in->reported && strcmp(insp.hex, texts[k]) == 0);
+            break;
+        case MINTID_FORM_UUID:
+            CHECK(in->reported ? strcmp(insp.uuid, texts[k]) == 0 : insp.uuid[0] == '\0');
+            break;
+        case MINTID_FORM_INT:
+            CHECK(in->reported ? insp.has_int && insp.value == strtoull(texts[k], NULL, 10) : !insp.has_int);
+            break;
+        default:
+            CHECK(!in->reported);
+            break;
+        }
+        CHECK((strstr(json, key) != NULL) == (in->reported != 0));
+    }
+    if (!in->sortable && !unsorted) {
+        fprintf(stderr, "%s %s: every pair of %d texts sorts like its IDs, but sortable is 0\n", fmt->name, name,
+                FORM_IDS);
+        check_failures++;
+    }
+    if (in->sortable && unsorted)
+        check_failures++;
+    CHECK(differ_in_case || in->alphabet == NULL || strpbrk(in->alphabet, "abcdefghijklmnopqrstuvwxyz") == NULL ||
+          !in->nocase);
+    /* Lengths: outside min..max, a form of digits refuses a text for its length first. */
+    if (in->alphabet != NULL) {
+        size_t lens[] = {0, (size_t)in->min_len - 1, (size_t)in->max_len + 1, (size_t)in->max_len + 9};
+        char digits[MINTID_TEXT_MAX + 16];
+        memset(digits, in->alphabet[1], sizeof digits);
+        for (size_t i = 0; i < sizeof lens / sizeof lens[0]; i++) {
+            mintid_id scratch;
+            int rc = mintid_decode(fmt, form, digits, lens[i], &scratch, NULL);
+            if (rc != MINTID_ELENGTH) {
+                fprintf(stderr, "%s %s: a text of %zu characters is %s, not MINTID_ELENGTH (min_len %u, max_len %u)\n",
+                        fmt->name, name, lens[i], mintid_status_name(rc), in->min_len, in->max_len);
+                check_failures++;
+            }
+        }
+        for (size_t len = in->min_len; len <= in->max_len; len++) {
+            mintid_id scratch;
+            CHECK(mintid_decode(fmt, form, digits, len, &scratch, NULL) != MINTID_ELENGTH);
+        }
+    }
+}
+
+static void test_forms(void) {
+    for (int f = 0; f < MINTID_FORMAT_COUNT; f++) {
+        const mintid_format *fmt = F((mintid_format_id)f);
+        mintid_id id;
+        char text[MINTID_TEXT_MAX];
+        random_valid_id(fmt, &id);
+        CHECK(mintid_format_form(fmt, MINTID_FORM_ANY) == NULL && mintid_format_form(fmt, MINTID_FORM_COUNT) == NULL);
+        for (int form = 0; form < MINTID_FORM_COUNT; form++) {
+            const mintid_form_info *in = mintid_format_form(fmt, (mintid_form)form);
+            /* The facts are there exactly for the forms the format has. */
+            CHECK((in != NULL) == ((fmt->forms & MINTID_FORM_BIT(form)) != 0));
+            CHECK((in != NULL) == (mintid_encode(fmt, (mintid_form)form, &id, text, sizeof text) > 0));
+            if (in != NULL)
+                check_form(fmt, (mintid_form)form, in);
+        }
+        /* The text form's facts are the format's own. */
+        const mintid_form_info *t = mintid_format_form(fmt, MINTID_FORM_TEXT);
+        CHECK(t != NULL && mintid_format_form(fmt, MINTID_FORM_HEX) != NULL);
+        if (t == NULL)
+            continue;
+        CHECK_INT(t->min_len, fmt->text_min_len);
+        CHECK_INT(t->sortable, fmt->text_sortable);
+        CHECK_INT(t->nocase, fmt->text_nocase);
+        CHECK_INT(t->prefixed, fmt->prefix_max > 0);
+        CHECK(t->alphabet == NULL || strcmp(t->alphabet, fmt->alphabet) == 0);
+    }
+    /* A few facts people rely on, as the format pages give them. */
+    const mintid_form_info *padded = mintid_format_form(F(MINTID_NANOFLAKE), MINTID_FORM_PADDED);
+    CHECK(padded != NULL && padded->min_len == 13 && padded->max_len == 13 && padded->sortable);
+    const mintid_form_info *core = mintid_format_form(F(MINTID_CALORIOSA), MINTID_FORM_CORE);
+    CHECK(core != NULL &&
+          strcmp(core->alphabet, "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz") == 0);
+    CHECK(mintid_format_form(F(MINTID_ULID), MINTID_FORM_PADDED) == NULL);
+    CHECK(mintid_format_form(NULL, MINTID_FORM_TEXT) == NULL);
+}
+
 int main(void) {
     test_suggest();
     test_lookups();
@@ -310,5 +514,6 @@ int main(void) {
     test_describe();
     test_classes();
     test_gen_why();
+    test_forms();
     return CHECK_DONE();
 }

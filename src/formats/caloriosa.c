@@ -19,7 +19,8 @@
 
 MINTID__ALPHABET(b62, ALPHABET, false);
 /* Caloriosa/core's own code orders upper case before lower case. */
-MINTID__ALPHABET(core, "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz", false);
+#define CORE_ALPHABET "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+MINTID__ALPHABET(core, CORE_ALPHABET, false);
 
 #define CALORIOSA_LEN 11
 
@@ -56,8 +57,8 @@ static int core_decode(const mintid_format *fmt, const char *s, size_t len, mint
     return decode_with(&core, s, len, out);
 }
 
-static const mintid__codec text_codec = {text_encode, text_decode};
-static const mintid__codec core_codec = {core_encode, core_decode};
+static const mintid__codec text_codec = {.encode = text_encode, .decode = text_decode};
+static const mintid__codec core_codec = {.encode = core_encode, .decode = core_decode};
 
 /* clang-format off */
 #define FIELDS(X, a) \
@@ -99,12 +100,31 @@ const mintid__format_impl mintid__caloriosa = {
     .timestamp_min = 0,
     .timestamp_max = (UINT64_C(1) << 41) - 1,
     .seq_init = 0, /* as the reference, the first ID has increment 1 */
-    .codecs = {[MINTID_FORM_TEXT] = &text_codec,
-               [MINTID_FORM_INT] = &mintid__codec_int,
-               [MINTID_FORM_HEX] = &mintid__codec_hex,
-               [MINTID_FORM_CORE] = &core_codec},
+    .forms =
+        {
+            [MINTID_FORM_TEXT] = {.info = {.title = "base62, digits then lower then upper case",
+                                           .alphabet = ALPHABET,
+                                           .min_len = 1,
+                                           .max_len = CALORIOSA_LEN,
+                                           .guessed = 1,
+                                           .reported = 1},
+                                  .codec = &text_codec,
+                                  .called = "a %s text",
+                                  .unit = "characters"},
+            [MINTID_FORM_INT] = MINTID__FORM_INT(0),
+            [MINTID_FORM_HEX] = MINTID__FORM_HEX(64, 0),
+            /* Its alphabet is in ASCII order, and a valid name has 11 digits: it sorts like the value. */
+            [MINTID_FORM_CORE] = {.info = {.title =
+                                               "base62 in Caloriosa/core's order, digits then upper then lower case",
+                                           .alphabet = CORE_ALPHABET,
+                                           .min_len = 1,
+                                           .max_len = CALORIOSA_LEN,
+                                           .sortable = 1},
+                                  .codec = &core_codec,
+                                  .called = "the core form",
+                                  .unit = "characters"},
+        },
     .any_order = {MINTID_FORM_TEXT, MINTID_FORM_ANY},
-    .guess_forms = MINTID_FORM_BIT(MINTID_FORM_TEXT),
     .seq_width = 10,
     .seq_begin = mintid__seq_begin_next,
     .seq_step = mintid__seq_step_one,

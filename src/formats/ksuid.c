@@ -37,7 +37,7 @@ static int text_decode(const mintid_format *fmt, const char *s, size_t len, mint
     return rc;
 }
 
-static const mintid__codec text_codec = {text_encode, text_decode};
+static const mintid__codec text_codec = {.encode = text_encode, .decode = text_decode};
 
 /* The 96-bit counter is st.seq (its top 32 bits) and st.random (its low 64). */
 static int next(const mintid__format_impl *f, const mintid_config *cfg, mintid__core *core, int64_t rel,
@@ -105,8 +105,18 @@ const mintid__format_impl mintid__ksuid = {
     .plan = MINTID__PLAN(FIELDS, 160),
     .timestamp_min = 0,
     .timestamp_max = UINT32_MAX,
-    .codecs = {[MINTID_FORM_TEXT] = &text_codec, [MINTID_FORM_HEX] = &mintid__codec_hex},
+    .forms = {[MINTID_FORM_TEXT] = {.info = {.title = "base62, 0-9A-Za-z",
+                                             .alphabet = ALPHABET,
+                                             .min_len = TEXT_LEN,
+                                             .max_len = TEXT_LEN,
+                                             .nocase = 0,
+                                             .sortable = 1,
+                                             .guessed = 1,
+                                             .reported = 1},
+                                    .codec = &text_codec,
+                                    .called = "a %s text",
+                                    .unit = "characters"},
+              [MINTID_FORM_HEX] = MINTID__FORM_HEX(160, 0)},
     .any_order = {MINTID_FORM_TEXT, MINTID_FORM_HEX, MINTID_FORM_ANY},
-    .guess_forms = MINTID_FORM_BIT(MINTID_FORM_TEXT),
     .next = next,
 };

@@ -47,8 +47,8 @@ static int padded_decode(const mintid_format *fmt, const char *s, size_t len, mi
     return decode_len(fmt, s, len, NANOFLAKE_MAX_DIGITS, out);
 }
 
-static const mintid__codec text_codec = {text_encode, text_decode};
-static const mintid__codec padded_codec = {padded_encode, padded_decode};
+static const mintid__codec text_codec = {.encode = text_encode, .decode = text_decode};
+static const mintid__codec padded_codec = {.encode = padded_encode, .decode = padded_decode};
 
 /* clang-format off */
 #define FIELDS(X, a) \
@@ -88,18 +88,37 @@ const mintid__format_impl mintid__nanoflake = {
     .timestamp_min = 0,
     .timestamp_max = (UINT64_C(1) << 41) - 1,
     .seq_init = 0,
-    .codecs = {[MINTID_FORM_TEXT] = &text_codec,
-               [MINTID_FORM_INT] = &mintid__codec_int,
-               [MINTID_FORM_HEX] = &mintid__codec_hex,
-               [MINTID_FORM_PADDED] = &padded_codec},
+    .forms =
+        {
+            [MINTID_FORM_TEXT] = {.info = {.title = "lower-case base36 without leading zeros",
+                                           .alphabet = ALPHABET,
+                                           .min_len = 1,
+                                           .max_len = NANOFLAKE_MAX_DIGITS,
+                                           .nocase = 1,
+                                           .guessed = 1,
+                                           .reported = 1},
+                                  .codec = &text_codec,
+                                  .called = "a %s text",
+                                  .unit = "characters"},
+            [MINTID_FORM_INT] = MINTID__FORM_INT(1),
+            [MINTID_FORM_HEX] = MINTID__FORM_HEX(64, 0),
+            [MINTID_FORM_PADDED] = {.info = {.title = "lower-case base36 zero-padded to 13 characters",
+                                             .alphabet = ALPHABET,
+                                             .min_len = NANOFLAKE_MAX_DIGITS,
+                                             .max_len = NANOFLAKE_MAX_DIGITS,
+                                             .nocase = 1,
+                                             .sortable = 1,
+                                             .guessed = 1},
+                                    .codec = &padded_codec,
+                                    .called = "the padded form",
+                                    .unit = "characters"},
+        },
     /*
      * Digits without a leading zero read as the decimal integer, the form
      * snowflakes are usually exchanged in; everything else as base36 (the
      * padded form included, since the text decoder takes 13 digits).
      */
     .any_order = {MINTID_FORM_INT, MINTID_FORM_TEXT, MINTID_FORM_PADDED, MINTID_FORM_ANY},
-    .guess_forms =
-        MINTID_FORM_BIT(MINTID_FORM_INT) | MINTID_FORM_BIT(MINTID_FORM_TEXT) | MINTID_FORM_BIT(MINTID_FORM_PADDED),
     .seq_width = 12,
     .seq_begin = mintid__seq_begin_zero,
     .seq_step = mintid__seq_step_one,

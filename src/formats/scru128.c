@@ -38,7 +38,7 @@ static int text_decode(const mintid_format *fmt, const char *s, size_t len, mint
     return rc;
 }
 
-static const mintid__codec text_codec = {text_encode, text_decode};
+static const mintid__codec text_codec = {.encode = text_encode, .decode = text_decode};
 
 static int random24(mintid_pool *rng, uint64_t *v) {
     uint8_t r[3];
@@ -130,8 +130,18 @@ const mintid__format_impl mintid__scru128 = {
     .plan = MINTID__PLAN(FIELDS, 128),
     .timestamp_min = 1,
     .timestamp_max = (UINT64_C(1) << 48) - 2,
-    .codecs = {[MINTID_FORM_TEXT] = &text_codec, [MINTID_FORM_HEX] = &mintid__codec_hex},
+    .forms = {[MINTID_FORM_TEXT] = {.info = {.title = "base36, lower case",
+                                             .alphabet = ALPHABET,
+                                             .min_len = TEXT_LEN,
+                                             .max_len = TEXT_LEN,
+                                             .nocase = 1,
+                                             .sortable = 1,
+                                             .guessed = 1,
+                                             .reported = 1},
+                                    .codec = &text_codec,
+                                    .called = "a %s text",
+                                    .unit = "characters"},
+              [MINTID_FORM_HEX] = MINTID__FORM_HEX(128, 0)},
     .any_order = {MINTID_FORM_TEXT, MINTID_FORM_HEX, MINTID_FORM_ANY},
-    .guess_forms = MINTID_FORM_BIT(MINTID_FORM_TEXT),
     .next = next,
 };

@@ -66,7 +66,7 @@ static int text_decode(const mintid_format *fmt, const char *s, size_t len, mint
     return MINTID_OK;
 }
 
-static const mintid__codec text_codec = {text_encode, text_decode};
+static const mintid__codec text_codec = {.encode = text_encode, .decode = text_decode};
 
 /* Timestamps 0 and 2^48-1 are reserved by the spec. */
 static int check(const mintid_format *fmt, const mintid_id *id) {
@@ -78,8 +78,7 @@ static int check(const mintid_format *fmt, const mintid_id *id) {
 }
 
 /* A new millisecond starts the counter at a 15-bit random value. */
-static int seq_begin(const mintid__format_impl *f, const mintid_config *cfg, mintid_pool *rng,
-                     mintid__seq_state *st) {
+static int seq_begin(const mintid__format_impl *f, const mintid_config *cfg, mintid_pool *rng, mintid__seq_state *st) {
     (void)f, (void)cfg;
     return mintid__gen_random_bits(rng, 15, &st->seq);
 }
@@ -161,9 +160,19 @@ const mintid__format_impl mintid__scru160 = {
     .timestamp_min = 1,
     .timestamp_max = (UINT64_C(1) << 48) - 2,
     .seq_init = 0,
-    .codecs = {[MINTID_FORM_TEXT] = &text_codec, [MINTID_FORM_HEX] = &mintid__codec_hex},
+    .forms = {[MINTID_FORM_TEXT] = {.info = {.title = "base32hex, upper case",
+                                             .alphabet = ALPHABET,
+                                             .min_len = SCRU160_TEXT_LEN,
+                                             .max_len = SCRU160_TEXT_LEN,
+                                             .nocase = 1,
+                                             .sortable = 1,
+                                             .guessed = 1,
+                                             .reported = 1},
+                                    .codec = &text_codec,
+                                    .called = "a %s text",
+                                    .unit = "characters"},
+              [MINTID_FORM_HEX] = MINTID__FORM_HEX(160, 1)},
     .any_order = {MINTID_FORM_TEXT, MINTID_FORM_HEX, MINTID_FORM_ANY},
-    .guess_forms = MINTID_FORM_BIT(MINTID_FORM_TEXT) | MINTID_FORM_BIT(MINTID_FORM_HEX),
     .check = check,
     .seq_width = 16,
     .seq_begin = seq_begin,

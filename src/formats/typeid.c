@@ -10,6 +10,7 @@
 #include "../internal.h"
 
 #define ALPHABET "0123456789abcdefghjkmnpqrstvwxyz"
+#define TEXT_LEN 26 /* the suffix */
 
 MINTID__ALPHABET(b32, ALPHABET, false);
 
@@ -23,7 +24,7 @@ static int text_decode(const mintid_format *fmt, const char *s, size_t len, mint
     return mintid__b32_128_decode(s, len, &b32, out);
 }
 
-static const mintid__codec text_codec = {text_encode, text_decode};
+static const mintid__codec text_codec = {.encode = text_encode, .decode = text_decode};
 
 /* ^[a-z]([a-z_]*[a-z])?$, its length checked by the caller. */
 static int prefix_check(const char *p, size_t len) {
@@ -61,8 +62,8 @@ const mintid__format_impl mintid__typeid = {
             .capacity_note = "",
             .forms = MINTID_FORM_BIT(MINTID_FORM_TEXT) | MINTID_FORM_BIT(MINTID_FORM_UUID) |
                      MINTID_FORM_BIT(MINTID_FORM_HEX),
-            .text_min_len = 26,
-            .text_max_len = 26 + 1 + MINTID_PREFIX_MAX,
+            .text_min_len = TEXT_LEN,
+            .text_max_len = TEXT_LEN + 1 + MINTID_PREFIX_MAX,
             .text_sortable = 1,
             .alphabet = ALPHABET,
             .default_overflow = MINTID_OVERFLOW_WAIT,
@@ -74,11 +75,26 @@ const mintid__format_impl mintid__typeid = {
     .plan = MINTID__PLAN(FIELDS, 128),
     .timestamp_min = 0,
     .timestamp_max = (UINT64_C(1) << 48) - 1,
-    .codecs = {[MINTID_FORM_TEXT] = &text_codec,
-               [MINTID_FORM_UUID] = &mintid__codec_uuid,
-               [MINTID_FORM_HEX] = &mintid__codec_hex},
+    .forms =
+        {
+            /* The suffix: its lengths do not count the prefix and its '_'. */
+            [MINTID_FORM_TEXT] = {.info = {.title =
+                                               "a type prefix, '_', and the 128 bits in lower-case Crockford base32",
+                                           .alphabet = ALPHABET,
+                                           .min_len = TEXT_LEN,
+                                           .max_len = TEXT_LEN,
+                                           .sortable = 1,
+                                           .guessed = 1,
+                                           .prefixed = 1,
+                                           .reported = 1},
+                                  .codec = &text_codec,
+                                  .called = "a %s suffix",
+                                  .unit = "characters"},
+            /* A typeid's text depends on its prefix: inspect gives the plain UUID too. */
+            [MINTID_FORM_UUID] = MINTID__FORM_UUID(0, 1),
+            [MINTID_FORM_HEX] = MINTID__FORM_HEX(128, 0),
+        },
     .any_order = {MINTID_FORM_TEXT, MINTID_FORM_UUID, MINTID_FORM_HEX, MINTID_FORM_ANY},
-    .guess_forms = MINTID_FORM_BIT(MINTID_FORM_TEXT),
     .next = mintid__uuidv7_next,
     .has_time = has_time,
     .constants_advisory = 1,

@@ -52,7 +52,7 @@ static int text_decode(const mintid_format *fmt, const char *s, size_t len, mint
     return MINTID_OK;
 }
 
-static const mintid__codec text_codec = {text_encode, text_decode};
+static const mintid__codec text_codec = {.encode = text_encode, .decode = text_decode};
 
 /* clang-format off */
 #define FIELDS(X, a) \
@@ -90,11 +90,21 @@ const mintid__format_impl mintid__uexky = {
     .timestamp_min = 0,
     .timestamp_max = (UINT64_C(1) << 42) - 1,
     .seq_init = 511, /* so that the first ID has sequence 0 */
-    .codecs = {[MINTID_FORM_TEXT] = &text_codec,
-               [MINTID_FORM_INT] = &mintid__codec_int,
-               [MINTID_FORM_HEX] = &mintid__codec_hex},
+    .forms = {[MINTID_FORM_TEXT] =
+                  {.info = {.title = "base64 digits (A-Z, a-z, 0-9, - and _), the last two moved to the front",
+                            .alphabet = ALPHABET,
+                            .min_len = UEXKY_MIN_DIGITS,
+                            .max_len = UEXKY_MAX_DIGITS,
+                            .nocase = 0,
+                            .sortable = 0,
+                            .guessed = 1,
+                            .reported = 1},
+                   .codec = &text_codec,
+                   .called = "a %s text",
+                   .unit = "characters"},
+              [MINTID_FORM_INT] = MINTID__FORM_INT(0),
+              [MINTID_FORM_HEX] = MINTID__FORM_HEX(64, 0)},
     .any_order = {MINTID_FORM_TEXT, MINTID_FORM_ANY},
-    .guess_forms = MINTID_FORM_BIT(MINTID_FORM_TEXT),
     .seq_width = 9,
     .seq_begin = mintid__seq_begin_next,
     .seq_step = mintid__seq_step_one,

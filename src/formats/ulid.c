@@ -13,6 +13,7 @@
 #include <string.h>
 
 #define ALPHABET "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+#define TEXT_LEN 26
 #define HI_MAX 0xffffu /* the top 16 of the 80 bits */
 
 MINTID__ALPHABET(b32, ALPHABET, true);
@@ -27,7 +28,7 @@ static int text_decode(const mintid_format *fmt, const char *s, size_t len, mint
     return mintid__b32_128_decode(s, len, &b32, out);
 }
 
-static const mintid__codec text_codec = {text_encode, text_decode};
+static const mintid__codec text_codec = {.encode = text_encode, .decode = text_decode};
 
 /* The randomness is kept as st.seq (its top 16 bits) and st.random (its low 64). */
 static int next(const mintid__format_impl *f, const mintid_config *cfg, mintid__core *core, int64_t rel,
@@ -83,8 +84,8 @@ const mintid__format_impl mintid__ulid = {
             .capacity_note = "",
             .forms = MINTID_FORM_BIT(MINTID_FORM_TEXT) | MINTID_FORM_BIT(MINTID_FORM_UUID) |
                      MINTID_FORM_BIT(MINTID_FORM_HEX),
-            .text_min_len = 26,
-            .text_max_len = 26,
+            .text_min_len = TEXT_LEN,
+            .text_max_len = TEXT_LEN,
             .text_sortable = 1,
             .text_nocase = 1,
             .alphabet = ALPHABET,
@@ -96,10 +97,19 @@ const mintid__format_impl mintid__ulid = {
     .plan = MINTID__PLAN(FIELDS, 128),
     .timestamp_min = 0,
     .timestamp_max = (UINT64_C(1) << 48) - 1,
-    .codecs = {[MINTID_FORM_TEXT] = &text_codec,
-               [MINTID_FORM_UUID] = &mintid__codec_uuid,
-               [MINTID_FORM_HEX] = &mintid__codec_hex},
+    .forms = {[MINTID_FORM_TEXT] = {.info = {.title = "Crockford's base32, upper case",
+                                             .alphabet = ALPHABET,
+                                             .min_len = TEXT_LEN,
+                                             .max_len = TEXT_LEN,
+                                             .nocase = 1,
+                                             .sortable = 1,
+                                             .guessed = 1,
+                                             .reported = 1},
+                                    .codec = &text_codec,
+                                    .called = "a %s text",
+                                    .unit = "characters"},
+              [MINTID_FORM_UUID] = MINTID__FORM_UUID(0, 0),
+              [MINTID_FORM_HEX] = MINTID__FORM_HEX(128, 0)},
     .any_order = {MINTID_FORM_TEXT, MINTID_FORM_UUID, MINTID_FORM_HEX, MINTID_FORM_ANY},
-    .guess_forms = MINTID_FORM_BIT(MINTID_FORM_TEXT),
     .next = next,
 };

@@ -40,13 +40,12 @@ static int text_decode(const mintid_format *fmt, const char *s, size_t len, mint
     return MINTID_OK;
 }
 
-static const mintid__codec text_codec = {text_encode, text_decode};
+static const mintid__codec text_codec = {.encode = text_encode, .decode = text_decode};
 
 static uint64_t mask_of(const mintid__format_impl *f) { return (UINT64_C(1) << f->seq_width) - 1; }
 
 /* The first ID of a millisecond: fresh random bits over the whole field. */
-static int seq_begin(const mintid__format_impl *f, const mintid_config *cfg, mintid_pool *rng,
-                     mintid__seq_state *st) {
+static int seq_begin(const mintid__format_impl *f, const mintid_config *cfg, mintid_pool *rng, mintid__seq_state *st) {
     (void)cfg;
     return mintid__gen_random_bits(rng, f->seq_width, &st->seq);
 }
@@ -58,8 +57,7 @@ static int seq_begin(const mintid__format_impl *f, const mintid_config *cfg, min
  */
 #define ZERO_DRAWS_MAX 64
 
-static int seq_step(const mintid__format_impl *f, const mintid_config *cfg, mintid_pool *rng,
-                    mintid__seq_state *st) {
+static int seq_step(const mintid__format_impl *f, const mintid_config *cfg, mintid_pool *rng, mintid__seq_state *st) {
     uint64_t n = 0;
     for (int tries = 0; n == 0; tries++) {
         if (tries == ZERO_DRAWS_MAX)
@@ -84,11 +82,20 @@ static int seq_step(const mintid__format_impl *f, const mintid_config *cfg, mint
 
 #define ULID_FLAKE_IMPL                                                                                                \
     .timestamp_min = 0, .timestamp_max = (UINT64_C(1) << 43) - 1, .seq_init = 0,                                       \
-    .codecs = {[MINTID_FORM_TEXT] = &text_codec,                                                                       \
-               [MINTID_FORM_INT] = &mintid__codec_int,                                                                 \
-               [MINTID_FORM_HEX] = &mintid__codec_hex},                                                                \
-    .any_order = {MINTID_FORM_TEXT, MINTID_FORM_ANY}, .guess_forms = MINTID_FORM_BIT(MINTID_FORM_TEXT),                \
-    .seq_begin = seq_begin, .seq_step = seq_step
+    .forms = {[MINTID_FORM_TEXT] = {.info = {.title = "Crockford's base32, upper case",                                \
+                                             .alphabet = ALPHABET,                                                     \
+                                             .min_len = ULID_FLAKE_TEXT_LEN,                                           \
+                                             .max_len = ULID_FLAKE_TEXT_LEN,                                           \
+                                             .nocase = 1,                                                              \
+                                             .sortable = 1,                                                            \
+                                             .guessed = 1,                                                             \
+                                             .reported = 1},                                                           \
+                                    .codec = &text_codec,                                                              \
+                                    .called = "a %s text",                                                             \
+                                    .unit = "characters"},                                                             \
+              [MINTID_FORM_INT] = MINTID__FORM_INT(0),                                                                 \
+              [MINTID_FORM_HEX] = MINTID__FORM_HEX(64, 0)},                                                            \
+    .any_order = {MINTID_FORM_TEXT, MINTID_FORM_ANY}, .seq_begin = seq_begin, .seq_step = seq_step
 
 /* clang-format off */
 #define FIELDS(X, a) \
