@@ -469,13 +469,17 @@ static void test_threads_while_deleted(void) {
  * deleted and another process mints on a new one: the batch's next reading
  * looks at the path first.
  */
-static int pause_calls = -1; /* >= 0: counting; the batch's second reading sleeps 400 ms */
-static atomic_int *pausing;  /* shared with the parent: set as the sleep begins */
+static int pause_calls = -1; /* >= 0: counting; the batch's second reading pauses */
+static int paused_fd = -1;   /* the child writes a byte here as it pauses */
+static int resume_fd = -1;   /* and waits for a byte (or the parent gone) here */
 static int pausing_clock(void *ctx, int64_t *unix_ms) {
     (void)ctx;
     if (pause_calls >= 0 && ++pause_calls == 2) {
-        atomic_store(pausing, 1);
-        usleep(400000);
+        char c = 'p';
+        if (write(paused_fd, &c, 1) != 1)
+            _exit(4);
+        while (read(resume_fd, &c, 1) < 0 && errno == EINTR)
+            ;
     }
     return mintid_clock_system(NULL, unix_ms);
 }
@@ -493,15 +497,20 @@ static void test_batch_paused_while_replaced(void) {
     mintid_gen_free(first);
     mintid_id *ids = mmap(NULL, (NA + NB) * sizeof *ids, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     long *na = mmap(NULL, sizeof *na, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-    pausing = mmap(NULL, sizeof *pausing, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-    CHECK(ids != MAP_FAILED && na != MAP_FAILED && pausing != MAP_FAILED);
-    if (ids == MAP_FAILED || na == MAP_FAILED || pausing == MAP_FAILED)
+    /* A handshake, not sleeps: the child pauses in its batch until the new state has minted. */
+    int paused[2], resume[2];
+    bool ready = ids != MAP_FAILED && na != MAP_FAILED && pipe(paused) == 0 && pipe(resume) == 0;
+    CHECK(ready);
+    if (!ready)
         return;
     *na = 0;
-    atomic_init(pausing, 0);
     fflush(NULL);
     pid_t pid = fork();
     if (pid == 0) {
+        close(paused[0]);
+        close(resume[1]);
+        paused_fd = paused[1];
+        resume_fd = resume[0];
         mintid_config c = cfg;
         c.clock = pausing_clock;
         mintid_gen *a;
@@ -512,21 +521,39 @@ static void test_batch_paused_while_replaced(void) {
         *na = n > 0 ? n + 1 : 1;
         _exit(0);
     }
-    /* Until the child is asleep in its batch (polled: a slow child must not skip its case). */
-    for (siginfo_t gone = {0}; !atomic_load(pausing); usleep(1000))
-        if (waitid(P_PID, (id_t)pid, &gone, WEXITED | WNOHANG | WNOWAIT) == 0 && gone.si_pid == pid)
-            break; /* exited (left for the waitpid below) */
-    CHECK(atomic_load(pausing));
+    close(paused[1]);
+    close(resume[0]);
+    /* Until the child has paused in its batch; 0 bytes: it exited first (left for the waitpid below). */
+    char byte;
+    ssize_t got;
+    while ((got = read(paused[0], &byte, 1)) < 0 && errno == EINTR)
+        ;
+    CHECK_INT(got, 1);
+    close(paused[0]);
+    if (got != 1) { /* nobody is waiting for the word to go on */
+        close(resume[1]);
+        resume[1] = -1;
+    }
     unlink(path);
     mintid_gen *b;
     CHECK_INT(mintid_gen_new_host(fmt, &cfg, dir, &b), MINTID_OK);
+    /* The child goes on once the new state has minted (past its floor, so past the time the child
+     * takes to look at the path again), then both mint at once. */
     long nb = 0;
     uint64_t until = mintid__monotonic_ns() + 700000000u;
     while (nb + 64 <= NB && mintid__monotonic_ns() < until) {
         long n = mintid_gen_next_n(b, ids + NA + nb, 64);
         if (n > 0)
             nb += n;
+        if (nb > 0 && resume[1] >= 0) {
+            CHECK_INT(write(resume[1], "r", 1), 1);
+            close(resume[1]);
+            resume[1] = -1;
+        }
     }
+    CHECK(nb > 0);
+    if (resume[1] >= 0)
+        close(resume[1]); /* the child goes on at the end of the pipe */
     int st;
     waitpid(pid, &st, 0);
     CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
@@ -538,7 +565,6 @@ static void test_batch_paused_while_replaced(void) {
     mintid_gen_free(b);
     munmap(ids, (NA + NB) * sizeof *ids);
     munmap(na, sizeof *na);
-    munmap(pausing, sizeof *pausing);
 }
 
 /* A clock whose failure is a status the host-wide state uses itself: no lock is left held. */
@@ -939,7 +965,7 @@ static void test_id_spaces(void) {
     int64_t node;
     CHECK_INT(setenv("MINTID_NODE", "1024", 1), 0);
     CHECK_INT(mintid_env_node(fmt, &node, why, sizeof why), MINTID_EINVAL);
-    CHECK(strstr(why, "MINTID_NODE '1024': node ids are 0..1023 for nanoflake") != NULL);
+    CHECK(strstr(why, "MINTID_NODE: node 1024 is out of range: nanoflake's node ids are 0..1023") != NULL);
     CHECK_INT(setenv("MINTID_NODE", "7", 1), 0);
     CHECK_INT(mintid_env_node(fmt, &node, why, sizeof why), MINTID_OK);
     CHECK_INT((int)node, 7);

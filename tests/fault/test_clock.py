@@ -49,12 +49,15 @@ class Probe(threading.Thread):
 
     def run(self):
         try:
-            r = Resp(self.server.resp_port, timeout=30)
-            c = http.client.HTTPConnection("127.0.0.1", self.server.http_port, timeout=30)
-            while not self.stopping.is_set():
-                self._ask("PING", lambda: r.call("PING"), "PONG")
-                self._ask("GET /v1/formats", lambda: self._get(c), 200)
-                time.sleep(0.05)
+            with Resp(self.server.resp_port, timeout=30) as r:
+                c = http.client.HTTPConnection("127.0.0.1", self.server.http_port, timeout=30)
+                try:
+                    while not self.stopping.is_set():
+                        self._ask("PING", lambda: r.call("PING"), "PONG")
+                        self._ask("GET /v1/formats", lambda: self._get(c), 200)
+                        time.sleep(0.05)
+                finally:
+                    c.close()
         except Exception:
             self.failure = traceback.format_exc()
 

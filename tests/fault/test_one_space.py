@@ -45,7 +45,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "server"))
 from faults import OPT, FaultCase, Mintidd, main, scale  # noqa: E402
-from harness import FAKETIME_LIB, children, have_faketime  # noqa: E402
+from harness import FAKETIME_LIB, children  # noqa: E402
 
 FORMATS = ["nanoflake", "snowflake", "sonyflake", "uexky", "caloriosa", "ulid-flake-scalable"]
 BATCH = 500
@@ -114,6 +114,7 @@ class Homes:
             self.pg.kill_backend()
         p.send_signal(signal.SIGKILL)
         p.wait()
+        p.stderr.close()
 
     def stop(self):
         for kind in self.procs:
@@ -276,8 +277,7 @@ class EveryHome(FaultCase):
 
 class Reboot(FaultCase):
     def test_reboot_with_the_clock_behind(self):
-        if OPT.no_faketime or not have_faketime():
-            self.skipTest("needs libfaketime")
+        self.need_faketime()
         host_dir = os.path.join(self.tmp, "host")
         os.mkdir(host_dir)
         env = dict(os.environ, MINTID_HOST_DIR=host_dir, MINTID_ID_SPACE="reboot")

@@ -15,7 +15,7 @@ import time
 import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from faults import OPT, FaultCase, Resp, ask, main, metric, metric_value, scale, vm_rss_kib  # noqa: E402
+from faults import OPT, FaultCase, Resp, ask, main, metric, metric_value, scale, vm_rss_kib, wait_for  # noqa: E402
 
 RSS_LIMIT_KIB = 512 * 1024
 RESP_HOGS, HTTP_HOGS = 100, 50
@@ -130,6 +130,9 @@ class Overload(FaultCase):
         with self.subTest(check="new clients answered"):
             self.assertEqual(newcomers.problems, [])
             self.assertGreater(len(newcomers.answers), 4)
+            # Each socket operation has ANSWERED_WITHIN; the whole answer must come within it too.
+            slowest = max(newcomers.answers, key=lambda a: a[1])
+            self.assertLess(slowest[1], ANSWERED_WITHIN, f"{slowest[0]} answered after {slowest[1]:.2f} s")
 
     def test_clients_that_never_read(self):
         self.not_sanitized("a sanitizer's shadow memory and quarantine make RSS meaningless")
@@ -144,8 +147,11 @@ class Overload(FaultCase):
         rss, newcomers, _ = self.flood(srv, steady)
         self.check_served(srv, rss, newcomers)
         with self.subTest(check="shed clients counted"):
-            self.assertIsNotNone(metric(srv.http_port, "mintid_clients_shed_total"),
-                                 "/metrics has no mintid_clients_shed_total")
+            # 150 clients with up to max-output (4 MiB) each unread would hold more than max-output-total
+            # (256 MiB, the default) between them: the ones holding the most are dropped, and counted.
+            shed = metric(srv.http_port, "mintid_clients_shed_total")
+            self.assertIsNotNone(shed, "/metrics has no mintid_clients_shed_total")
+            self.assertGreater(shed, 0, "no client was shed although 150 of them left replies unread")
         status, log = srv.stop()
         self.assertEqual(status, 0, log)
 
@@ -192,7 +198,10 @@ class Overload(FaultCase):
         self.addCleanup(stop.set)
         for t in greedies:
             t.start()
-        time.sleep(1)  # the greedy clients have filled the waits
+        # Until the greedy clients fill the waits: each one's first batch (25 ms of nanoflake's capacity) parked.
+        self.assertTrue(wait_for(lambda: (metric(srv.http_port, "mintid_requests_parked_total") or 0)
+                                 >= HOGS_AT_CAPACITY, 30),
+                        f"fewer than {HOGS_AT_CAPACITY} batches parked after 30 s")
         problems, slowest, asked = [], 0.0, 0
         r = Resp(srv.resp_port, timeout=10)
         try:
@@ -213,6 +222,10 @@ class Overload(FaultCase):
         print(f"\nturns: {asked} single IDs asked beside {HOGS_AT_CAPACITY} clients at capacity, "
               f"{len(problems)} refused, slowest in {slowest:.3f} s", file=sys.stderr)
         self.assertEqual(problems[:5], [], f"{len(problems)} of {asked} refused")
+        # A wait ends by max-wait, with the IDs or a refusal; ten times that leaves room for a loaded machine
+        # but not for a request left waiting behind the greedy clients' 40M IDs.
+        self.assertLess(slowest, 10 * max_wait_ms / 1000, f"a single ID took {slowest:.3f} s, max-wait is "
+                                                           f"{max_wait_ms} ms")
         status, log = srv.stop()
         self.assertEqual(status, 0, log)
 

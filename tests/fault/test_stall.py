@@ -115,6 +115,10 @@ class Probe(threading.Thread):
                                      f"{type(e).__name__}: {e}")
             time.sleep(0.1)
 
+    def close(self):
+        self.resp.close()
+        self.http.close()
+
     def finish(self, tc):
         self.stopping.set()
         self.join(LIVE_WITHIN * 3)
@@ -202,10 +206,12 @@ class StderrNobodyReads(FaultCase):
         self.servers.append(srv)
         srv.start()
         probe = Probe(srv)
+        self.addCleanup(probe.close)
         # The other two places are taken by clients that have been served,
         # so every connection of the flood is refused (and logged).
         fillers = [Resp(srv.resp_port) for _ in range(2)]
         for f in fillers:
+            self.addCleanup(f.close)
             self.assertEqual(f.call("PING"), "PONG")
         probe.start()
         flood(srv.resp_port, scale(3000, 20000))
@@ -232,6 +238,7 @@ class StderrNobodyReads(FaultCase):
         time.sleep(0.3)  # the start-up probe's connections close first
         held = [Resp(srv.resp_port) for _ in range(2)]
         for h in held:
+            self.addCleanup(h.close)
             self.assertEqual(h.call("PING"), "PONG")
         t = time.monotonic()
         connected = flood(srv.resp_port, 3000)
@@ -239,6 +246,7 @@ class StderrNobodyReads(FaultCase):
         self.assertGreater(connected, 1000)
         held[1].close()
         c = http.client.HTTPConnection("127.0.0.1", srv.http_port, timeout=10)
+        self.addCleanup(c.close)
         self.assertTrue(wait_for(lambda: self._try_metrics(c), 10), "no /metrics after the flood")
         lines = len(re.findall(r"connection refused: max-connections", srv.log.decode(errors="replace")))
         # 10 a second, in at most elapsed + 1 one-second windows.
@@ -271,6 +279,7 @@ class DescriptorExhaustion(FaultCase):
         # One worker: the limit is lowered on the process that accepts.
         srv = self.server(args=["--max-connections", "1000", "--workers", "1"]).start()
         probe = Probe(srv)
+        self.addCleanup(probe.close)
         pid = srv.proc.pid
         open_fds = len(os.listdir(f"/proc/{pid}/fd"))
         resource.prlimit(pid, resource.RLIMIT_NOFILE, (open_fds + 8, open_fds + 8))
@@ -469,6 +478,7 @@ class SlowClientsAtCap(FaultCase):
         srv = self.server(args=["--max-connections", str(self.CAP), "--request-timeout",
                                 str(self.REQUEST_TIMEOUT), "--workers", "1"]).start()
         served = Resp(srv.resp_port)
+        self.addCleanup(served.close)
         self.assertEqual(served.call("PING"), "PONG")
         time.sleep(0.3)  # the start-up probe's connections close first
         heads = [(srv.http_port, b"GET /healthz HTTP/1.1\r\nHost: x\r\n"),
@@ -650,6 +660,7 @@ class Refusal(FaultCase):
         srv = self.server(args=["--max-connections", "1", "--workers", "1"]).start()
         time.sleep(0.3)
         held = Resp(srv.resp_port)
+        self.addCleanup(held.close)
         self.assertEqual(held.call("PING"), "PONG")
         p = subprocess.run(["curl", "-sS", "-o", "-", "-w", "\\n%{http_code}", f"http://127.0.0.1:{srv.http_port}/healthz"],
                            capture_output=True, timeout=30)

@@ -7,6 +7,7 @@ given.
 """
 
 import argparse
+import atexit
 import base64
 import itertools
 import json
@@ -23,6 +24,7 @@ import threading
 import time
 import unittest
 import urllib.request
+import weakref
 
 
 FAKETIME_LIB = "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1"
@@ -93,6 +95,7 @@ _space_of_state_dir = {}
 # a state directory keeps its id-space, so that it continues the host-wide
 # sequence of the server before it, as on a real host.
 _host_dir = tempfile.TemporaryDirectory(prefix="mintidd-test-host-")
+atexit.register(_host_dir.cleanup)
 HOST_DIR = _host_dir.name
 
 
@@ -106,6 +109,10 @@ class Server:
         self._tmp = None
         if state_dir is None:
             self._tmp = tempfile.TemporaryDirectory(prefix="mintidd-test-")
+            # Removed by __exit__, or else when this object goes (a test
+            # that used start() and stop() may start another server on its
+            # state directory meanwhile).
+            weakref.finalize(self, self._tmp.cleanup)
             state_dir = os.path.join(self._tmp.name, "state")
         self.state_dir = state_dir
         self.args = list(args)
@@ -209,6 +216,8 @@ class Server:
             self.proc.wait()
         if self._drain is not None:
             self._drain.join(10)
+            if not self._drain.is_alive() and self.proc.stderr is not None:
+                self.proc.stderr.close()  # read to its end (a worker may hold it open longer)
         log = self.log.decode(errors="replace")
         # A worker that died is worth seeing in any failed test's output
         # (ctest shows it only then), even where the test wanted the death.

@@ -186,7 +186,9 @@ class NotHttp(Edges):
 
 class RespNul(Edges):
     def resp(self):
-        return Resp(self.srv.resp_port, timeout=SOCKET_TIMEOUT)
+        r = Resp(self.srv.resp_port, timeout=SOCKET_TIMEOUT)
+        self.addCleanup(r.close)
+        return r
 
     def test_nul_in_an_argument_is_refused(self):
         r = self.resp()

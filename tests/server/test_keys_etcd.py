@@ -14,7 +14,7 @@ import threading
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import EtcdCase, Server, set_clock, server_test_args  # noqa: E402
+from harness import EtcdCase, Server, have_faketime, set_clock, server_test_args  # noqa: E402
 from resp_client import Resp, RespError  # noqa: E402
 
 MINTIDD = None
@@ -60,7 +60,8 @@ class KeysInEtcd(EtcdCase):
         status, _, ids = post(a, "/v1/nanoflake", '"one"')
         self.assertEqual(status, 201)
         self.assertEqual(post(b, "/v1/nanoflake", '"one"')[::2], (200, ids))
-        self.assertEqual(Resp(b.resp_port).call("KEYGET", "nanoflake", "one"), ids.split())
+        with Resp(b.resp_port) as r:
+            self.assertEqual(r.call("KEYGET", "nanoflake", "one"), ids.split())
         self.assertEqual(post(b, "/v1/nanoflake?count=2", '"one"')[0], 422)
         # A server killed right after its reply: the key is in etcd.
         status, _, ids = post(a, "/v1/nanoflake", '"killed"')
@@ -96,7 +97,8 @@ class KeysInEtcd(EtcdCase):
         status, _, body = post(a, "/v1/scru160?count=30001", '"too-many"')
         self.assertEqual(status, 400, body)
         self.assertIn("30000", body)
-        reply = Resp(a.resp_port).call("MINT", "scru160", "30001", "KEY", "too-many")
+        with Resp(a.resp_port) as r:
+            reply = r.call("MINT", "scru160", "30001", "KEY", "too-many")
         self.assertIsInstance(reply, RespError)
         self.assertIn("30000", str(reply))
         self.assertEqual(post(a, "/v1/scru160?count=30001", None)[0], 200)
@@ -104,6 +106,8 @@ class KeysInEtcd(EtcdCase):
     def test_replay_while_minting_fails(self):
         if NO_FAKETIME:
             self.skipTest("libfaketime is not preloaded into a sanitizer build")
+        if not have_faketime():
+            self.fail("libfaketime is not installed (make deps installs it)")
         # The clock stepped back behind the last ID's time: nothing is
         # minted, but a retry still gets the IDs etcd holds for its key.
         with tempfile.TemporaryDirectory() as tmp:

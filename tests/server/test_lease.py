@@ -129,8 +129,11 @@ class Lease(unittest.TestCase):
         a = self.server(*self.etcd.lease_args("frozen", "7-7", ttl=2, margin=500)).start()
         status, before = mint(a.http_port)
         self.assertEqual(status, 200)
+        self.assertIsNotNone(self.etcd.get("/frozen/nodes/7"), "no key for node 7 under /frozen")
         a.proc.send_signal(signal.SIGSTOP)
-        time.sleep(3.5)  # past the TTL: etcd lets the lease go
+        # Until etcd lets the lease go (the TTL passes without a keepalive): the node's key goes with it.
+        self.assertTrue(wait_for(lambda: self.etcd.get("/frozen/nodes/7") is None, 30),
+                        "etcd kept the frozen server's lease")
         b = self.server(*self.etcd.lease_args("frozen", "7-7", ttl=2, margin=500)).start()
         self.assertEqual(health(b.http_port)[1]["node_id"], 7)
         status, from_b = mint(b.http_port)

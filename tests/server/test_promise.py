@@ -46,6 +46,12 @@ def wait_for(cond, seconds):
     return cond()
 
 
+def parked_total(port):
+    """mintid_requests_parked_total: requests that have waited for their format."""
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10) as r:
+        return int(re.search(rb"^mintid_requests_parked_total (\d+)$", r.read(), re.M).group(1))
+
+
 def listening(port):
     try:
         with socket.create_connection(("127.0.0.1", port), timeout=1):
@@ -94,9 +100,12 @@ class Parking(unittest.TestCase):
                         done.append(f"mint{i}")
 
                 threads = [threading.Thread(target=mint_one, args=(i,)) for i in range(6)]
+                parked_before = parked_total(srv.http_port)
                 for t in threads:
                     t.start()
-                time.sleep(0.2)  # the mints have arrived and are waiting
+                # Until the mints have arrived and are waiting (each counted once as it parks).
+                self.assertTrue(wait_for(lambda: parked_total(srv.http_port) >= parked_before + 6, 10),
+                                "the mints were not parked")
                 r = Resp(srv.resp_port, timeout=30)
                 self.assertEqual(r.call("PING"), "PONG")
                 with lock:
@@ -117,9 +126,7 @@ class Parking(unittest.TestCase):
                 status, after = mint(srv.http_port, 10)
                 self.assertEqual(status, 200)
                 self.assertGreater(min(after), max(first))
-                metrics = urllib.request.urlopen(f"http://127.0.0.1:{srv.http_port}/metrics", timeout=10).read()
-                parked = int(re.search(rb"^mintid_requests_parked_total (\d+)$", metrics, re.M).group(1))
-                self.assertGreaterEqual(parked, 6)
+                self.assertGreaterEqual(parked_total(srv.http_port), parked_before + 6)
 
 
 class Pipelines(unittest.TestCase):
@@ -217,7 +224,9 @@ class SavedMark(unittest.TestCase):
                 etcd.proc.send_signal(signal.SIGSTOP)
                 second = Server(MINTIDD, state_dir=state_dir, faketime_file=clock.path, args=args)
                 second.start(expect_ready=False)
-                time.sleep(2)  # past the state's wait, trying etcd
+                # Until it is past the state's wait, trying etcd.
+                self.assertTrue(second.wait_log(b"trying again for up to lease-start-wait", count=1, timeout=30),
+                                second.log.decode())
                 clock.set(0)
                 etcd.proc.send_signal(signal.SIGCONT)
                 try:

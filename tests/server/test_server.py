@@ -137,8 +137,16 @@ class Http(SharedServer):
         # Several: 300, each candidate as its format reads it.
         status, _, body = get(self.port, "/v1/inspect/175928847298985984", {"Accept": "application/json"})
         self.assertEqual(status, 300)
-        for c in json.loads(body)["candidates"]:
+        doc = json.loads(body)
+        self.assertEqual(doc["error"], "'175928847298985984' is ambiguous: it could be nanoflake, snowflake or sonyflake")
+        self.assertEqual([c["format"] for c in doc["candidates"]], ["nanoflake", "snowflake", "sonyflake"])
+        for c in doc["candidates"]:
             self.assertEqual(c, inspect_cli(c["format"], "175928847298985984"))
+        self.assertEqual(get(self.port, "/v1/inspect/12345")[:3:2],
+                         (300, "'12345' is ambiguous: it could be uexky, nanoflake, snowflake or sonyflake; "
+                               "ask GET /v1/{format}/{id}\n"))
+        self.assertEqual(get(self.port, "/v1/inspect/zz!")[:3:2],
+                         (400, "'zz!' does not have the shape of any format's ID; ask GET /v1/{format}/{id}\n"))
         # Too long for any format is said so, not taken for bad percent-encoding.
         for path in ("/v1/inspect/" + "a" * 300, "/v1/nanoflake/" + "a" * 300):
             status, _, body = get(self.port, path)
@@ -167,14 +175,17 @@ class Http(SharedServer):
 
     def test_errors(self):
         cases = [
-            ("/v1/moonflake", 404, "unknown format 'moonflake'"),
+            ("/v1/moonflake", 404, "unknown format 'moonflake'; formats are uexky, scru160,"),
+            ("/v1/uuid", 404, "unknown format 'uuid'; did you mean 'uuidv7'?"),
+            ("/v1/UUIDv7", 404, "unknown format 'UUIDv7'; did you mean 'uuidv7'?"),
             ("/v1/nanoflake?count=0", 400, "count must be 1..1000"),
             ("/v1/nanoflake?count=1001", 400, "count must be 1..1000"),
             ("/v1/nanoflake?count=abc", 400, "count must be 1..1000"),
             ("/v1/nanoflake?count=-1", 400, "count must be 1..1000"),
             ("/v1/nanoflake?cuont=3", 400, "unknown query parameter 'cuont'"),
             ("/v1/nanoflake?count=1&count=2", 400, "given twice"),
-            ("/v1/uexky?as=padded", 400, "uexky has no 'padded' form"),
+            ("/v1/uexky?as=padded", 400, "uexky has no 'padded' form; its forms are text, int, hex"),
+            ("/v1/uexky?as=x", 400, "unknown form 'x'; uexky's forms are text, int, hex"),
             ("/v1/ulid-flake/8000000000000", 400, "exceeds 7ZZZZZZZZZZZZ (2^63-1)"),
             ("/v1/ulid-flake/00F2N078MDT7L", 400, "'L' at position 13 is not a ulid-flake digit"),
             ("/v1/nanoflake/%zz", 400, "malformed percent-encoding"),
@@ -224,7 +235,7 @@ class Http(SharedServer):
 
     def test_curl(self):
         if shutil.which("curl") is None:
-            self.skipTest("curl is not installed")
+            self.fail("curl is not installed (make deps installs it)")
         out = subprocess.run(["curl", "-sf", "-H", "Accept: application/json",
                               f"http://127.0.0.1:{self.port}/v1/ulid-flake?count=3"],
                              capture_output=True, text=True, check=True).stdout
@@ -262,12 +273,14 @@ class Prefix(SharedServer):
         status, _, body = get(self.port, "/v1/range/typeid?from=1645557742000&prefix=user")
         self.assertEqual(body.split(), want)
         self.assertEqual(r.call("RANGE", "typeid", "1645557742000", "PREFIX", "user"), want)
-        for path, text in [("/v1/typeid?prefix=User", "a type prefix is 1 to 63"),
-                           ("/v1/typeid?prefix=user_", "a type prefix is 1 to 63"),
-                           ("/v1/typeid?prefix=us%00er", "a type prefix is 1 to 63"),
-                           ("/v1/typeid?prefix=user&as=uuid", "only the text form carries a type prefix"),
-                           ("/v1/uuidv7?prefix=user", "this format has no type prefix"),
-                           ("/v1/range/typeid?from=1&prefix=9", "a type prefix is 1 to 63")]:
+        rule = "a typeid prefix is 1 to 63 of a-z and '_', starting and ending with a letter"
+        for path, text in [("/v1/typeid?prefix=User", f"prefix 'User': {rule}"),
+                           ("/v1/typeid?prefix=user_", f"prefix 'user_': {rule}"),
+                           ("/v1/typeid?prefix=us%00er", f"prefix 'us\\x00er': {rule}"),
+                           ("/v1/typeid?prefix=user&as=uuid",
+                            "prefix 'user': only typeid's text form carries a prefix, not its uuid form"),
+                           ("/v1/uuidv7?prefix=user", "prefix 'user': uuidv7 has no type prefix"),
+                           ("/v1/range/typeid?from=1&prefix=9", f"prefix '9': {rule}")]:
             status, _, body = get(self.port, path)
             self.assertEqual(status, 400, path)
             self.assertIn(text, body, path)
@@ -302,7 +315,8 @@ class Range(SharedServer):
                            ("/v1/range/nanoflake?from=x", "from is not Unix ms"),
                            ("/v1/range/nanoflake?from=2&to=1", "to is before from"),
                            ("/v1/range/uexky?from=1", "no ID of the format can carry that time"),
-                           ("/v1/range/nanoflake?from=1&as=core", "has no 'core' form")]:
+                           ("/v1/range/nanoflake?from=1&as=core",
+                            "nanoflake has no 'core' form; its forms are text, int, hex, padded")]:
             status, _, body = get(self.port, path)
             self.assertEqual(status, 400, path)
             self.assertIn(text, body, path)
@@ -322,10 +336,18 @@ class RespProtocol(SharedServer):
 
     def test_commands(self):
         r = Resp(self.port)
+        self.addCleanup(r.close)
         for fmt in FORMATS:
             ident = r.call("MINT", fmt)
             self.assertIsInstance(ident, str)
             self.assertEqual(json.loads(r.call("INSPECT", fmt, ident)), inspect_cli(fmt, ident))
+        # INSPECT id: the format guessed, as GET /v1/inspect/{id} and `mintid inspect` guess it.
+        ident = r.call("MINT", "scru160")
+        self.assertEqual(json.loads(r.call("INSPECT", ident)), inspect_cli("scru160", ident))
+        self.assertEqual(str(r.call("INSPECT", "12345")),
+                         "ERR '12345' is ambiguous: it could be uexky, nanoflake, snowflake or sonyflake; "
+                         "say which with INSPECT format id")
+        self.assertEqual(str(r.call("INSPECT", "zz!")), "ERR 'zz!' does not have the shape of any format's ID")
         ids = r.call("mint", "nanoflake", "100")
         self.assertEqual(len(ids), 100)
         self.assertEqual(len(set(ids)), 100)
@@ -342,17 +364,19 @@ class RespProtocol(SharedServer):
 
     def test_errors_keep_connection(self):
         r = Resp(self.port)
+        self.addCleanup(r.close)
         cases = [
             (("FOO", "bar"), "ERR unknown command 'FOO', with args beginning with: 'bar'"),
             (("MINT",), "ERR wrong number of arguments for 'mint' command"),
             (("MINT", "a", "b", "c", "d", "e", "f", "g"), "ERR wrong number of arguments for 'mint' command"),
             (("MINT", "nanoflake", "1", "x"), "ERR MINT takes format [count] [PREFIX prefix]"),
-            (("MINT", "nanoflake", "PREFIX", "user"), "ERR nanoflake: prefix 'user': this format has no type prefix"),
-            (("MINT", "typeid", "PREFIX", "Us"), "ERR typeid: prefix 'Us': a type prefix is 1 to 63"),
+            (("MINT", "nanoflake", "PREFIX", "user"), "ERR prefix 'user': nanoflake has no type prefix"),
+            (("MINT", "typeid", "PREFIX", "Us"), "ERR prefix 'Us': a typeid prefix is 1 to 63"),
             (("MINT", "typeid", "PREFIX"), "ERR typeid: PREFIX needs a prefix after it"),
             (("MINT", "typeid", "3", "PREFIX"), "ERR typeid: PREFIX needs a prefix after it"),
             (("RANGE", "typeid", "1645557742000", "PREFIX"), "ERR typeid: PREFIX needs a prefix after it"),
-            (("MINT", "moonflake"), "ERR unknown format 'moonflake'"),
+            (("MINT", "moonflake"), "ERR unknown format 'moonflake'; formats are uexky,"),
+            (("MINT", "NANOFLAKE"), "ERR unknown format 'NANOFLAKE'; did you mean 'nanoflake'?"),
             (("MINT", "nanoflake", "0"), "ERR count must be 1..1000"),
             (("MINT", "nanoflake", "1001"), "ERR count must be 1..1000"),
             (("INSPECT", "ulid-flake", "8000000000000"), "ERR ulid-flake: '8000000000000' exceeds"),
@@ -366,13 +390,14 @@ class RespProtocol(SharedServer):
         self.assertEqual(r.call("PING"), "PONG")
 
     def test_inline_and_pipeline(self):
-        with socket.create_connection(("127.0.0.1", self.port), timeout=5) as s:
-            s.sendall(b"PING\r\nMINT nanoflake\r\n\r\nMINT uexky 2\n")
-            time.sleep(0.3)
-            data = s.recv(65536)
-        self.assertTrue(data.startswith(b"+PONG\r\n$"), data)
-        self.assertIn(b"*2\r\n", data)
+        with Resp(self.port, timeout=5) as inline:
+            inline.sock.sendall(b"PING\r\nMINT nanoflake\r\n\r\nMINT uexky 2\n")
+            self.assertEqual(inline.read(), "PONG")
+            self.assertIsInstance(inline.read(), str)
+            reply = inline.read()
+            self.assertTrue(isinstance(reply, list) and len(reply) == 2, reply)
         r = Resp(self.port)
+        self.addCleanup(r.close)
         for _ in range(50):
             r.send("MINT", "nanoflake")
         ids = [r.read() for _ in range(50)]
@@ -395,11 +420,12 @@ class RespProtocol(SharedServer):
             self.assertTrue(out.startswith(want), (req[:30], out))
             self.assertTrue(out.endswith(b"\r\n"))
         r = Resp(self.port)
+        self.addCleanup(r.close)
         self.assertEqual(r.call("PING"), "PONG")
 
     def test_redis_cli(self):
         if shutil.which("redis-cli") is None:
-            self.skipTest("redis-cli is not installed")
+            self.fail("redis-cli is not installed (make deps installs redis-tools)")
         cli = ["redis-cli", "-p", str(self.port)]
         out = subprocess.run(cli + ["MINT", "nanoflake"], capture_output=True, text=True, check=True).stdout
         self.assertRegex(out, r"^[0-9a-z]{12}\n$")
@@ -415,8 +441,8 @@ class Concurrency(unittest.TestCase):
             results, errors = [], []
 
             def http_worker():
+                c = http.client.HTTPConnection("127.0.0.1", srv.http_port, timeout=30)
                 try:
-                    c = http.client.HTTPConnection("127.0.0.1", srv.http_port, timeout=30)
                     got = []
                     for _ in range(40):
                         c.request("GET", "/v1/nanoflake?count=200&as=int")
@@ -424,16 +450,18 @@ class Concurrency(unittest.TestCase):
                     results.append(got)
                 except Exception as e:  # reported below
                     errors.append(e)
+                finally:
+                    c.close()
 
             def resp_worker():
                 try:
-                    r = Resp(srv.resp_port)
-                    got = []
-                    for _ in range(40):
-                        for _ in range(10):
-                            r.send("MINT", "nanoflake", "20")
-                        for _ in range(10):
-                            got += r.read()
+                    with Resp(srv.resp_port) as r:
+                        got = []
+                        for _ in range(40):
+                            for _ in range(10):
+                                r.send("MINT", "nanoflake", "20")
+                            for _ in range(10):
+                                got += r.read()
                     results.append([str(as_int_cached(i)) for i in got])
                 except Exception as e:
                     errors.append(e)
@@ -482,8 +510,17 @@ class Limits(unittest.TestCase):
         # max-connections is each worker's (a process's descriptors): one
         # worker, so that the kernel's choice of worker cannot matter.
         with Server(MINTIDD, args=["--max-connections", "3", "--workers", "1"]) as srv:
-            time.sleep(0.3)  # the start-up probe's connections close first
-            held = [Resp(srv.resp_port) for _ in range(3)]
+            held = [Resp(srv.resp_port)]
+            self.addCleanup(held[0].close)
+            # The start-up probe's connections closed first: this one is the only client.
+            alone = {"connected_clients:1", "http_clients:0"}
+            deadline = time.monotonic() + 5
+            while not alone <= set(held[0].call("INFO").split()) and time.monotonic() < deadline:
+                time.sleep(0.05)
+            self.assertLessEqual(alone, set(held[0].call("INFO").split()), "the start-up probe counted after 5 s")
+            held += [Resp(srv.resp_port) for _ in range(2)]
+            for r in held[1:]:
+                self.addCleanup(r.close)
             for r in held:
                 self.assertEqual(r.call("PING"), "PONG")
             out = http_raw(srv.resp_port, b"PING\r\n", expect_close=True)
@@ -497,6 +534,7 @@ class Limits(unittest.TestCase):
                 time.sleep(0.05)
             self.assertIn("connected_clients:2", held[1].call("INFO"), "a closed client still counted after 5 s")
             r = Resp(srv.resp_port)
+            self.addCleanup(r.close)
             self.assertEqual(r.call("PING"), "PONG")
             metrics = get_retry(srv.http_port, held)
             self.assertRegex(metrics, r'mintid_connections_refused_total\{protocol="resp"\} [1-9]')
@@ -504,8 +542,10 @@ class Limits(unittest.TestCase):
     def test_idle_and_slow_clients(self):
         with Server(MINTIDD, args=["--idle-timeout", "1"]) as srv:
             r = Resp(srv.resp_port)
+            self.addCleanup(r.close)
             self.assertEqual(r.call("PING"), "PONG")
-            time.sleep(2.5)
+            # Until the server closes the idle connection (bounded by r's timeout).
+            self.assertEqual(r.sock.recv(1), b"", "an idle client was answered, not closed")
             # Closed, not merely silent: a receive timeout is not a ConnectionError.
             with self.assertRaises(ConnectionError):
                 r.call("PING")
@@ -567,13 +607,13 @@ class Lifecycle(unittest.TestCase):
             self.assertEqual(json.loads(body)["machine"], 4242)
             status, _, body = get(srv.http_port, "/v1/nanoflake")
             self.assertNotEqual(status, 200)
-            self.assertIn("node id 4242 does not fit its 10-bit field", body)
-        for bad, text in [(["--node", "65536"], "node: '65536' is not a whole number from 0 to 65535"),
+            self.assertIn("node 4242 is out of range: nanoflake's node ids are 0..1023", body)
+        for bad, text in [(["--node", "65536"], "node: node 65536 is out of range: node ids are 0..65535"),
                           (["--bogus", "1"], "unknown setting '--bogus'"),
                           (["--id-space", "a/b"], "id-space: 'a/b' is not 1 to 64 letters, digits"),
                           (["--id-space", ""], "id-space: '' is not 1 to 64 letters, digits"),
                           (["--id-space", "x" * 65], "is not 1 to 64 letters, digits"),
-                          (["--nanoflake-epoch", "2999-01-01"], "the epoch is in the future")]:
+                          (["--nanoflake-epoch", "2999-01-01"], "nanoflake-epoch: epoch 32472144000000")]:
             srv = Server(MINTIDD, args=bad).start(expect_ready=False)
             status, log = srv.wait()
             self.assertNotEqual(status, 0, bad)
@@ -581,6 +621,41 @@ class Lifecycle(unittest.TestCase):
             if bad[0] == "--id-space":
                 self.assertEqual(status, 2, log)
                 self.assertFalse(os.path.exists(srv.state_dir), f"{bad}: the state directory was made")
+
+    def test_settings_speak_with_the_library(self):
+        """The node id and the epochs are settings, not a request's words:
+        a bad one stops the start (exit status 2, as every setting refused)
+        with the library's sentence, whether it came as an option, from the
+        environment or from the config file."""
+        epoch_soon = ("epoch 'soon' is not a time: give Unix milliseconds or RFC 3339 UTC (2015-01-01T00:00:00Z), "
+                      "or one of twitter, discord")
+        tmp = tempfile.TemporaryDirectory(prefix="mintidd-test-")
+        self.addCleanup(tmp.cleanup)
+        conf = os.path.join(tmp.name, "bad-epoch.conf")
+        with open(conf, "w") as f:
+            f.write("snowflake-epoch = soon\n")
+        for args, env, text in [
+                (["--snowflake-epoch", "soon"], {}, f"mintidd: snowflake-epoch: {epoch_soon}\n"),
+                ([], {"MINTID_SNOWFLAKE_EPOCH": "soon"}, f"mintidd: MINTID_SNOWFLAKE_EPOCH: snowflake-epoch: {epoch_soon}\n"),
+                (["--config", conf], {}, f"mintidd: {conf}:1: snowflake-epoch: {epoch_soon}\n"),
+                (["--nanoflake-epoch", "2999-01-01"], {},
+                 "mintidd: nanoflake-epoch: epoch 32472144000000 (2999-01-01T00:00:00.000Z) is in the future: "
+                 "no ID could be minted before it\n"),
+                (["--sonyflake-epoch", "-5"], {}, "mintidd: sonyflake-epoch: epoch '-5' is not a time"),
+                (["--node", "70000"], {}, "mintidd: node: node 70000 is out of range: node ids are 0..65535\n"),
+                ([], {"MINTID_NODE": "70000"},
+                 "mintidd: MINTID_NODE: node: node 70000 is out of range: node ids are 0..65535\n")]:
+            with self.subTest(args=args, env=env):
+                srv = Server(MINTIDD, args=args, env=env).start(expect_ready=False)
+                status, log = srv.wait()
+                self.assertEqual(status, 2, log)
+                self.assertIn(text, log)
+        # 1024 is a node id (sonyflake's 16-bit machine id takes it); a
+        # format whose field is narrower is not served, never wrapped.
+        with Server(MINTIDD, args=["--node", "1024"]) as srv:
+            status, _, body = get(srv.http_port, "/v1/nanoflake")
+            self.assertEqual((status, body), (404, "nanoflake: nanoflake is not served: node 1024 is out of range: "
+                                                   "nanoflake's node ids are 0..1023\n"))
 
     def test_one_address_for_two_listeners_is_refused_before_a_mark(self):
         """Addresses are bound before the first reservation but listen only
@@ -615,9 +690,13 @@ class Lifecycle(unittest.TestCase):
         with Server(MINTIDD, state_dir=state_dir) as first:
             self.assertEqual(get(first.http_port, "/v1/nanoflake")[0], 200)
 
+        def read(path):
+            with open(path, "rb") as f:
+                return f.read()
+
         def files():
             # With workers, their host-wide generators' files are in a directory of their own in it.
-            return {os.path.relpath(os.path.join(d, n), state_dir): open(os.path.join(d, n), "rb").read()
+            return {os.path.relpath(os.path.join(d, n), state_dir): read(os.path.join(d, n))
                     for d, _, names in os.walk(state_dir) for n in names}
         before = files()
         for bad, text in refusals:
@@ -657,6 +736,8 @@ class Lifecycle(unittest.TestCase):
     def test_clock_stepped_back_after_start(self):
         if NO_FAKETIME:
             self.skipTest("libfaketime and the sanitizers' runtimes do not mix; the plain build runs this")
+        if not have_faketime():
+            self.fail("libfaketime is not installed (make deps installs it)")
         # The clock steps back after a restart, before the first ID: the
         # server must not reach timestamps the previous run may have issued.
         with Server(MINTIDD) as tmp:
@@ -688,12 +769,12 @@ class Lifecycle(unittest.TestCase):
 
             def load():
                 try:
-                    r = Resp(srv.resp_port)
-                    while not stop.is_set():
-                        reply = r.call("MINT", "nanoflake", "50")
-                        if not isinstance(reply, list):
-                            raise AssertionError(f"MINT answered {reply!r}")
-                        got.extend(reply)
+                    with Resp(srv.resp_port) as r:
+                        while not stop.is_set():
+                            reply = r.call("MINT", "nanoflake", "50")
+                            if not isinstance(reply, list):
+                                raise AssertionError(f"MINT answered {reply!r}")
+                            got.extend(reply)
                 except ConnectionError:
                     pass  # the server closed: what was read was acknowledged
                 except Exception as e:  # a timeout or a bad reply: reported below
@@ -702,7 +783,9 @@ class Lifecycle(unittest.TestCase):
             threads = [threading.Thread(target=load) for _ in range(4)]
             for t in threads:
                 t.start()
-            time.sleep(1.0)
+            deadline = time.monotonic() + 30  # until the clients hold enough IDs
+            while len(got) <= 1000 and not errors and time.monotonic() < deadline:
+                time.sleep(0.05)
             status, log = srv.stop(signal.SIGTERM)
             stop.set()
             for t in threads:

@@ -33,7 +33,11 @@ class TlsResp(Resp):
 
     def __init__(self, port, ctx, timeout=10):
         raw = socket.create_connection(("127.0.0.1", port), timeout=timeout)
-        self.sock = ctx.wrap_socket(raw, server_hostname="localhost")
+        try:
+            self.sock = ctx.wrap_socket(raw, server_hostname="localhost")
+        except BaseException:
+            raw.close()
+            raise
         self.buf = b""
 
 
@@ -180,9 +184,9 @@ class Tls(unittest.TestCase):
         self.assertRegex(r.call("MINT", "nanoflake"), r"^[0-9a-z]{12}$")
         r.close()
         with self.assertRaises((ssl.SSLError, ConnectionError)):
-            r = TlsResp(srv.resp_tls, client_ctx(certs))
-            # TLS 1.3 reports a refused certificate at the first read.
-            r.call("PING")
+            with TlsResp(srv.resp_tls, client_ctx(certs)) as r:
+                # TLS 1.3 reports a refused certificate at the first read.
+                r.call("PING")
         p = subprocess.run(["curl", "-sS", "--cacert", certs["ca"], "--cert", certs["client_cert"], "--key",
                             certs["client_key"], f"https://127.0.0.1:{srv.https}/v1/nanoflake"],
                            capture_output=True, text=True, timeout=20)

@@ -64,35 +64,68 @@ def wait_for(cond, timeout):
 
 
 class Minters:
-    """Clients minting snowflake IDs in a loop, each on connections of its own,
-    a new one after each error (a worker killed under it)."""
+    """Clients minting snowflake IDs in a loop, each on connections of its
+    own, 20 requests to a connection. Every answer but a 200 with the IDs
+    asked for is kept in `problems`; a connection that breaks (a worker
+    killed under it, the server gone) is kept in `broken` with when it was
+    opened and when it broke, and the client goes on with a new one.
+    check() says which breaks a test expected."""
 
     def __init__(self, port, n=6):
         self.port, self.stop_ev = port, threading.Event()
         self.ids = [[] for _ in range(n)]
+        self.problems = []  # what a client met that no test expects
+        self.broken = []  # (opened, broke, what): connections that broke
         self.threads = [threading.Thread(target=self.run, args=(i,), daemon=True) for i in range(n)]
         for t in self.threads:
             t.start()
 
+    def count(self):
+        return sum(len(chunk) for chunk in self.ids)
+
+    def wait_for_ids(self, more, timeout=30):
+        """Waits until the clients hold `more` IDs more than now; False if they do not in time."""
+        want = self.count() + more
+        return wait_for(lambda: self.count() >= want or bool(self.problems), timeout) and not self.problems
+
     def run(self, i):
         while not self.stop_ev.is_set():
+            opened = time.monotonic()
+            c = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
             try:
-                c = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
                 for _ in range(20):
                     c.request("GET", "/v1/snowflake?count=50&as=int")
                     r = c.getresponse()
                     body = r.read().decode()
-                    if r.status == 200:
-                        self.ids[i] += [int(x) for x in body.split()]
+                    ids = [int(x) for x in body.split()] if r.status == 200 else []
+                    if r.status != 200 or len(ids) != 50:
+                        self.problems.append(f"client {i}: HTTP {r.status} {body[:200]!r}")
+                        return
+                    self.ids[i] += ids
+            except (OSError, http.client.HTTPException) as e:
+                self.broken.append((opened, time.monotonic(), f"client {i}: {type(e).__name__}: {e}"))
+                time.sleep(0.01)  # the server may be gone: no spin while the test looks
+            except Exception as e:  # noqa: BLE001 - kept for the test, not lost in the thread
+                self.problems.append(f"client {i}: {type(e).__name__}: {e}")
+                return
+            finally:
                 c.close()
-            except (OSError, http.client.HTTPException):
-                time.sleep(0.01)
 
     def stop(self):
         self.stop_ev.set()
         for t in self.threads:
             t.join(30)
         return [x for chunk in self.ids for x in chunk]
+
+    def check(self, tc, broke_after=None, opened_before=None):
+        """No unexpected answer, every client stopped, and no connection broke,
+        except ones opened before `opened_before` that broke after
+        `broke_after` (time.monotonic(): the window of a kill)."""
+        tc.assertEqual([t.name for t in self.threads if t.is_alive()], [], "clients still waiting for an answer")
+        tc.assertEqual(self.problems, [])
+        unexpected = [what for opened, broke, what in self.broken
+                      if broke_after is None or broke < broke_after or opened > opened_before]
+        tc.assertEqual(unexpected, [], "connections broke with every worker up (outside a kill)")
 
 
 class Workers(unittest.TestCase):
@@ -109,9 +142,9 @@ class Workers(unittest.TestCase):
             self.assertEqual(len(children(srv.proc.pid)), 2)
             m = Minters(srv.http_port, n=8)
             self.addCleanup(m.stop)
-            time.sleep(1.5)
+            self.assertTrue(m.wait_for_ids(20000), m.problems)
             everything = m.stop()
-            self.assertGreater(len(everything), 1000)
+            m.check(self)
             self.assertEqual(len(set(everything)), len(everything), "duplicate IDs across workers")
             self.assert_per_client_order(m)
             got = metrics(srv.http_port)
@@ -174,15 +207,20 @@ class Workers(unittest.TestCase):
         with Server(MINTIDD, args=WORKERS) as srv:
             m = Minters(srv.http_port)
             self.addCleanup(m.stop)
-            time.sleep(0.5)
+            self.assertTrue(m.wait_for_ids(2000), m.problems)
             before = metrics(srv.http_port)
             victim = children(srv.proc.pid)[0]
+            killed = time.monotonic()
             os.kill(victim, signal.SIGKILL)
             self.assertTrue(wait_for(lambda: len(children(srv.proc.pid)) == 2 and victim not in children(srv.proc.pid),
                                      5), "the worker was not restarted")
-            time.sleep(0.5)
+            restarted = time.monotonic()
+            # IDs minted with both workers up again (the restarted one's too, as the kernel deals connections).
+            self.assertTrue(m.wait_for_ids(2000), m.problems)
             after = metrics(srv.http_port)
             everything = m.stop()
+            # Only connections opened before the restart may have broken, and only at the kill or after.
+            m.check(self, broke_after=killed, opened_before=restarted)
             self.assertEqual(len(set(everything)), len(everything), "duplicate IDs after a worker was killed")
             self.assert_per_client_order(m)
             self.assertEqual(after["mintid_workers"], 2)
@@ -204,20 +242,23 @@ class Workers(unittest.TestCase):
         try:
             m = Minters(srv.http_port)
             self.addCleanup(m.stop)
-            time.sleep(0.5)
+            self.assertTrue(m.wait_for_ids(2000), m.problems)
             workers = children(srv.proc.pid)
             self.assertEqual(len(workers), 2)
             self.addCleanup(lambda: [os.kill(w, signal.SIGKILL) for w in workers if alive(w)])
+            killed = time.monotonic()
             srv.kill()
             first = m.stop()
+            m.check(self, broke_after=killed, opened_before=float("inf"))  # from the kill on, nothing answers
             self.assertTrue(wait_for(lambda: not any(alive(w) for w in workers), 5),
                             "a worker outlived its supervisor")
             again = Server(MINTIDD, state_dir=srv.state_dir, args=WORKERS + ["--startup-wait", "10000"])
             with again:
                 m2 = Minters(again.http_port)
                 self.addCleanup(m2.stop)
-                time.sleep(0.5)
+                self.assertTrue(m2.wait_for_ids(2000), m2.problems)
                 second = m2.stop()
+                m2.check(self)
             self.assertGreater(len(second), 0)
             self.assertGreater(min(second), max(first), "an ID after the restart is not after every ID before")
             self.assertEqual(len(set(first + second)), len(first) + len(second))
