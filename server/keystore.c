@@ -492,12 +492,12 @@ static bool open_db(sqlite3 **db, const char *path, int flags) {
 }
 
 /* The file keystore_prepare left, which every process of this server opens
- * (the workers inherit it): known once prepared. */
-static struct {
-    bool known;
-    dev_t dev;
-    ino_t ino;
-} prepared;
+ * (a worker is handed it: keystore_adopt): known once prepared. */
+static keystore_file prepared;
+
+keystore_file keystore_prepared(void) { return prepared; }
+
+void keystore_adopt(keystore_file f) { prepared = f; }
 
 /*
  * keys.id beside the store: the identity of the store this state directory

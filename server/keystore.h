@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 /* Bytes of a key's scope: a SHA-256 of the secret's identity (zero without auth-file). */
 #define KEY_SCOPE_LEN 32
@@ -86,6 +87,19 @@ typedef struct keystore_remote {
  * logging why, naming the file.
  */
 int keystore_prepare(const char *path);
+/*
+ * The file keystore_prepare left, by its identity, which keystore_open
+ * compares the file it finds with. A worker is a new program that did not
+ * prepare the store: the supervisor hands it keystore_prepared(), and the
+ * worker gives it to keystore_adopt() before it opens the store.
+ */
+typedef struct keystore_file {
+    bool known; /* prepared */
+    dev_t dev;
+    ino_t ino;
+} keystore_file;
+keystore_file keystore_prepared(void);
+void keystore_adopt(keystore_file f);
 /*
  * Opens the store at path, as keystore_prepare left it (a file missing
  * since, or another in its place, is refused), takes the clock keys age

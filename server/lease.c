@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * lease.c - node id leases in etcd (v3 JSON gateway, libcurl, jansson).
+ * lease.c - node id leases in etcd, asked through its one client (etcd.c).
  *
  * Keys under the prefix:
  *   PREFIX/nodes/N  held by the server that owns node id N, attached to its
@@ -29,12 +29,11 @@
  */
 #include "lease.h"
 
-#include "forkgate.h"
+#include "etcd.h"
 #include "log.h"
 #include "mintid.h"
 #include "state.h"
 
-#include <curl/curl.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -111,263 +110,72 @@ int lease_parse_range(const char *text, unsigned max, unsigned *lo, unsigned *hi
     return 0;
 }
 
-/* ---- base64, for etcd's byte fields ------------------------------------------------ */
-
-static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-static void b64_encode(const char *in, char *out, size_t cap) {
-    size_t n = strlen(in), o = 0;
-    for (size_t i = 0; i < n && o + 5 < cap; i += 3) {
-        uint32_t v = (uint32_t)(unsigned char)in[i] << 16;
-        if (i + 1 < n)
-            v |= (uint32_t)(unsigned char)in[i + 1] << 8;
-        if (i + 2 < n)
-            v |= (unsigned char)in[i + 2];
-        out[o++] = b64[v >> 18];
-        out[o++] = b64[(v >> 12) & 63];
-        out[o++] = i + 1 < n ? b64[(v >> 6) & 63] : '=';
-        out[o++] = i + 2 < n ? b64[v & 63] : '=';
-    }
-    out[o] = '\0';
-}
-
-static int b64_decode(const char *in, char *out, size_t cap) {
-    size_t o = 0;
-    uint32_t acc = 0;
-    int bits = 0;
-    for (const char *p = in; *p != '\0' && *p != '='; p++) {
-        const char *d = strchr(b64, *p);
-        if (d == NULL)
-            return -1;
-        acc = acc << 6 | (uint32_t)(d - b64);
-        bits += 6;
-        if (bits >= 8) {
-            bits -= 8;
-            if (o + 1 >= cap)
-                return -1;
-            out[o++] = (char)(acc >> bits);
-        }
-    }
-    out[o] = '\0';
-    return (int)o;
-}
-
-/* ---- the gateway --------------------------------------------------------------------- */
-
-typedef struct body {
-    char *data;
-    size_t len;
-} body;
-
-static size_t on_data(char *ptr, size_t size, size_t nmemb, void *userdata) {
-    body *b = userdata;
-    size_t n = size * nmemb;
-    if (b->len + n > 1 << 20)
-        return 0; /* an answer this large is not etcd's */
-    char *grown = realloc(b->data, b->len + n + 1);
-    if (grown == NULL)
-        return 0;
-    b->data = grown;
-    memcpy(b->data + b->len, ptr, n);
-    b->len += n;
-    b->data[b->len] = '\0';
-    return n;
-}
-
-/* An answer's gRPC status code, as the gateway gives it with an error; -1 if none. */
-static long grpc_code(json_t *answer) {
-    json_t *c = json_object_get(answer, "code");
-    if (!json_is_integer(c)) /* a streamed answer (keepalive) nests it */
-        c = json_object_get(json_object_get(answer, "error"), "grpc_code");
-    return json_is_integer(c) ? (long)json_integer_value(c) : -1;
-}
-
-#define GRPC_UNAUTHENTICATED 16 /* etcd: the auth token is invalid or expired */
-
-/* One POST to the endpoint in use: the parsed answer, or NULL if it could not be reached. */
-static json_t *post(lease *l, const char *path, const char *text, bool with_token) {
-    long timeout_ms = (long)l->cfg.ttl_s * 1000 / 3;
-    if (timeout_ms > 2000)
-        timeout_ms = 2000;
-    char url[256];
-    snprintf(url, sizeof url, "%s/v3/%s", l->cfg.endpoints[l->endpoint], path);
-    body b = {NULL, 0};
-    CURL *c = l->curl;
-    struct curl_slist *headers = NULL;
-    curl_easy_reset(c);
-    curl_easy_setopt(c, CURLOPT_URL, url);
-    curl_easy_setopt(c, CURLOPT_POSTFIELDS, text);
-    curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_data);
-    curl_easy_setopt(c, CURLOPT_WRITEDATA, &b);
-    curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, timeout_ms);
-    curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, timeout_ms);
-    curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
-    /* TLS as libcurl does it: the peer's certificate checked against
-     * etcd-ca (or the system's CAs) and its name; ours offered when set. */
-    if (l->cfg.ca[0] != '\0')
-        curl_easy_setopt(c, CURLOPT_CAINFO, l->cfg.ca);
-    if (l->cfg.cert[0] != '\0') {
-        curl_easy_setopt(c, CURLOPT_SSLCERT, l->cfg.cert);
-        curl_easy_setopt(c, CURLOPT_SSLKEY, l->cfg.key);
-    }
-    if (with_token && l->token[0] != '\0') {
-        char h[sizeof l->token + 32];
-        snprintf(h, sizeof h, "Authorization: %s", l->token);
-        headers = curl_slist_append(headers, h);
-        curl_easy_setopt(c, CURLOPT_HTTPHEADER, headers);
-    }
-    CURLcode rc = curl_easy_perform(c);
-    long status = 0;
-    curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
-    json_t *answer = NULL;
-    if (rc == CURLE_OK && b.data != NULL)
-        answer = json_loads(b.data, 0, NULL);
-    if (answer == NULL || status != 200)
-        log_msg(LOG_DEBUG, "etcd %s: %s (HTTP %ld)", url, rc != CURLE_OK ? curl_easy_strerror(rc) : "answered", status);
-    curl_slist_free_all(headers);
-    free(b.data);
-    return answer;
-}
+/* ---- requests to etcd (etcd.c) ------------------------------------------------------ */
 
 /*
- * Gets an auth token for etcd-user. True with it in l->token; false if etcd
- * could not be reached or refused (said once, without the password).
+ * Told by the client when each request starts and ends: the event loop
+ * reads from these atomics whether etcd answers (lease_etcd_unreachable).
  */
-static bool authenticate(lease *l) {
-    json_t *req = json_pack("{s:s,s:s}", "name", l->cfg.user, "password", l->cfg.password);
-    char *text = req != NULL ? json_dumps(req, JSON_COMPACT) : NULL;
-    json_decref(req);
-    if (text == NULL)
-        return false;
-    json_t *a = post(l, "auth/authenticate", text, false);
-    /* The request held the password: not left in freed memory. */
-    explicit_bzero(text, strlen(text));
-    free(text);
-    if (a == NULL)
-        return false;
-    const char *token = json_string_value(json_object_get(a, "token"));
-    bool ok = token != NULL && token[0] != '\0' && strlen(token) < sizeof l->token;
-    if (ok) {
-        memcpy(l->token, token, strlen(token) + 1);
-        if (l->auth_failed)
-            log_msg(LOG_INFO, "node lease: etcd accepted etcd-user '%s' again", l->cfg.user);
-        l->auth_failed = false;
-    } else if (!l->auth_failed) {
-        const char *why = json_string_value(json_object_get(a, "error"));
-        log_msg(LOG_ERROR, "node lease: etcd refused etcd-user '%s' with the password of etcd-password-file: %s",
-                l->cfg.user, why != NULL ? why : "no token in its answer");
-        l->auth_failed = true;
+static void on_ask(void *ctx, bool asking, etcd_status status) {
+    lease *l = ctx;
+    if (asking) {
+        atomic_store(&l->asking_since_ns, lease_clock_ns());
+        return;
     }
-    json_decref(a);
-    return ok;
-}
-
-/*
- * POSTs request to path on one endpoint after another until one answers.
- * Returns the parsed answer (caller frees), or NULL if none could be
- * reached. An error etcd itself reports ({"error": ...}, e.g. "requested
- * lease not found") is an answer: etcd was reached. With etcd-user, a
- * token is got first, and got again once when etcd says it has expired.
- */
-static json_t *call(lease *l, const char *path, json_t *request) {
-    char *text = json_dumps(request, JSON_COMPACT);
-    json_decref(request);
-    if (text == NULL)
-        return NULL;
-    json_t *answer = NULL;
-    atomic_store(&l->asking_since_ns, lease_clock_ns());
-    for (int tries = 0; tries < l->cfg.nendpoints && answer == NULL; tries++) {
-        bool authed = l->cfg.user[0] == '\0' || l->token[0] != '\0' || authenticate(l);
-        if (authed)
-            answer = post(l, path, text, true);
-        if (answer != NULL && l->cfg.user[0] != '\0' && grpc_code(answer) == GRPC_UNAUTHENTICATED) {
-            /* Tokens expire (etcd's auth-token-ttl) and die with a
-             * restart of the member that issued them: get a new one. */
-            json_decref(answer);
-            answer = NULL;
-            l->token[0] = '\0';
-            if (authenticate(l))
-                answer = post(l, path, text, true);
-        }
-        if (answer == NULL)
-            l->endpoint = (l->endpoint + 1) % l->cfg.nendpoints;
-    }
-    free(text);
-    atomic_store(&l->unreachable, answer == NULL);
+    atomic_store(&l->unreachable, !etcd_answered(status));
     atomic_store(&l->asking_since_ns, 0);
-    return answer;
 }
 
-/* A decimal of s[0..len) in 0..INT64_MAX: digits only, no sign, no overflow. */
-static bool parse_i64(const char *s, size_t len, int64_t *out) {
-    if (len == 0 || len > 19)
-        return false;
-    int64_t v = 0;
-    for (size_t i = 0; i < len; i++) {
-        if (s[i] < '0' || s[i] > '9' || v > (INT64_MAX - (s[i] - '0')) / 10)
-            return false;
-        v = v * 10 + (s[i] - '0');
-    }
-    *out = v;
-    return true;
+void lease_etcd_config(const lease_config *cfg, const char *who, etcd_config *out) {
+    _Static_assert(sizeof out->endpoints == sizeof cfg->endpoints && sizeof out->ca == sizeof cfg->ca &&
+                       sizeof out->cert == sizeof cfg->cert && sizeof out->key == sizeof cfg->key &&
+                       sizeof out->user == sizeof cfg->user && sizeof out->password == sizeof cfg->password,
+                   "lease_config's etcd settings are etcd_config's");
+    memset(out, 0, sizeof *out);
+    memcpy(out->endpoints, cfg->endpoints, sizeof out->endpoints);
+    out->nendpoints = cfg->nendpoints;
+    memcpy(out->ca, cfg->ca, sizeof out->ca);
+    memcpy(out->cert, cfg->cert, sizeof out->cert);
+    memcpy(out->key, cfg->key, sizeof out->key);
+    memcpy(out->user, cfg->user, sizeof out->user);
+    memcpy(out->password, cfg->password, sizeof out->password);
+    /* A third of the TTL for one endpoint, at most 2 s: a keepalive that
+     * meets a dead endpoint still has time for another. */
+    out->timeout_ms = (long)cfg->ttl_s * 1000 / 3;
+    if (out->timeout_ms > 2000)
+        out->timeout_ms = 2000;
+    snprintf(out->who, sizeof out->who, "%s", who);
 }
 
-/* An int64 field, which the gateway writes as a JSON string; -1 if absent or malformed. */
-static int64_t int_field(json_t *obj, const char *name) {
-    json_t *v = json_object_get(obj, name);
-    int64_t out;
-    if (json_is_string(v) && parse_i64(json_string_value(v), strlen(json_string_value(v)), &out))
-        return out;
-    if (json_is_integer(v) && json_integer_value(v) >= 0)
-        return (int64_t)json_integer_value(v);
-    return -1;
+static void key_of(lease *l, const char *kind, unsigned node, char *key, size_t cap) {
+    snprintf(key, cap, "%s/%s/%u", l->cfg.prefix, kind, node);
 }
 
-/* An error etcd reported, such as "no leader" during an election. */
-static bool etcd_error(json_t *answer) { return json_object_get(answer, "error") != NULL; }
-
-static void key_of(lease *l, const char *kind, unsigned node, char *b64key, size_t cap) {
-    char key[256];
-    snprintf(key, sizeof key, "%s/%s/%u", l->cfg.prefix, kind, node);
-    b64_encode(key, b64key, cap);
-}
-
-/* Grants a lease; 0 if etcd could not be reached. */
+/* Grants a lease; 0 if etcd could not be reached or granted none. */
 static uint64_t etcd_grant(lease *l, uint64_t *sent_ns) {
     *sent_ns = lease_clock_ns();
-    json_t *a = call(l, "lease/grant", json_pack("{s:i}", "TTL", (json_int_t)l->cfg.ttl_s));
-    if (a == NULL)
-        return 0;
-    int64_t id = int_field(a, "ID");
-    int64_t ttl = int_field(a, "TTL");
-    json_decref(a);
-    return ttl > 0 && id > 0 ? (uint64_t)id : 0;
+    etcd_error err;
+    uint64_t id;
+    int64_t ttl;
+    return etcd_lease_grant(l->etcd, (int64_t)l->cfg.ttl_s, &id, &ttl, &err) == ETCD_OK ? id : 0;
 }
 
 /* Revokes a lease (and deletes the keys attached to it); false if etcd could not be reached. */
 static bool etcd_revoke(lease *l, uint64_t id) {
-    char ids[32];
-    snprintf(ids, sizeof ids, "%" PRIu64, id);
-    json_t *a = call(l, "lease/revoke", json_pack("{s:s}", "ID", ids));
-    json_decref(a);
-    return a != NULL;
+    etcd_error err;
+    return etcd_answered(etcd_lease_revoke(l->etcd, id, &err));
 }
 
 /* Creates nodes/N under the lease if no one holds it. -1: etcd unreachable. */
 static int try_node(lease *l, unsigned node, uint64_t id) {
-    char key[512], value[256], ids[32];
+    char key[256];
     key_of(l, "nodes", node, key, sizeof key);
-    b64_encode(l->owner, value, sizeof value);
-    snprintf(ids, sizeof ids, "%" PRIu64, id);
-    json_t *a = call(l, "kv/txn",
-                     json_pack("{s:[{s:s,s:s,s:s,s:s}],s:[{s:{s:s,s:s,s:s}}]}", "compare", "key", key, "target",
-                               "CREATE", "result", "EQUAL", "create_revision", "0", "success", "request_put", "key",
-                               key, "value", value, "lease", ids));
-    if (a == NULL || etcd_error(a)) {
-        json_decref(a);
+    etcd_error err;
+    bool won;
+    json_t *a = etcd_txn(l->etcd, json_pack("[o]", etcd_cmp_absent(key)),
+                         json_pack("[o]", etcd_op_put(key, l->owner, strlen(l->owner), id)), json_array(), &won, &err);
+    if (a == NULL)
         return -1;
-    }
-    int won = json_is_true(json_object_get(a, "succeeded"));
     json_decref(a);
     return won;
 }
@@ -379,29 +187,25 @@ static int try_node(lease *l, unsigned node, uint64_t id) {
  * any time.
  */
 static int read_mark(lease *l, unsigned node, int64_t *mark, char *bad, size_t badcap) {
-    char key[512];
+    char key[256], text[64];
     key_of(l, "marks", node, key, sizeof key);
-    json_t *a = call(l, "kv/range", json_pack("{s:s}", "key", key));
-    if (a == NULL || etcd_error(a)) {
-        json_decref(a);
-        return -1;
+    etcd_error err;
+    json_t *a = etcd_range(l->etcd, key, NULL, false, &err);
+    if (a == NULL && err.status == ETCD_MALFORMED) {
+        snprintf(bad, badcap, "(%s)", err.text);
+        return -2;
     }
+    if (a == NULL)
+        return -1;
     *mark = 0;
     int rc = 0;
-    json_t *kvs = json_object_get(a, "kvs");
-    if (json_is_array(kvs) && json_array_size(kvs) > 0) {
-        char text[64];
-        const char *v = json_string_value(json_object_get(json_array_get(kvs, 0), "value"));
-        int n = v != NULL ? b64_decode(v, text, sizeof text) : -1;
-        if (n <= 0 || !parse_i64(text, (size_t)n, mark)) {
-            if (n > 0)
-                mintid_escape(text, (size_t)n, bad, badcap);
-            else
-                snprintf(bad, badcap, "%s", v != NULL ? "(not base64, or too long)" : "(no value)");
-            rc = -2;
-        }
-    } else if (kvs != NULL && !json_is_array(kvs)) {
-        snprintf(bad, badcap, "(an answer without a list of keys)");
+    json_t *kv = etcd_kv(a, 0);
+    long n = kv != NULL ? etcd_kv_text(kv, "value", text, sizeof text) : 0;
+    if (kv != NULL && (n <= 0 || !etcd_parse_i64(text, (size_t)n, mark))) {
+        if (n > 0)
+            mintid_escape(text, (size_t)n, bad, badcap);
+        else
+            snprintf(bad, badcap, "(%s)", n == 0 ? "empty" : etcd_b64_why(n));
         rc = -2;
     }
     json_decref(a);
@@ -417,53 +221,44 @@ static int read_mark(lease *l, unsigned node, int64_t *mark, char *bad, size_t b
 enum { RELEASED_KEEP, RELEASED_CLEAR, RELEASED_SET };
 
 static int write_mark(lease *l, unsigned node, uint64_t id, int64_t mark, int released) {
-    char nkey[512], mkey[512], rkey[512], value[64], text[32], ids[32], owner[256];
+    char nkey[256], mkey[256], rkey[256], text[32];
     key_of(l, "nodes", node, nkey, sizeof nkey);
     key_of(l, "marks", node, mkey, sizeof mkey);
     key_of(l, "released", node, rkey, sizeof rkey);
-    snprintf(text, sizeof text, "%" PRId64, mark);
-    b64_encode(text, value, sizeof value);
-    b64_encode(l->owner, owner, sizeof owner);
-    snprintf(ids, sizeof ids, "%" PRIu64, id);
-    json_t *ops = json_pack("[{s:{s:s,s:s}}]", "request_put", "key", mkey, "value", value);
-    if (released == RELEASED_CLEAR)
-        json_array_append_new(ops, json_pack("{s:{s:s}}", "request_delete_range", "key", rkey));
-    else if (released == RELEASED_SET)
-        json_array_append_new(ops, json_pack("{s:{s:s,s:s}}", "request_put", "key", rkey, "value", owner));
-    json_t *a = call(l, "kv/txn",
-                     json_pack("{s:[{s:s,s:s,s:s,s:s}],s:o}", "compare", "key", nkey, "target", "LEASE", "result",
-                               "EQUAL", "lease", ids, "success", ops));
-    if (a == NULL || etcd_error(a)) {
-        json_decref(a);
-        return -1;
+    int len = snprintf(text, sizeof text, "%" PRId64, mark);
+    json_t *ops = json_pack("[o]", etcd_op_put(mkey, text, (size_t)len, 0));
+    json_t *more = released == RELEASED_CLEAR ? etcd_op_delete(rkey)
+                   : released == RELEASED_SET ? etcd_op_put(rkey, l->owner, strlen(l->owner), 0)
+                                              : NULL;
+    if (released != RELEASED_KEEP && json_array_append_new(ops, more) != 0) {
+        json_decref(ops);
+        ops = NULL; /* not sent without it */
     }
-    int ok = json_is_true(json_object_get(a, "succeeded"));
+    etcd_error err;
+    bool ok;
+    json_t *a = etcd_txn(l->etcd, json_pack("[o]", etcd_cmp_lease(nkey, id)), ops, json_array(), &ok, &err);
+    if (a == NULL)
+        return -1;
     json_decref(a);
     return ok ? 0 : -2;
 }
 
 /* Whether PREFIX/released/N is there: 1 or 0; -1 if etcd could not be reached. */
 static int read_released(lease *l, unsigned node) {
-    char key[512];
+    char key[256];
     key_of(l, "released", node, key, sizeof key);
-    json_t *a = call(l, "kv/range", json_pack("{s:s,s:b}", "key", key, "keys_only", 1));
-    if (a == NULL || etcd_error(a)) {
-        json_decref(a);
+    etcd_error err;
+    json_t *a = etcd_range(l->etcd, key, NULL, true, &err);
+    if (a == NULL)
         return -1;
-    }
-    json_t *kvs = json_object_get(a, "kvs");
-    int rc = json_is_array(kvs) && json_array_size(kvs) > 0;
+    int rc = etcd_kv(a, 0) != NULL;
     json_decref(a);
     return rc;
 }
 
 /* ---- the node space's marker ------------------------------------------------------------ */
 
-static void cluster_key(const lease *l, char *b64key, size_t cap) {
-    char key[256];
-    snprintf(key, sizeof key, "%s/cluster", l->cfg.prefix);
-    b64_encode(key, b64key, cap);
-}
+static void cluster_key(const lease *l, char *key, size_t cap) { snprintf(key, cap, "%s/cluster", l->cfg.prefix); }
 
 /*
  * Parses a marker, "mintid-cluster <32 hex> floor <Unix ms>": true with
@@ -481,7 +276,7 @@ static bool parse_cluster(const char *text, char id[LEASE_CLUSTER_ID_LEN + 1], i
     if (strncmp(hex + LEASE_CLUSTER_ID_LEN, mid, ml) != 0)
         return false;
     const char *num = hex + LEASE_CLUSTER_ID_LEN + ml;
-    if (!parse_i64(num, strlen(num), floor))
+    if (!etcd_parse_i64(num, strlen(num), floor))
         return false;
     memcpy(id, hex, LEASE_CLUSTER_ID_LEN);
     id[LEASE_CLUSTER_ID_LEN] = '\0';
@@ -490,22 +285,18 @@ static bool parse_cluster(const char *text, char id[LEASE_CLUSTER_ID_LEN + 1], i
 
 /* The marker's text: 1 with it in text, 0 if there is none, -1 if etcd could not be reached. */
 static int read_cluster(lease *l, char *text, size_t cap) {
-    char key[512];
+    char key[256];
     cluster_key(l, key, sizeof key);
-    json_t *a = call(l, "kv/range", json_pack("{s:s}", "key", key));
-    if (a == NULL || etcd_error(a)) {
-        json_decref(a);
+    etcd_error err;
+    json_t *a = etcd_range(l->etcd, key, NULL, false, &err);
+    if (a == NULL)
         return -1;
-    }
-    json_t *kvs = json_object_get(a, "kvs");
-    int rc = 0;
+    json_t *kv = etcd_kv(a, 0);
     text[0] = '\0';
-    if (json_is_array(kvs) && json_array_size(kvs) > 0) {
-        const char *v = json_string_value(json_object_get(json_array_get(kvs, 0), "value"));
-        if (v == NULL || b64_decode(v, text, cap) < 0)
-            snprintf(text, cap, "(not base64, or too long)");
-        rc = 1;
-    }
+    long n = kv != NULL ? etcd_kv_text(kv, "value", text, cap) : 0;
+    if (n < 0)
+        snprintf(text, cap, "(%s)", etcd_b64_why(n));
+    int rc = kv != NULL;
     json_decref(a);
     return rc;
 }
@@ -581,28 +372,22 @@ static int check_cluster(lease *l) {
  * not, said why; -1: etcd could not be reached.
  */
 static int confirm(lease *l, unsigned node, uint64_t id) {
-    char nkey[512], ckey[512], owner[256], marker[256], ids[32];
+    char nkey[256], ckey[256];
     key_of(l, "nodes", node, nkey, sizeof nkey);
     cluster_key(l, ckey, sizeof ckey);
-    b64_encode(l->owner, owner, sizeof owner);
-    b64_encode(l->cluster, marker, sizeof marker);
-    snprintf(ids, sizeof ids, "%" PRIu64, id);
-    json_t *a = call(l, "kv/txn",
-                     json_pack("{s:[{s:s,s:s,s:s,s:s},{s:s,s:s,s:s,s:s},{s:s,s:s,s:s,s:s}],s:[{s:{s:s}}]}", "compare",
-                               "key", nkey, "target", "LEASE", "result", "EQUAL", "lease", ids, "key", nkey, "target",
-                               "VALUE", "result", "EQUAL", "value", owner, "key", ckey, "target", "VALUE", "result",
-                               "EQUAL", "value", marker, "failure", "request_range", "key", ckey));
-    if (a == NULL || etcd_error(a)) {
-        json_decref(a);
+    etcd_error err;
+    bool ok;
+    json_t *a =
+        etcd_txn(l->etcd,
+                 json_pack("[o,o,o]", etcd_cmp_lease(nkey, id), etcd_cmp_value(nkey, l->owner, strlen(l->owner)),
+                           etcd_cmp_value(ckey, l->cluster, strlen(l->cluster))),
+                 json_array(), json_pack("[o]", etcd_op_range(ckey)), &ok, &err);
+    if (a == NULL)
         return -1;
-    }
-    int ok = json_is_true(json_object_get(a, "succeeded"));
     if (!ok) {
-        json_t *r = json_object_get(json_array_get(json_object_get(a, "responses"), 0), "response_range");
-        json_t *kvs = json_object_get(r, "kvs");
-        const char *v = json_string_value(json_object_get(json_array_get(kvs, 0), "value"));
-        char text[160] = "";
-        bool same = v != NULL && b64_decode(v, text, sizeof text) >= 0 && strcmp(text, l->cluster) == 0;
+        char text[160];
+        bool same = etcd_kv_text(etcd_kv(etcd_txn_range(a, 0), 0), "value", text, sizeof text) >= 0 &&
+                    strcmp(text, l->cluster) == 0;
         if (same)
             log_msg(LOG_ERROR,
                     "node lease: %s/nodes/%u is no longer ours (deleted, or held by another lease); stopped minting "
@@ -620,20 +405,13 @@ static int confirm(lease *l, unsigned node, uint64_t id) {
 
 /*
  * Keeps the lease alive; returns the TTL granted, 0 if the lease is gone
- * (expired or revoked: etcd answers without a TTL, as its JSON leaves a
- * zero out), -1 if etcd did not answer or answered with an error (try
- * again; l->unreachable tells which).
+ * (expired or revoked), -1 if etcd did not answer or answered with an error
+ * (try again; l->unreachable tells which).
  */
 static int64_t etcd_keepalive(lease *l, uint64_t id) {
-    char ids[32];
-    snprintf(ids, sizeof ids, "%" PRIu64, id);
-    json_t *a = call(l, "lease/keepalive", json_pack("{s:s}", "ID", ids));
-    json_t *result = a != NULL && !etcd_error(a) ? json_object_get(a, "result") : NULL;
-    int64_t ttl = -1;
-    if (json_is_object(result))
-        ttl = json_object_get(result, "TTL") == NULL ? 0 : int_field(result, "TTL");
-    json_decref(a);
-    return ttl;
+    etcd_error err;
+    int64_t ttl;
+    return etcd_lease_keepalive(l->etcd, id, &ttl, &err) == ETCD_OK ? ttl : -1;
 }
 
 /* ---- acquiring ---------------------------------------------------------------------- */
@@ -679,29 +457,23 @@ static bool claim_here(lease *l, unsigned node) {
  */
 static int range_prefix(lease *l, const char *kind, bool keys_only, void (*each)(void *, unsigned, const char *),
                         void *ctx) {
-    char from[256], to[256], bfrom[512], bto[512];
+    char from[256], to[256];
     size_t n = (size_t)snprintf(from, sizeof from, "%s/%s/", l->cfg.prefix, kind);
     memcpy(to, from, n + 1);
     to[n - 1] = (char)('/' + 1); /* every key that starts with `from` sorts before this */
-    b64_encode(from, bfrom, sizeof bfrom);
-    b64_encode(to, bto, sizeof bto);
-    json_t *a = call(l, "kv/range", json_pack("{s:s,s:s,s:b}", "key", bfrom, "range_end", bto, "keys_only", keys_only));
-    if (a == NULL || etcd_error(a)) {
-        json_decref(a);
+    etcd_error err;
+    json_t *a = etcd_range(l->etcd, from, to, keys_only, &err), *kv;
+    if (a == NULL)
         return -1;
-    }
-    json_t *kvs = json_object_get(a, "kvs"), *kv;
-    size_t i;
-    json_array_foreach(kvs, i, kv) {
+    for (size_t i = 0; (kv = etcd_kv(a, i)) != NULL; i++) {
         char key[256], value[64];
-        const char *k = json_string_value(json_object_get(kv, "key"));
-        const char *v = json_string_value(json_object_get(kv, "value"));
         int64_t node;
-        if (k == NULL || b64_decode(k, key, sizeof key) <= (int)n || !parse_i64(key + n, strlen(key + n), &node) ||
-            node >= LEASE_NODE_IDS)
+        long kn = etcd_kv_text(kv, "key", key, sizeof key);
+        if (kn <= (long)n || !etcd_parse_i64(key + n, (size_t)kn - n, &node) || node >= LEASE_NODE_IDS)
             continue;
-        if (v == NULL || b64_decode(v, value, sizeof value) < 0)
-            snprintf(value, sizeof value, "%s", v == NULL ? "(no value)" : "(not base64, or too long)");
+        long vn = etcd_kv_text(kv, "value", value, sizeof value);
+        if (vn < 0)
+            snprintf(value, sizeof value, "(%s)", etcd_b64_why(vn));
         each(ctx, (unsigned)node, value);
     }
     json_decref(a);
@@ -743,7 +515,7 @@ static void on_mark(void *ctx, unsigned node, const char *value) {
     int64_t mark;
     if (node < p->l->cfg.range_lo || node > p->l->cfg.range_hi)
         return;
-    bool ok = parse_i64(value, strlen(value), &mark);
+    bool ok = etcd_parse_i64(value, strlen(value), &mark);
     p->marks[node - p->l->cfg.range_lo] = ok ? mark : -1;
     if (!ok) {
         char shown[MINTID_ESCAPED_MAX];
@@ -929,14 +701,12 @@ static int acquire(lease *l) {
 
 static bool stopping(lease *l) { return atomic_load(&l->stop); }
 
-/* Sleeps up to ms, out of the fork gate, waking early when asked to stop. */
+/* Sleeps up to ms, waking early when asked to stop. */
 static void nap(lease *l, unsigned ms) {
-    fork_gate_leave();
     for (unsigned slept = 0; slept < ms && !stopping(l); slept += 20) {
         struct timespec ts = {0, 20 * 1000000L};
         nanosleep(&ts, NULL);
     }
-    fork_gate_enter();
 }
 
 /* Keeps the mark in etcd at least half of reserve-ahead ahead of the clock. */
@@ -966,8 +736,6 @@ static void *run(void *arg) {
         tick_ms = 20;
     uint64_t next_keepalive = lease_clock_ns() + keepalive_every;
     int last_rc = 0; /* the last failure to acquire, said once */
-    /* Held but while napping: forkgate.h. */
-    fork_gate_enter();
     while (!stopping(l)) {
         uint64_t id = atomic_load(&l->id);
         if (id == 0) {
@@ -1024,7 +792,6 @@ static void *run(void *arg) {
         next_keepalive = sent + keepalive_every;
         renew_mark(l, id);
     }
-    fork_gate_leave();
     return NULL;
 }
 
@@ -1040,7 +807,7 @@ static bool random_hex(char *out, size_t digits) {
     return true;
 }
 
-/* libcurl and the value of our keys, for lease_start and lease_init_cluster. */
+/* The etcd client and the value of our keys, for lease_start and lease_init_cluster. */
 static int lease_open(lease *l, const lease_config *cfg) {
     memset(l, 0, sizeof *l);
     l->cfg = *cfg;
@@ -1053,50 +820,19 @@ static int lease_open(lease *l, const lease_config *cfg) {
         return -1;
     }
     snprintf(l->owner, sizeof l->owner, "%s pid %ld instance %s", host, (long)getpid(), instance);
-    curl_global_init(CURL_GLOBAL_DEFAULT);
-    l->curl = curl_easy_init();
-    if (l->curl == NULL) {
-        log_msg(LOG_ERROR, "node lease: libcurl could not start");
-        return -1;
-    }
-    return 0;
+    etcd_config ec;
+    lease_etcd_config(cfg, "node lease", &ec);
+    ec.on_ask = on_ask;
+    ec.on_ask_ctx = l;
+    l->etcd = etcd_open(&ec);
+    explicit_bzero(ec.password, sizeof ec.password);
+    return l->etcd != NULL ? 0 : -1;
 }
 
 static void lease_close(lease *l) {
-    if (l->curl != NULL)
-        curl_easy_cleanup(l->curl);
-    l->curl = NULL;
-    explicit_bzero(l->token, sizeof l->token);
+    etcd_close(l->etcd);
+    l->etcd = NULL;
     explicit_bzero(l->cfg.password, sizeof l->cfg.password);
-    curl_global_cleanup();
-}
-
-lease *lease_client_open(const lease_config *cfg) {
-    lease *l = malloc(sizeof *l);
-    if (l == NULL || lease_open(l, cfg) != 0) {
-        if (l != NULL)
-            lease_close(l);
-        free(l);
-        return NULL;
-    }
-    return l;
-}
-
-char *lease_client_call(lease *l, const char *path, const char *json_text) {
-    json_t *req = json_loads(json_text, 0, NULL);
-    if (req == NULL)
-        return NULL;
-    json_t *answer = call(l, path, req);
-    char *text = answer != NULL ? json_dumps(answer, JSON_COMPACT) : NULL;
-    json_decref(answer);
-    return text;
-}
-
-void lease_client_close(lease *l) {
-    if (l == NULL)
-        return;
-    lease_close(l);
-    free(l);
 }
 
 int lease_start(lease *l, const lease_config *cfg, unsigned wait_s) {
@@ -1190,26 +926,24 @@ void lease_stop(lease *l, int64_t last_issued_ms) {
 #define RELEASE_BATCH 40 /* two compares a node id: under etcd's default of 128 operations a transaction */
 
 static int release_batch(lease *l, unsigned lo, unsigned hi, bool *done) {
+    static const char value[] = "mintid init";
     json_t *cmp = json_array(), *ops = json_array();
-    char value[64];
-    b64_encode("mintid init", value, sizeof value);
-    for (unsigned n = lo; n <= hi; n++) {
-        char nkey[512], mkey[512], rkey[512];
+    for (unsigned n = lo; n <= hi && cmp != NULL; n++) {
+        char nkey[256], mkey[256], rkey[256];
         key_of(l, "nodes", n, nkey, sizeof nkey);
         key_of(l, "marks", n, mkey, sizeof mkey);
         key_of(l, "released", n, rkey, sizeof rkey);
-        json_array_append_new(cmp, json_pack("{s:s,s:s,s:s,s:s}", "key", nkey, "target", "CREATE", "result", "EQUAL",
-                                             "create_revision", "0"));
-        json_array_append_new(cmp, json_pack("{s:s,s:s,s:s,s:s}", "key", mkey, "target", "CREATE", "result", "EQUAL",
-                                             "create_revision", "0"));
-        json_array_append_new(ops, json_pack("{s:{s:s,s:s}}", "request_put", "key", rkey, "value", value));
+        if (json_array_append_new(cmp, etcd_cmp_absent(nkey)) != 0 ||
+            json_array_append_new(cmp, etcd_cmp_absent(mkey)) != 0 ||
+            json_array_append_new(ops, etcd_op_put(rkey, value, sizeof value - 1, 0)) != 0) {
+            json_decref(cmp);
+            cmp = NULL; /* not sent with a part missing */
+        }
     }
-    json_t *a = call(l, "kv/txn", json_pack("{s:o,s:o}", "compare", cmp, "success", ops));
-    if (a == NULL || etcd_error(a)) {
-        json_decref(a);
+    etcd_error err;
+    json_t *a = etcd_txn(l->etcd, cmp, ops, json_array(), done, &err);
+    if (a == NULL)
         return -1;
-    }
-    *done = json_is_true(json_object_get(a, "succeeded"));
     json_decref(a);
     return 0;
 }
@@ -1242,24 +976,20 @@ int lease_init_cluster(const lease_config *cfg, int64_t floor_ms, char id_out[LE
     if (lease_open(&l, cfg) != 0 || !random_hex(id_out, LEASE_CLUSTER_ID_LEN))
         goto out;
     id_out[LEASE_CLUSTER_ID_LEN] = '\0';
-    char text[160], key[512], value[256], found[160];
-    snprintf(text, sizeof text, "mintid-cluster %s floor %" PRId64, id_out, floor_ms);
+    char text[160], key[256], found[160];
+    int len = snprintf(text, sizeof text, "mintid-cluster %s floor %" PRId64, id_out, floor_ms);
     cluster_key(&l, key, sizeof key);
-    b64_encode(text, value, sizeof value);
     /* Created only if there is no marker: a node space is initialised once. */
-    json_t *a =
-        call(&l, "kv/txn",
-             json_pack("{s:[{s:s,s:s,s:s,s:s}],s:[{s:{s:s,s:s}}]}", "compare", "key", key, "target", "CREATE", "result",
-                       "EQUAL", "create_revision", "0", "success", "request_put", "key", key, "value", value));
-    if (a == NULL || etcd_error(a)) {
-        const char *why = a != NULL ? json_string_value(json_object_get(a, "error")) : NULL;
-        log_msg(LOG_ERROR, "init: etcd at %s%s: %s", cfg->endpoints[0],
+    etcd_error err;
+    bool created;
+    json_t *a = etcd_txn(l.etcd, json_pack("[o]", etcd_cmp_absent(key)),
+                         json_pack("[o]", etcd_op_put(key, text, (size_t)len, 0)), json_array(), &created, &err);
+    if (a == NULL) {
+        log_msg(LOG_ERROR, "init: etcd at %s%s %s: %s", cfg->endpoints[0],
                 cfg->nendpoints > 1 ? " (and the other endpoints)" : "",
-                why != NULL ? why : "unreachable, or its answer was not understood");
-        json_decref(a);
+                etcd_answered(err.status) ? "answered with an error" : "is unreachable", err.text);
         goto out;
     }
-    bool created = json_is_true(json_object_get(a, "succeeded"));
     json_decref(a);
     if (!created) {
         char shown[MINTID_ESCAPED_MAX];

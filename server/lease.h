@@ -2,12 +2,13 @@
 /*
  * lease.h - node ids leased from etcd, so that many servers never share one.
  *
- * A thread does all the talking to etcd (its v3 JSON gateway, over libcurl,
- * with TLS and an auth token when configured): it acquires a free node id in
- * the configured range under a lease, in a node space `mintidd init`
+ * A thread does all the talking to etcd (through etcd.h's client, with TLS
+ * and an auth token when configured): it acquires a free node id in the
+ * configured range under a lease, in a node space `mintidd init`
  * initialised, keeps the lease alive and confirms its key, and keeps a
- * high-water mark of timestamps in etcd ahead of use. The event loop only reads the lease's state, which is published
- * through atomics, and never waits for etcd.
+ * high-water mark of timestamps in etcd ahead of use. The event loop only
+ * reads the lease's state, which is published through atomics, and never
+ * waits for etcd.
  */
 #ifndef MINTIDD_LEASE_H
 #define MINTIDD_LEASE_H
@@ -19,7 +20,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define LEASE_MAX_ENDPOINTS 8
+#define LEASE_MAX_ENDPOINTS 8 /* etcd.h's ETCD_MAX_ENDPOINTS */
+
+struct etcd;
+struct etcd_config;
 
 /* Node ids a lease can take: 0..65535, the widest node field (sonyflake's); node-range is checked
  * against config_node_max(), which is never more. */
@@ -65,8 +69,7 @@ typedef struct lease {
     pthread_t thread;
     bool running;
     /* The thread's own. */
-    void *curl;
-    int endpoint;      /* the endpoint in use */
+    struct etcd *etcd;
     int64_t last_node; /* to try first when acquiring again */
     uint64_t stale_id; /* a lease given up while etcd was unreachable, to revoke when it is back */
     uint64_t bad_logged[LEASE_NODE_IDS / 64];     /* node ids whose mark in etcd did not parse, said once each */
@@ -75,8 +78,6 @@ typedef struct lease {
     char cluster[160]; /* the marker's text as found at start: every acquisition and confirmation compares it */
     char cluster_id[LEASE_CLUSTER_ID_LEN + 1]; /* ...and its id */
     int64_t cluster_floor;                     /* the marker's floor: no node id's IDs at or before it */
-    char token[512];                           /* etcd's auth token, empty while none */
-    bool auth_failed;                          /* the last authentication was refused (said once) */
     int cluster_problem;                       /* the last thing wrong with the marker (said once), 0 if none */
 } lease;
 
@@ -119,16 +120,12 @@ int lease_cluster_save(const char *dir, const char *id);
 const char *lease_cluster_id(const lease *l);
 
 /*
- * An etcd client on the lease's endpoints, TLS and authentication, for
- * requests of other subsystems (the idempotency keys, keys_etcd.c) made on
- * a thread of their own, one at a time: lease_client_open() copies cfg
- * (NULL after logging why); lease_client_call() POSTs the JSON text to
- * /v3/path, trying one endpoint after another, and returns the answer's
- * JSON text (the caller frees it), or NULL if none answered.
+ * The settings of an etcd client (etcd.h) on cfg's endpoints, TLS and user,
+ * its requests timed by cfg's TTL, its log lines starting with who: for the
+ * lease's own client and for other subsystems' (the idempotency keys,
+ * keys_etcd.c). out holds the password: zero it once the client is open.
  */
-lease *lease_client_open(const lease_config *cfg);
-char *lease_client_call(lease *l, const char *path, const char *json_text);
-void lease_client_close(lease *l);
+void lease_etcd_config(const lease_config *cfg, const char *who, struct etcd_config *out);
 
 /* Releases the node: the final mark is written and the lease revoked. */
 void lease_stop(lease *l, int64_t last_issued_ms);

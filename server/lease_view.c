@@ -3,8 +3,8 @@
  * lease_view.c - what the service reads of a node lease: whether it is
  * held and usable, on the clock leases are fenced on. Only the lease's
  * atomics are read, and nothing here talks to etcd, so the service and the
- * protocol handlers link without lease.c and what it needs (libcurl,
- * jansson): the handler fuzzer links them so.
+ * protocol handlers link without lease.c and its etcd client (etcd.c,
+ * libcurl, jansson): the handler fuzzer links them so.
  */
 #include "lease.h"
 

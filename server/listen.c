@@ -205,7 +205,6 @@ int server_listen(server *srv, proto p, const char *address, bool tls) {
      * in use is found before the state is touched, and no connection is
      * taken in (not even into the kernel's backlog) before the server is
      * ready to serve it. */
-    struct evconnlistener **lev = tls ? &srv->tls_listeners[p] : &srv->listeners[p];
     /* Two settings naming one address would both bind (neither listens
      * yet) and the second fail only at listen(): refuse it here. */
     for (int q = 0; q < PROTO_COUNT; q++) {
@@ -232,11 +231,19 @@ int server_listen(server *srv, proto p, const char *address, bool tls) {
         return -1;
     }
     freeaddrinfo(res);
+    if (server_listen_fd(srv, p, fd, tls) != 0)
+        return -1;
+    log_msg(LOG_INFO, "serving %s on %s", label, address);
+    return 0;
+}
+
+int server_listen_fd(server *srv, proto p, int fd, bool tls) {
+    struct evconnlistener **lev = tls ? &srv->tls_listeners[p] : &srv->listeners[p];
     /* A backlog of 0: libevent leaves listen() to server_accept(). */
     *lev = evconnlistener_new(srv->base, on_accept, srv, LEV_OPT_CLOSE_ON_FREE | LEV_OPT_DISABLED, 0, fd);
     if (*lev == NULL) {
         close(fd);
-        log_msg(LOG_ERROR, "%s: cannot listen on %s: out of memory", label, address);
+        log_msg(LOG_ERROR, "out of memory");
         return -1;
     }
     evconnlistener_set_error_cb(*lev, on_accept_error);
@@ -253,7 +260,6 @@ int server_listen(server *srv, proto p, const char *address, bool tls) {
             return -1;
         srv->started = true;
     }
-    log_msg(LOG_INFO, "serving %s on %s", label, address);
     return 0;
 }
 

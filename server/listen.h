@@ -18,6 +18,12 @@
  * or -1 after logging why.
  */
 int server_listen(server *srv, proto p, const char *address, bool tls);
+/*
+ * The same for a socket already bound: a worker's, inherited from the
+ * supervisor that bound it with server_listen(). The listener owns fd from
+ * here (closed even on failure). Returns 0, or -1 after logging why.
+ */
+int server_listen_fd(server *srv, proto p, int fd, bool tls);
 /* Listens on every address bound and starts accepting. Returns 0, or -1 after logging why. */
 int server_accept(server *srv);
 /* Stops accepting, closes idle connections and lets the rest drain. */

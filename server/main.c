@@ -9,6 +9,7 @@
 #include "config.h"
 #include "keys.h"
 #include "keys_etcd.h"
+#include "keystore.h"
 #include "lease.h"
 #include "listen.h"
 #include "log.h"
@@ -452,9 +453,9 @@ static void on_supervisor_tick(void *arg) { claim_answer(((app *)arg)->claim); }
 
 /*
  * This loop's key store: keys.sqlite in the state directory, or with a node
- * lease the lease's etcd, for the whole cluster. Each worker opens its own
- * after the fork (the store's thread does not survive one); the store's
- * insert, not any process's memory, decides which IDs a key is given.
+ * lease the lease's etcd, for the whole cluster. Each worker opens its own;
+ * the store's insert, not any process's memory, decides which IDs a key is
+ * given.
  */
 static int open_keys(app *a) {
     keystore_remote *remote = NULL;
@@ -464,18 +465,32 @@ static int open_keys(app *a) {
 }
 
 /*
- * A worker, in the child just forked: its own event loop on the listeners
- * the supervisor bound, host-wide generators, its counters in its slot.
+ * The event loop's base and buffers. A parked request wakes at the next
+ * millisecond, not up to one late: a timerfd, not epoll_wait's millisecond
+ * timeout. 0, or -1 after logging.
  */
-static int worker_main(void *arg, const worker_ctx *wc) {
-    app *a = arg;
-    server *srv = &a->srv;
-    a->claim = NULL;
-    /* The loop the supervisor made (never run there) gets its own epoll. */
-    if (event_reinit(srv->base) != 0) {
-        log_msg(LOG_ERROR, "worker %u: cannot make its event loop", wc->slot);
-        return WORKER_FAILED;
+static int make_loop(server *srv) {
+    struct event_config *ecfg = event_config_new();
+    if (ecfg != NULL) {
+        event_config_set_flag(ecfg, EVENT_BASE_FLAG_PRECISE_TIMER);
+        srv->base = event_base_new_with_config(ecfg);
+        event_config_free(ecfg);
     }
+    srv->scratch = evbuffer_new();
+    srv->ids = calloc(SERVER_SLICE_IDS, sizeof *srv->ids);
+    if (srv->base == NULL || srv->scratch == NULL || srv->ids == NULL) {
+        log_msg(LOG_ERROR, "out of memory");
+        return -1;
+    }
+    return 0;
+}
+
+/*
+ * A worker: its own event loop on the listeners the supervisor bound,
+ * host-wide generators, its counters in its slot.
+ */
+static int worker_main(app *a, const worker_ctx *wc) {
+    server *srv = &a->srv;
     /* max-output-total bounds the workers together: each holds its share. */
     a->cfg->max_output_total /= wc->n;
     service svc;
@@ -487,11 +502,6 @@ static int worker_main(void *arg, const worker_ctx *wc) {
                           .workers = &a->sh->workers,
                           .restarts = &a->sh->restarts,
                           .start_ns = a->start_ns};
-    /* A worker started after a SIGHUP reads the files as they are now, not
-     * as the supervisor loaded them at start. */
-    a->reloads_seen = atomic_load(&a->sh->reloads);
-    if (a->reloads_seen > 0)
-        reload_files(a);
     int status = WORKER_FAILED;
     if (service_init_shared(&svc, a->cfg, &a->sh->st, a->lease, &ssh) == 0) {
         srv->svc = &svc;
@@ -511,6 +521,71 @@ static int worker_main(void *arg, const worker_ctx *wc) {
     if (srv->svc != NULL)
         atomic_store(&a->sh->last_issued[wc->slot], service_last_issued(&svc));
     service_free(&svc);
+    return status;
+}
+
+/*
+ * A worker's loop, TLS context, secrets and listeners (the sockets the
+ * supervisor bound). The TLS certificates and the auth-file are read here,
+ * as they are now: a worker started after a SIGHUP has what the others
+ * reloaded. 0, or -1 after logging.
+ */
+static int worker_loop(app *a) {
+    server *srv = &a->srv;
+    const config *cfg = a->cfg;
+    bool tls = cfg->http_tls[0] != '\0' || cfg->resp_tls[0] != '\0';
+    if (make_loop(srv) != 0 || (tls && tls_init(srv) != 0))
+        return -1;
+    if (cfg->auth_file[0] != '\0') {
+        if (auth_load(&a->secrets[0], cfg->auth_file) != 0)
+            return -1;
+        srv->auth = &a->secrets[0];
+    }
+    for (int p = 0; p < PROTO_COUNT; p++)
+        for (int t = 0; t < 2; t++) {
+            int fd = a->sh->boot.listeners[p][t];
+            if (fd >= 0 && server_listen_fd(srv, (proto)p, fd, t == 1) != 0)
+                return -1;
+        }
+    return 0;
+}
+
+/*
+ * `mintidd worker SLOT`, started by the supervisor (workers.h): a new
+ * process with one thread, made from the settings the supervisor wrote in
+ * the shared region.
+ */
+static int run_worker(int argc, char **argv) {
+    shared *sh;
+    worker_ctx wc;
+    int status = worker_attach(argc, argv, &sh, &wc);
+    if (status != 0)
+        return status;
+    static config cfg;
+    static lease_config lc;
+    cfg = sh->boot.cfg;
+    lc = sh->boot.lc;
+    log_threshold = (log_level)log_level_find(cfg.log_level);
+    signal(SIGPIPE, SIG_IGN);
+    static app a;
+    memset(&a, 0, sizeof a);
+    a.cfg = &cfg;
+    a.srv.cfg = &cfg;
+    a.sh = sh;
+    a.start_ns = sh->boot.start_ns;
+    a.lease = sh->boot.leased ? &sh->lease : NULL;
+    a.lc = sh->boot.leased ? &lc : NULL;
+    /* Read before the files: a SIGHUP from here on is reloaded for. */
+    a.reloads_seen = atomic_load(&sh->reloads);
+    keystore_adopt(sh->boot.keys);
+    if (worker_loop(&a) == 0) {
+        status = worker_main(&a, &wc);
+    } else {
+        status = WORKER_FAILED;
+        free_loop(&a);
+    }
+    explicit_bzero(&lc, sizeof lc);
+    shared_free(sh);
     return status;
 }
 
@@ -546,6 +621,8 @@ static int64_t workers_last_issued(app *a) {
 static int run(int argc, char **argv) {
     if (argc > 1 && strcmp(argv[1], "init") == 0)
         return run_init(argc - 1, argv + 1);
+    if (argc > 1 && strcmp(argv[1], WORKER_ARG) == 0)
+        return run_worker(argc, argv);
     static config cfg;
     int rc = config_load(&cfg, argc, argv);
     if (rc != 0)
@@ -578,11 +655,12 @@ static int run(int argc, char **argv) {
     static state own_state;
     static lease node_lease;
     shared *sh = NULL;
+    int shared_fd = -1;
     state *st = &own_state;
     lease *nl = &node_lease;
     if (nworkers > 1) {
         /* The state and the lease live where every worker reads them. */
-        sh = shared_new(nworkers);
+        sh = shared_new(nworkers, &shared_fd);
         if (sh == NULL)
             return 1;
         st = &sh->st;
@@ -626,20 +704,8 @@ static int run(int argc, char **argv) {
             goto out;
         }
     }
-    struct event_config *ecfg = event_config_new();
-    if (ecfg != NULL) {
-        /* Parked requests wake at the next millisecond, not up to one late:
-         * a timerfd, not epoll_wait's millisecond timeout. */
-        event_config_set_flag(ecfg, EVENT_BASE_FLAG_PRECISE_TIMER);
-        srv->base = event_base_new_with_config(ecfg);
-        event_config_free(ecfg);
-    }
-    srv->scratch = evbuffer_new();
-    srv->ids = calloc(SERVER_SLICE_IDS, sizeof *srv->ids);
-    if (srv->base == NULL || srv->scratch == NULL || srv->ids == NULL) {
-        log_msg(LOG_ERROR, "out of memory");
+    if (make_loop(srv) != 0)
         goto out;
-    }
 
     if (state_open(st, cfg.state_dir) != 0 || state_check_params(st, &cfg, leased, cfg.adopt_params != 0) != 0 ||
         (!leased && claim_static(&claim, cfg.node) != 0) ||
@@ -687,11 +753,32 @@ static int run(int argc, char **argv) {
         goto out;
     if (sh != NULL) {
         supervised = true;
+        /* What a worker starts from (it is this program run anew): the
+         * settings and the lease's etcd as checked here, and the sockets
+         * bound here, given to it at WORKER_FD_INHERIT onwards. */
+        sh->boot.cfg = cfg;
+        sh->boot.leased = leased;
+        sh->boot.lc = lc;
+        sh->boot.lc.claim = NULL;
+        sh->boot.keys = keystore_prepared();
+        sh->boot.start_ns = a.start_ns;
+        int inherit[2 * PROTO_COUNT];
+        unsigned ninherit = 0;
+        for (int p = 0; p < PROTO_COUNT; p++) {
+            struct evconnlistener *levs[2] = {srv->listeners[p], srv->tls_listeners[p]};
+            for (int t = 0; t < 2; t++) {
+                sh->boot.listeners[p][t] = levs[t] != NULL ? WORKER_FD_INHERIT + (int)ninherit : -1;
+                if (levs[t] != NULL)
+                    inherit[ninherit++] = evconnlistener_get_fd(levs[t]);
+            }
+        }
         uint64_t period = cfg.reserve_ahead / 4 > 0 ? cfg.reserve_ahead / 4 : 1;
         supervisor sv = {.n = nworkers,
                          .sh = sh,
-                         .claim = &claim,
-                         .run = worker_main,
+                         .shared_fd = shared_fd,
+                         .argv0 = argc > 0 ? argv[0] : "mintidd",
+                         .inherit = inherit,
+                         .ninherit = ninherit,
                          .arg = &a,
                          .notify = notify_manager,
                          .on_ready = on_workers_ready,
@@ -733,7 +820,11 @@ out:
     state_close(st);
     /* The node id is let go last, after every ID minted with it. */
     claim_free(&claim);
+    if (sh != NULL)
+        explicit_bzero(&sh->boot.lc, sizeof sh->boot.lc);
     shared_free(sh);
+    if (shared_fd >= 0)
+        close(shared_fd);
     log_msg(status == 0 ? LOG_INFO : LOG_ERROR, status == 0 ? "stopped" : "not started");
     return status;
 }

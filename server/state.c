@@ -21,7 +21,6 @@
  */
 #include "state.h"
 
-#include "forkgate.h"
 #include "log.h"
 
 #include <errno.h>
@@ -614,18 +613,14 @@ static void *writer_main(void *arg) {
             /* Idle, the path is still looked at every CHECK_MS: a server
              * whose directory went must stop minting before its next write. */
             pthread_mutex_unlock(&st->lock);
-            fork_gate_enter();
             state_dir_ours(st);
-            fork_gate_leave();
             pthread_mutex_lock(&st->lock);
             if (!st->stop && atomic_load(&st->wanted) <= atomic_load(&st->mark))
                 wait_ms(st, CHECK_MS);
             continue;
         }
         pthread_mutex_unlock(&st->lock);
-        fork_gate_enter();
         int rc = commit(st, want);
-        fork_gate_leave();
         pthread_mutex_lock(&st->lock);
         if (rc != 0 && !st->stop)
             wait_ms(st, RETRY_MS);

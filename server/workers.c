@@ -1,20 +1,23 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * workers.c - the supervisor of the worker processes (workers.h): forks,
- * restarts with a back-off, forwards SIGHUP, stops them all on SIGTERM or
- * SIGINT, and wakes the state writer when a worker asks for a mark.
+ * workers.c - the supervisor of the worker processes (workers.h): starts
+ * each as this program executed again, restarts with a back-off, forwards
+ * SIGHUP, stops them all on SIGTERM or SIGINT, and wakes the state writer
+ * when a worker asks for a mark.
  */
 #include "workers.h"
 
-#include "forkgate.h"
 #include "log.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <event2/event.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <sched.h>
 #include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
@@ -23,6 +26,12 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+extern char **environ;
+
+/* The program a worker runs: the supervisor's own, even if a package
+ * upgrade has replaced the file since it started. */
+#define WORKER_PROGRAM "/proc/self/exe"
 
 /* A worker that dies within STABLE_S of its start is restarted after a back-off doubling from RESTART_MIN_MS. */
 #define RESTART_MIN_MS 100u
@@ -43,7 +52,8 @@ typedef struct run {
     worker *w;
     int reserve_fd;
     int ready[2];
-    int sig_fd; /* the signals below, blocked and read here: the workers' loops take them with libevent */
+    char **envp; /* the workers' environment: the supervisor's without NOTIFY_SOCKET */
+    int sig_fd;  /* the signals below, blocked and read here: the workers' loops take them with libevent */
     sigset_t sigs, old_mask;
     unsigned ready_count;
     bool all_ready;
@@ -69,62 +79,54 @@ unsigned workers_cpus(void) {
     return (unsigned)n > SHARED_WORKERS_MAX ? SHARED_WORKERS_MAX : (unsigned)n;
 }
 
-/* A restart put off while the supervisor's other threads hold the fork gate. */
-#define GATE_RETRY_MS 10u
-
 /*
- * Forks the worker of slot i. Returns its pid, -1 after logging, or, when
- * wait is false and another thread holds the fork gate (the lease thread
- * in a round of etcd requests), 0 at once: the supervisor's loop, which
- * passes the workers' asks for a mark on to the state writer, does not
- * wait on it.
+ * Starts the worker of slot i with posix_spawn(): its descriptors moved to
+ * where workers.h says, each first above every source and target, then
+ * down into place, so that no move overwrites one still to be moved (a
+ * dup2() copy is not close-on-exec); every other descriptor closed. Returns
+ * its pid, or -1 after logging.
  */
-static pid_t spawn(run *r, unsigned i, bool wait) {
+static pid_t spawn(run *r, unsigned i) {
     supervisor *sv = r->sv;
-    worker_ctx wc = {.slot = i, .n = sv->n, .reserve_fd = r->reserve_fd, .ready_fd = r->ready[1]};
-    pid_t parent = getpid();
-    /* The other threads wait where they hold no library's lock
-     * (forkgate.h); the gate is closed before the claim's lock is taken, as
-     * the lease thread takes that lock inside the gate. The lease thread
-     * moves the claim under its lock: the child's copy is whole, and the
-     * child closes the one descriptor it names. */
-    if (wait)
-        fork_gate_close();
-    else if (!fork_gate_try_close())
-        return 0;
-    if (sv->claim != NULL)
-        pthread_mutex_lock(&sv->claim->lock);
-    pid_t pid = fork();
-    if (pid == 0) {
-        fork_gate_open_child();
-        if (sv->claim != NULL && sv->claim->fd >= 0)
-            close(sv->claim->fd);
-        close(r->sig_fd);
-        /* A worker never outlives its supervisor: nothing would bound its
-         * mints by the state file and the lease any more. */
-        if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
-            _exit(1);
-        close(r->ready[0]);
-        /* The service manager hears from the supervisor alone. */
-        unsetenv("NOTIFY_SOCKET");
-        log_after_fork();
-        int status = sv->run(sv->arg, &wc);
-        log_stop();
-        _exit(status);
+    int src[3 + WORKER_INHERIT_MAX];
+    unsigned k = 0;
+    src[k++] = sv->shared_fd;
+    src[k++] = r->reserve_fd;
+    src[k++] = r->ready[1];
+    for (unsigned j = 0; j < sv->ninherit; j++)
+        src[k++] = sv->inherit[j];
+    int high = WORKER_FD_SHARED + (int)k;
+    for (unsigned j = 0; j < k; j++)
+        if (src[j] >= high)
+            high = src[j] + 1;
+    char arg[] = WORKER_ARG, slot[16];
+    snprintf(slot, sizeof slot, "%u", i);
+    char *argv[] = {(char *)sv->argv0, arg, slot, NULL};
+    posix_spawn_file_actions_t fa;
+    int err = posix_spawn_file_actions_init(&fa);
+    if (err == 0) {
+        for (unsigned j = 0; j < k && err == 0; j++)
+            err = posix_spawn_file_actions_adddup2(&fa, src[j], high + (int)j);
+        for (unsigned j = 0; j < k && err == 0; j++)
+            err = posix_spawn_file_actions_adddup2(&fa, high + (int)j, WORKER_FD_SHARED + (int)j);
+        if (err == 0)
+            err = posix_spawn_file_actions_addclosefrom_np(&fa, WORKER_FD_SHARED + (int)k);
+        pid_t pid;
+        /* Its signal mask is this thread's: SIGTERM, SIGINT, SIGHUP and
+         * SIGCHLD blocked until its loop takes them (workers_unblock_signals). */
+        if (err == 0)
+            err = posix_spawn(&pid, WORKER_PROGRAM, &fa, NULL, argv, r->envp);
+        posix_spawn_file_actions_destroy(&fa);
+        if (err == 0) {
+            r->w[i].pid = pid;
+            r->w[i].born_ns = mono_ns();
+            r->w[i].was_ready = false;
+            atomic_fetch_add(&sv->sh->workers, 1);
+            return pid;
+        }
     }
-    int err = errno;
-    if (sv->claim != NULL)
-        pthread_mutex_unlock(&sv->claim->lock);
-    fork_gate_open();
-    if (pid < 0) {
-        log_msg(LOG_ERROR, "cannot start worker %u: %s", i, strerror(err));
-        return -1;
-    }
-    r->w[i].pid = pid;
-    r->w[i].born_ns = mono_ns();
-    r->w[i].was_ready = false;
-    atomic_fetch_add(&sv->sh->workers, 1);
-    return pid;
+    log_msg(LOG_ERROR, "cannot start worker %u: %s", i, strerror(err));
+    return -1;
 }
 
 static unsigned running(const run *r) {
@@ -157,11 +159,7 @@ static void on_restart(evutil_socket_t fd, short what, void *arg) {
         if (r->w[i].due_ns == 0 || r->w[i].due_ns > now)
             continue;
         r->w[i].due_ns = 0;
-        pid_t pid = spawn(r, i, false);
-        if (pid == 0) {
-            r->w[i].due_ns = now + (uint64_t)GATE_RETRY_MS * 1000000u;
-            continue;
-        }
+        pid_t pid = spawn(r, i);
         if (pid > 0) {
             atomic_fetch_add(&r->sv->sh->restarts, 1);
             log_msg(LOG_INFO, "worker %u restarted (pid %ld)", i, (long)pid);
@@ -300,6 +298,37 @@ void workers_unblock_signals(void) {
     sigprocmask(SIG_UNBLOCK, &sigs, NULL);
 }
 
+int worker_attach(int argc, char **argv, shared **sh, worker_ctx *wc) {
+    *sh = NULL;
+    /* Dies with the supervisor: nothing would bound its mints by the state
+     * file and the lease any more. A supervisor gone before this line is
+     * found by the parent check below. */
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) {
+        log_msg(LOG_ERROR, "worker: cannot ask to die with the supervisor: %s", strerror(errno));
+        return WORKER_FAILED;
+    }
+    char *end = NULL;
+    errno = 0;
+    unsigned long slot = argc == 3 ? strtoul(argv[2], &end, 10) : ULONG_MAX;
+    if (argc != 3 || errno != 0 || end == argv[2] || *end != '\0' || fcntl(WORKER_FD_SHARED, F_GETFD) < 0) {
+        fprintf(stderr, "mintidd worker: workers are started by mintidd itself (see --workers), not by hand\n");
+        return 2;
+    }
+    shared *s = shared_attach(WORKER_FD_SHARED);
+    if (s == NULL)
+        return WORKER_FAILED;
+    if (s->supervisor != getppid() || slot >= s->nslots) {
+        log_msg(LOG_ERROR, "worker %s: not started by the supervisor of this shared memory (pid %ld)", argv[2],
+                (long)s->supervisor);
+        shared_free(s);
+        return WORKER_FAILED;
+    }
+    *sh = s;
+    *wc = (worker_ctx){
+        .slot = (unsigned)slot, .n = s->nslots, .reserve_fd = WORKER_FD_RESERVE, .ready_fd = WORKER_FD_READY};
+    return 0;
+}
+
 /* A worker asked for a mark: the writer is asked for the highest asked. */
 static void on_reserve(evutil_socket_t fd, short what, void *arg) {
     (void)what;
@@ -343,8 +372,9 @@ int supervisor_run(supervisor *sv) {
     r.sv = sv;
     r.reserve_fd = -1;
     r.ready[0] = r.ready[1] = -1;
-    /* Blocked before the first fork: a worker inherits them blocked and
-     * takes them once its loop handles them (workers_unblock_signals). */
+    /* Blocked before the first worker starts: a worker inherits them
+     * blocked and takes them once its loop handles them
+     * (workers_unblock_signals). */
     sigemptyset(&r.sigs);
     sigaddset(&r.sigs, SIGTERM);
     sigaddset(&r.sigs, SIGINT);
@@ -355,8 +385,21 @@ int supervisor_run(supervisor *sv) {
     r.w = calloc(sv->n, sizeof *r.w);
     r.base = event_base_new();
     r.reserve_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+    /* The service manager hears from the supervisor alone. */
+    size_t nenv = 0;
+    while (environ[nenv] != NULL)
+        nenv++;
+    r.envp = calloc(nenv + 1, sizeof *r.envp);
+    for (size_t e = 0, k = 0; r.envp != NULL && e < nenv; e++)
+        if (strncmp(environ[e], "NOTIFY_SOCKET=", 14) != 0)
+            r.envp[k++] = environ[e];
+    sv->sh->supervisor = getpid();
     int status = 1;
-    if (r.w == NULL || r.base == NULL || r.reserve_fd < 0 || r.sig_fd < 0 ||
+    if (sv->ninherit > WORKER_INHERIT_MAX) {
+        log_msg(LOG_ERROR, "cannot start the workers: more than %d listeners", WORKER_INHERIT_MAX);
+        goto out;
+    }
+    if (r.w == NULL || r.base == NULL || r.reserve_fd < 0 || r.sig_fd < 0 || r.envp == NULL ||
         pipe2(r.ready, O_NONBLOCK | O_CLOEXEC) != 0) {
         log_msg(LOG_ERROR, "cannot start the workers: %s", strerror(errno));
         goto out;
@@ -372,15 +415,15 @@ int supervisor_run(supervisor *sv) {
         log_msg(LOG_ERROR, "out of memory");
         goto out;
     }
-    /* The signals' events first: a worker's death or a SIGTERM during the
-     * forks is not missed. */
+    /* The signals' events first: a worker's death or a SIGTERM while the
+     * workers start is not missed. */
     event_add(r.ev_sig, NULL);
     event_add(r.ev_reserve, NULL);
     event_add(r.ev_ready, NULL);
     struct timeval tv = {(time_t)(sv->period_ms / 1000), (suseconds_t)(sv->period_ms % 1000) * 1000};
     event_add(r.ev_tick, &tv);
     for (unsigned i = 0; i < sv->n; i++)
-        if (spawn(&r, i, true) < 0) {
+        if (spawn(&r, i) < 0) {
             begin_stop(&r);
             r.failed = true;
             break;
@@ -414,6 +457,7 @@ out:;
     for (int k = 0; k < 2; k++)
         if (r.ready[k] >= 0)
             close(r.ready[k]);
+    free(r.envp);
     free(r.w);
     return status;
 }

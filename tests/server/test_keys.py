@@ -372,7 +372,10 @@ class Lifetimes(unittest.TestCase):
         with Server(MINTIDD, args=["--key-ttl", "1"]) as srv:
             status, _, first = post(srv, "/v1/nanoflake", '"short"')
             self.assertEqual(status, 201)
-            time.sleep(2.2)
+            # Until the key has expired (key-ttl 1 s), bounded.
+            deadline = time.monotonic() + 30
+            while request(srv.http_port, "GET", "/v1/keys/nanoflake/short")[0] == 200 and time.monotonic() < deadline:
+                time.sleep(0.1)
             status, _, body = request(srv.http_port, "GET", "/v1/keys/nanoflake/short")
             self.assertEqual(status, 404, body)
             status, _, second = post(srv, "/v1/nanoflake", '"short"')
@@ -514,6 +517,7 @@ class Lifetimes(unittest.TestCase):
                 status, _, first = post(srv, "/v1/nanoflake?count=2", '"behind"')
                 self.assertEqual(status, 201)
                 resp = Resp(srv.resp_port)
+                self.addCleanup(resp.close)
                 over_resp = resp.call("MINT", "nanoflake", "KEY", "behind-resp")
                 set_clock(clock, -3600)
                 status, headers, again = post(srv, "/v1/nanoflake?count=2", '"behind"')
