@@ -178,21 +178,6 @@ int log_start(void) {
     return ok ? 0 : -1;
 }
 
-void log_after_fork(void) {
-    /* The parent's writer thread is not in the child, and its lock may
-     * have been held by it at the fork: both begin anew, without the
-     * parent's queued lines, which the parent writes. */
-    pthread_mutex_init(&queue.lock, NULL);
-    pthread_cond_init(&queue.wake, NULL);
-    queue.running = false;
-    queue.stopping = false;
-    queue.len = 0;
-    atomic_store(&give_up_ns, 0);
-    atomic_store(&dropped, 0);
-    atomic_store(&held_back, 0);
-    (void)log_start();
-}
-
 void log_stop(void) {
     pthread_mutex_lock(&queue.lock);
     if (!queue.running) {

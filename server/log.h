@@ -28,14 +28,10 @@ int log_start(void);
  * pthread_create() for the server's threads (the log's writer, the state
  * writer, the lease): they never take SIGTERM, SIGINT, SIGHUP or SIGCHLD,
  * which the event loop handles (or a supervisor reads from a signalfd,
- * with them blocked in its own thread). It returns once the thread runs fn:
- * what the thread's start does (AddressSanitizer allocates there) is over
- * before the caller can fork a worker (forkgate.h).
+ * with them blocked in its own thread). It returns once the thread runs fn.
  */
 int log_thread_create(pthread_t *t, void *(*fn)(void *), void *arg);
 
-/* In a child just forked: a writer thread of its own, the parent's queue left to the parent. */
-void log_after_fork(void);
 /*
  * Writes out what is queued, for at most LOG_STOP_SECONDS while stderr
  * takes nothing, and joins the thread; later lines are written directly.
