@@ -14,14 +14,14 @@
  * fresh, valid request afterwards.
  */
 #include "fuzz.h"
-#include "conn.h"
-#include "handle_http.h"
-#include "handle_resp.h"
-#include "http.h"
-#include "log.h"
+#include "net/conn.h"
+#include "http/handle_http.h"
+#include "resp/handle_resp.h"
+#include "http/http.h"
+#include "base/log.h"
 #include "server.h"
 #include "service.h"
-#include "state.h"
+#include "base/state.h"
 
 #include <stdbool.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * fuzz_http.c - libFuzzer target for http_parse(), mintidd's HTTP/1.1
- * request-head parser (server/http.c).
+ * request-head parser (server/http/http.c).
  *
  * Input: two bytes that choose max_request, then the bytes a client sent.
  * max_request is 16 plus the two bytes, big-endian, modulo 2048, so 16 to
@@ -22,7 +22,7 @@
  * abort()s, which libFuzzer reports and minimises like a crash.
  */
 #include "fuzz.h"
-#include "http.h"
+#include "http/http.h"
 
 #include <stdbool.h>
 #include <stdint.h>

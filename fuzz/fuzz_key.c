@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * fuzz_key.c - libFuzzer target for key_parse_header() and key_valid()
- * (server/keyparse.c): the Idempotency-Key header's RFC 8941 string and
+ * (server/keys/keyparse.c): the Idempotency-Key header's RFC 8941 string and
  * RESP's key argument.
  *
  * Properties: an accepted header gives a key of 1..KEY_MAX printable ASCII
@@ -12,7 +12,7 @@
  * accepts exactly the inputs of 1..KEY_MAX printable characters.
  */
 #include "fuzz.h"
-#include "keyparse.h"
+#include "keys/keyparse.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * fuzz_resp.c - libFuzzer target for resp_parse(), mintidd's RESP2 request
- * parser (server/resp.c): arrays of bulk strings and inline commands.
+ * parser (server/resp/resp.c): arrays of bulk strings and inline commands.
  *
  * Input: two bytes that choose max_request, then the bytes a client sent.
  * max_request is 24 plus the two bytes, big-endian, modulo 2048, so 24 to
@@ -22,7 +22,7 @@
  * reports and minimises like a crash.
  */
 #include "fuzz.h"
-#include "resp.h"
+#include "resp/resp.h"
 
 #include <stdbool.h>
 #include <stdint.h>

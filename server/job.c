@@ -10,7 +10,7 @@
  */
 #include "job.h"
 
-#include "blocked.h"
+#include "net/blocked.h"
 
 #include <string.h>
 
@@ -78,6 +78,7 @@ void job_start(conn *c, const mintid_format *fmt, int form, const char *prefix, 
         memcpy(j->prefix, prefix, plen);
     j->prefix[plen] = '\0';
     j->count = count;
+    j->step = job_step;
     j->encode = encode;
     j->finish = finish;
     j->active = true;

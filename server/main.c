@@ -4,19 +4,21 @@
  * clean shutdown on SIGTERM or SIGINT; under systemd (Type=notify), where
  * it stands: ready, reloading, stopping.
  */
-#include "auth.h"
-#include "claim.h"
-#include "config.h"
-#include "keys.h"
-#include "keys_etcd.h"
-#include "keystore.h"
-#include "lease.h"
-#include "listen.h"
-#include "log.h"
+#include "net/auth.h"
+#include "base/claim.h"
+#include "base/config.h"
+#include "keys/keys.h"
+#include "keys/keys_etcd.h"
+#include "keys/keystore.h"
+#include "cluster/lease.h"
+#include "net/listen.h"
+#include "base/log.h"
 #include "server.h"
+#include "http/handle_http.h"
+#include "resp/handle_resp.h"
 #include "service.h"
-#include "state.h"
-#include "tls.h"
+#include "base/state.h"
+#include "net/tls.h"
 #include "workers.h"
 
 #include <errno.h>
@@ -470,6 +472,8 @@ static int open_keys(app *a) {
  * timeout. 0, or -1 after logging.
  */
 static int make_loop(server *srv) {
+    srv->ops[PROTO_HTTP] = &http_proto;
+    srv->ops[PROTO_RESP] = &resp_proto;
     struct event_config *ecfg = event_config_new();
     if (ecfg != NULL) {
         event_config_set_flag(ecfg, EVENT_BASE_FLAG_PRECISE_TIMER);

@@ -13,7 +13,7 @@
 #ifndef MINTIDD_SERVER_H
 #define MINTIDD_SERVER_H
 
-#include "config.h"
+#include "base/config.h"
 #include "proto.h"
 #include "service.h"
 
@@ -44,6 +44,9 @@ typedef struct conn_io {
     void (*free)(conn *c);
 } conn_io;
 
+/* The outcome of a slice of a job (job_step, in job.h). */
+typedef enum job_state { JOB_DONE, JOB_PARKED, JOB_YIELD } job_state;
+
 /*
  * What rides along with a mint job (a keyed request's key, keys.c): told
  * of the IDs as they are minted, and that the connection is going away.
@@ -72,6 +75,9 @@ typedef struct mint_job {
     bool waited;           /* it has waited in its format's queue (counted in parked_total) */
     int error;             /* set by encode when an ID cannot be encoded */
     struct evbuffer *body; /* the IDs encoded so far */
+    /* Runs a slice of the job (job_step, set by job_start): the connection
+     * layer and the wait queues call the job through it, never by name. */
+    job_state (*step)(conn *c, size_t *budget, uint64_t *retry_ns);
     /* Appends ids[0..n) to c->job.body in the protocol's framing. */
     void (*encode)(conn *c, const mintid_id *ids, size_t n);
     /* Queues the reply: the body when status is MINTID_OK, else an error saying why. */
@@ -83,9 +89,6 @@ typedef struct mint_job {
     void (*key_done)(conn *c, const struct key_request *r);
     bool held; /* active, waiting for the key store: nothing else of the connection is served meanwhile */
 } mint_job;
-
-/* The outcome of a slice of a job (job_step, in job.h). */
-typedef enum job_state { JOB_DONE, JOB_PARKED, JOB_YIELD } job_state;
 
 /*
  * The jobs of one format that wait for it to mint again (its unit's
@@ -120,6 +123,7 @@ typedef struct server {
     struct event_base *base;
     service *svc;
     const config *cfg;
+    const proto_ops *ops[PROTO_COUNT]; /* each protocol's operations, set by the process (main.c) */
     struct evconnlistener *listeners[PROTO_COUNT];
     struct evconnlistener *tls_listeners[PROTO_COUNT];
     void *tls_ctx;                     /* OpenSSL's SSL_CTX, replaced on SIGHUP (tls.c) */

@@ -12,7 +12,7 @@
  */
 #include "service.h"
 
-#include "log.h"
+#include "base/log.h"
 
 #include <errno.h>
 #include <inttypes.h>

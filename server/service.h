@@ -8,10 +8,10 @@
 #ifndef MINTIDD_SERVICE_H
 #define MINTIDD_SERVICE_H
 
-#include "config.h"
-#include "lease.h"
+#include "base/config.h"
+#include "cluster/lease.h"
 #include "mintid.h"
-#include "state.h"
+#include "base/state.h"
 
 #include <limits.h>
 #include <stdbool.h>

@@ -5,7 +5,7 @@
  */
 #include "shared.h"
 
-#include "log.h"
+#include "base/log.h"
 
 #include <errno.h>
 #include <string.h>

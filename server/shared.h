@@ -16,12 +16,12 @@
 #ifndef MINTIDD_SHARED_H
 #define MINTIDD_SHARED_H
 
-#include "config.h"
-#include "keystore.h"
-#include "lease.h"
+#include "base/config.h"
+#include "keys/keystore.h"
+#include "cluster/lease.h"
 #include "proto.h"
 #include "service.h"
-#include "state.h"
+#include "base/state.h"
 
 #include <stdatomic.h>
 #include <stdbool.h>

@@ -6,7 +6,7 @@
  */
 #include "stats.h"
 
-#include "log.h"
+#include "base/log.h"
 
 #include <inttypes.h>
 #include <stdarg.h>

@@ -7,7 +7,7 @@
  */
 #include "workers.h"
 
-#include "log.h"
+#include "base/log.h"
 
 #include <errno.h>
 #include <fcntl.h>

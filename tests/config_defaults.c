@@ -7,7 +7,7 @@
  * test_conf_reference.sh on the packaged config with every setting
  * uncommented.
  */
-#include "config.h"
+#include "base/config.h"
 
 #include <stdio.h>
 #include <string.h>

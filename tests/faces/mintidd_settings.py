@@ -20,11 +20,11 @@ def node_refusal(ctx, case, ask):
     sys.path.insert(0, str(ctx.src / "tests" / "server"))
     from harness import Server
 
-    with Server(str(ctx.build / "mintidd"), state_dir=str(ctx.tmp / "mintidd-node-state"),
-                args=["--node", str(case["node"])], env=dict(ctx.env)) as srv:
-        if "MINTID_NODE" not in ctx.env:
-            srv.env.pop("MINTID_NODE", None)
-        srv.start()
+    srv = Server(str(ctx.build / "mintidd"), state_dir=str(ctx.tmp / "mintidd-node-state"),
+                 args=["--node", str(case["node"])], env=dict(ctx.env))
+    if "MINTID_NODE" not in ctx.env:
+        srv.env.pop("MINTID_NODE", None)
+    with srv:
         return ask(srv, case["format"])
 
 

@@ -9,7 +9,7 @@
  * with an error, with text that is not JSON, or with a lease.
  */
 #include "../check.h"
-#include "etcd.h"
+#include "cluster/etcd.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>

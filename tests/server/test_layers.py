@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: MIT
 """The files of the library (src/) and of the server (server/) are layers:
 no circle of #includes and no circle of calls between the files of each,
-so each file can be read knowing only the files below it.
+so each file can be read knowing only the files below it. And server/'s
+rooms (its sub-folders) call only the rooms below them (SERVER_ROOMS): the
+network layer never calls the key store or the cluster.
 
 Two graphs, each of which must have no cycle:
   - includes: a file's stem (x.c and x.h are one node, x) to the stems of
@@ -66,9 +68,13 @@ def include_graph(top):
                 m = re.match(r'\s*#\s*include\s+"([^"]+)"', line)
                 if not m:
                     continue
-                inc = os.path.normpath(os.path.join(os.path.dirname(f), m.group(1)))
-                if inc in headers and inc[:-2] != stem:
-                    graph[stem].add(inc[:-2])
+                # As the compiler looks: beside the file, then from the top (-I).
+                for inc in (os.path.normpath(os.path.join(os.path.dirname(f), m.group(1))),
+                            os.path.normpath(m.group(1))):
+                    if inc in headers:
+                        if inc[:-2] != stem:
+                            graph[stem].add(inc[:-2])
+                        break
     return graph
 
 
@@ -98,6 +104,42 @@ def call_graph(core):
     return graph
 
 
+# The rooms of server/ and the rooms each may call by name: what a room is
+# below never calls up into it (it calls up through a table of operations).
+# "." is the service (service.c, stats.c, job.c); the process (main.c,
+# workers.c, shared.c) is above everything and not in the library.
+SERVER_ROOMS = {
+    "base": set(),                     # settings, the log, the state directory, the host's claim
+    "net": {"base"},                   # connections: never the key store, the cluster or a protocol
+    "cluster": {"base"},               # etcd and the node lease
+    "keys": {"base", "cluster"},       # idempotency keys and their stores
+    ".": {"base", "net", "cluster"},   # the service and the mint jobs
+    "http": {".", "base", "net", "keys"},
+    "resp": {".", "base", "net", "keys"},
+}
+
+
+def room_breaches(server_dir, graph):
+    """Calls from one room of server/ into another that SERVER_ROOMS does not allow, as sentences."""
+    room = {}
+    for d, _, fs in os.walk(server_dir):
+        for f in fs:
+            if f.endswith('.c'):
+                rel = os.path.relpath(d, server_dir)
+                room[f[:-2]] = '.' if rel == '.' else rel
+    breaches = []
+    for a, bs in sorted(graph.items()):
+        ra = room.get(a)
+        if ra not in SERVER_ROOMS:
+            breaches.append(f"{a}.c is in no room SERVER_ROOMS knows ({ra})")
+            continue
+        for b in sorted(bs):
+            rb = room.get(b)
+            if rb != ra and rb not in SERVER_ROOMS[ra]:
+                breaches.append(f"{ra}/{a}.c calls {rb}/{b}.c, but {ra} may call only {sorted(SERVER_ROOMS[ra])}")
+    return breaches
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--server-dir', required=True)
@@ -115,7 +157,12 @@ def main():
                 failed = True
             else:
                 print('ok: no circle of %ss among %d files of %s' % (what, len(graph), where))
-    return 1 if failed else 0
+    breaches = room_breaches(args.server_dir, call_graph(args.core))
+    for b in breaches:
+        print('FAIL: ' + b)
+    if not breaches:
+        print('ok: every call between the rooms of server/ goes down (%s)' % ', '.join(sorted(SERVER_ROOMS)))
+    return 1 if failed or breaches else 0
 
 
 if __name__ == '__main__':

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: MIT
 """test_openapi.py - docs/openapi.yaml against a running mintidd.
 
-Routes: the paths the server matches are read from server/handle_http.c
-(its route table), the methods from server/http.c, the query
+Routes: the paths the server matches are read from server/http/handle_http.c
+(its route table), the methods from server/http/http.c, the query
 parameters each route takes are found by asking the server, the formats and
 forms from GET /v1/formats, and the statuses from every place the two files
 answer one: each must be in the spec, and the spec must have nothing the
@@ -235,12 +235,12 @@ class Spec(unittest.TestCase):
     def test_routes_of_the_server_are_the_spec_paths(self):
         # Each path the router compares the target with: a whole path, or a
         # prefix (ending in '/') that a template follows.
-        literals = set(re.findall(r'\{GET_HEAD, "(/[^"]*)",', self.source("handle_http.c")))
+        literals = set(re.findall(r'\{GET_HEAD, "(/[^"]*)",', self.source("http/handle_http.c")))
         self.assertGreaterEqual(len(literals), 4, literals)
         spec_literals = {re.sub(r"\{.*", "", p) for p in self.spec["paths"]}
         # "/v1/range/{format}" and "/v1/{format}": the longest literal prefix is what the router compares.
         self.assertEqual(literals, spec_literals,
-                         "the server's routes (server/handle_http.c) and the spec's paths differ")
+                         "the server's routes (server/http/handle_http.c) and the spec's paths differ")
         plain = self.server()
         # The example key, given its IDs.
         self.request("/v1/nanoflake", method="POST", extra={"headers": {"Idempotency-Key": '"k"'}})
@@ -274,7 +274,7 @@ class Spec(unittest.TestCase):
     def test_methods(self):
         # The methods the parser tells apart; every path takes GET and HEAD,
         # some POST, and anything else is 405 with the path's methods in Allow.
-        served = {m.lower() for m in re.findall(r'memcmp\(m, "([A-Z]+)", \d\)', self.source("http.c"))}
+        served = {m.lower() for m in re.findall(r'memcmp\(m, "([A-Z]+)", \d\)', self.source("http/http.c"))}
         self.assertEqual(served, {"get", "head", "post"})
         for path, item in self.spec["paths"].items():
             with self.subTest(path=path):
@@ -293,7 +293,7 @@ class Spec(unittest.TestCase):
     def test_query_parameters(self):
         # Every name the router's parse_query() is given, and one it is not:
         # which of them each path takes is the server's answer, not a list here.
-        names = set(re.findall(r'\{"([a-z_]+)", NULL, 0, false\}', self.source("handle_http.c")))
+        names = set(re.findall(r'\{"([a-z_]+)", NULL, 0, false\}', self.source("http/handle_http.c")))
         self.assertGreaterEqual(len(names), 5, names)
         for path, item in self.spec["paths"].items():
             declared = {p["name"] for p in item["get"].get("parameters", []) if p["in"] == "query"}
@@ -327,7 +327,7 @@ class Spec(unittest.TestCase):
 
     def test_statuses(self):
         # Every status a call in the two files can answer, and the refusal's.
-        code = self.source("handle_http.c") + self.source("http.c")
+        code = self.source("http/handle_http.c") + self.source("http/http.c")
         sent = set()
         for line in code.splitlines():
             if re.search(r"send_error(_with)?\(|\bfail\(|response \w+ = \{|HTTP/1\.1 \d{3}", line):

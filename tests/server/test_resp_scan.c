@@ -10,7 +10,7 @@
  * a command's bytes are dropped once it is parsed.
  */
 #include "../check.h"
-#include "resp.h"
+#include "resp/resp.h"
 
 #include <stdlib.h>
 

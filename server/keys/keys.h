@@ -17,7 +17,7 @@
 #ifndef MINTIDD_KEYS_H
 #define MINTIDD_KEYS_H
 
-#include "keystore.h"
+#include "keys/keystore.h"
 #include "server.h"
 
 /* The key store's answer for c, for the protocol to reply with (r->outcome says which reply). */

@@ -27,12 +27,12 @@
  * keepalive, which is later, so a lease this process considers valid has
  * not expired in etcd, and its key was still there after it was sent.
  */
-#include "lease.h"
+#include "cluster/lease.h"
 
-#include "etcd.h"
-#include "log.h"
+#include "cluster/etcd.h"
+#include "base/log.h"
 #include "mintid.h"
-#include "state.h"
+#include "base/state.h"
 
 #include <errno.h>
 #include <fcntl.h>

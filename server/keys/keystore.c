@@ -4,9 +4,9 @@
  * mode with synchronous=FULL, so a transaction's commit is fsynced before
  * the loop hears of it and a reply is sent.
  */
-#include "keystore.h"
+#include "keys/keystore.h"
 
-#include "log.h"
+#include "base/log.h"
 #include "service.h"
 
 #include <errno.h>

@@ -10,7 +10,7 @@
  * 22 bytes, is read again. So a command's bytes are examined a bounded
  * number of times however the stream is cut.
  */
-#include "resp.h"
+#include "resp/resp.h"
 
 #include <stdbool.h>
 #include <string.h>

@@ -11,15 +11,13 @@
  * rather than spin, and a spare descriptor is given up to accept and close
  * the waiting connections, each told why where the protocol allows.
  */
-#include "listen.h"
+#include "net/listen.h"
 
-#include "auth.h"
-#include "blocked.h"
-#include "conn.h"
-#include "handle_http.h"
-#include "handle_resp.h"
-#include "log.h"
-#include "shed.h"
+#include "net/auth.h"
+#include "net/blocked.h"
+#include "net/conn.h"
+#include "base/log.h"
+#include "net/shed.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -31,7 +29,6 @@
 #include <unistd.h>
 
 /* The protocol each listener speaks, by the service's index of it. */
-static const proto_ops *const ops_of[PROTO_COUNT] = {[PROTO_HTTP] = &http_proto, [PROTO_RESP] = &resp_proto};
 
 /* Refused connections still get their reason and a graceful close, but only
  * this many at once; beyond that they are closed at once. */
@@ -92,7 +89,7 @@ static void on_accept(struct evconnlistener *lev, evutil_socket_t fd, struct soc
     }
     if (refuse) {
         svc->c->connections_refused[p]++;
-        log_limited(&refused_log, LOG_WARN, "%s connection refused: max-connections (%llu) reached", ops_of[p]->label,
+        log_limited(&refused_log, LOG_WARN, "%s connection refused: max-connections (%llu) reached", srv->ops[p]->label,
                     (unsigned long long)srv->cfg->max_connections);
         /* A TLS client could read the reason only after a handshake it
          * should not be given: it is closed at once. */
@@ -103,7 +100,7 @@ static void on_accept(struct evconnlistener *lev, evutil_socket_t fd, struct soc
     }
     unsigned char peer[16];
     peer_key(addr, socklen, peer);
-    conn_accept(srv, fd, p, ops_of[p], tls, refuse, peer);
+    conn_accept(srv, fd, p, srv->ops[p], tls, refuse, peer);
 }
 
 static void set_listening(server *srv, bool on) {
@@ -156,7 +153,7 @@ static void on_accept_error(struct evconnlistener *lev, void *arg) {
     if ((err == EMFILE || err == ENFILE) && srv->spare_open) {
         proto p = listener_proto(srv, lev);
         bool tls = lev == srv->tls_listeners[p];
-        const char *msg = ops_of[p]->refusal;
+        const char *msg = srv->ops[p]->refusal;
         close(srv->spare_fd);
         srv->spare_open = false;
         for (int i = 0; i < ACCEPT_SHED_MAX; i++) {
@@ -180,7 +177,7 @@ static void on_accept_error(struct evconnlistener *lev, void *arg) {
 }
 
 int server_listen(server *srv, proto p, const char *address, bool tls) {
-    const char *label = tls ? (p == PROTO_HTTP ? "HTTPS" : "RESP over TLS") : ops_of[p]->label;
+    const char *label = tls ? (p == PROTO_HTTP ? "HTTPS" : "RESP over TLS") : srv->ops[p]->label;
     char host[256];
     const char *colon = strrchr(address, ':');
     if (colon == NULL || colon == address || (size_t)(colon - address) >= sizeof host || colon[1] == '\0') {

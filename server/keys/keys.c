@@ -2,10 +2,10 @@
 /*
  * keys.c - idempotency keys on the event loop's side (keys.h).
  */
-#include "keys.h"
+#include "keys/keys.h"
 
-#include "auth.h"
-#include "log.h"
+#include "net/auth.h"
+#include "base/log.h"
 
 #include <openssl/evp.h>
 #include <stdio.h>

@@ -15,14 +15,14 @@
  *
  * Every route answers GET and HEAD, /v1/{format} POST too; any other method is 405.
  */
-#include "handle_http.h"
+#include "http/handle_http.h"
 
-#include "auth.h"
-#include "conn.h"
+#include "net/auth.h"
+#include "net/conn.h"
 #include "job.h"
-#include "http.h"
-#include "keys.h"
-#include "log.h"
+#include "http/http.h"
+#include "keys/keys.h"
+#include "base/log.h"
 #include "page.h"
 #include "stats.h"
 

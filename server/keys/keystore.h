@@ -12,7 +12,7 @@
 #ifndef MINTIDD_KEYSTORE_H
 #define MINTIDD_KEYSTORE_H
 
-#include "keyparse.h"
+#include "keys/keyparse.h"
 #include "mintid.h"
 
 #include <stdbool.h>

@@ -19,9 +19,9 @@
  *   format <name> epoch=<Unix ms> floor=<Unix ms> layout=<bits>:<field>/<width>,...
  *   check <FNV-1a 64 of every byte before this line, 16 hex digits>
  */
-#include "state.h"
+#include "base/state.h"
 
-#include "log.h"
+#include "base/log.h"
 
 #include <errno.h>
 #include <fcntl.h>

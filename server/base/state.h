@@ -12,7 +12,7 @@
 #ifndef MINTIDD_STATE_H
 #define MINTIDD_STATE_H
 
-#include "config.h"
+#include "base/config.h"
 #include "mintid.h"
 
 #include <pthread.h>

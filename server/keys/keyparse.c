@@ -2,7 +2,7 @@
 /*
  * keyparse.c - idempotency keys as clients write them (keyparse.h).
  */
-#include "keyparse.h"
+#include "keys/keyparse.h"
 
 static bool printable(unsigned char c) { return c >= 0x20 && c <= 0x7e; }
 

@@ -6,7 +6,7 @@
  * Transfer-Encoding, duplicate Content-Length, folded headers), so those
  * are refused, not interpreted.
  */
-#include "http.h"
+#include "http/http.h"
 
 #include <string.h>
 #include <strings.h>

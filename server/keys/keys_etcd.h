@@ -8,8 +8,8 @@
 #ifndef MINTIDD_KEYS_ETCD_H
 #define MINTIDD_KEYS_ETCD_H
 
-#include "keystore.h"
-#include "lease.h"
+#include "keys/keystore.h"
+#include "cluster/lease.h"
 
 /*
  * The key store's remote (keystore.h) on cfg's etcd (its endpoints, TLS

@@ -3,9 +3,9 @@
  * config.c - settings from the command line, a config file and the
  * environment, all through one table.
  */
-#include "config.h"
+#include "base/config.h"
 
-#include "log.h"
+#include "base/log.h"
 #include "mintid.h"
 
 #include <ctype.h>

@@ -19,11 +19,10 @@
  * and off around each reply. Write interest is taken only when the kernel
  * would not take a whole reply at once.
  */
-#include "conn.h"
+#include "net/conn.h"
 
-#include "blocked.h"
-#include "job.h"
-#include "log.h"
+#include "net/blocked.h"
+#include "base/log.h"
 
 #include <errno.h>
 #include <netinet/in.h>
@@ -229,7 +228,7 @@ static int process(conn *c) {
                 break;
             }
             uint64_t retry_ns;
-            job_state js = job_step(c, &budget, &retry_ns);
+            job_state js = c->job.step(c, &budget, &retry_ns);
             if (js == JOB_PARKED) {
                 blocked_park(c, false, retry_ns);
                 break;
@@ -338,7 +337,7 @@ static void on_timer(evutil_socket_t fd, short what, void *arg) {
         size_t budget = SERVER_SLICE_IDS;
         uint64_t retry_ns = 0, before = c->job.done;
         blocked_remove(c);
-        job_state js = job_step(c, &budget, &retry_ns);
+        job_state js = c->job.step(c, &budget, &retry_ns);
         if (js == JOB_PARKED) {
             /* It minted (and its deadline starts again), or the timer came
              * a little early: back in the queue either way. */
@@ -460,7 +459,10 @@ static void on_readable(evutil_socket_t fd, short what, void *arg) {
         event_active(c->rev, EV_READ, 0); /* TLS holds more than c->in took */
 }
 
-const wait_hooks conn_wait_hooks = {job_step, process};
+/* A slice of c's job, for the wait queues. */
+static job_state step(conn *c, size_t *budget, uint64_t *retry_ns) { return c->job.step(c, budget, retry_ns); }
+
+const wait_hooks conn_wait_hooks = {step, process};
 
 void conn_accept(server *srv, evutil_socket_t fd, proto p, const proto_ops *ops, bool tls, bool refused,
                  const unsigned char peer[16]) {

@@ -4,10 +4,10 @@
  * max-output-total, the connection holding the most is dropped, down to
  * an eighth below the bound.
  */
-#include "shed.h"
+#include "net/shed.h"
 
-#include "conn.h"
-#include "log.h"
+#include "net/conn.h"
+#include "base/log.h"
 
 static log_limit shed_log;
 

@@ -9,9 +9,9 @@
  *
  * Kept out of conn.c so that the connection layer links without libssl.
  */
-#include "tls.h"
+#include "net/tls.h"
 
-#include "log.h"
+#include "base/log.h"
 
 #include <errno.h>
 #include <openssl/err.h>

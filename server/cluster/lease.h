@@ -13,7 +13,7 @@
 #ifndef MINTIDD_LEASE_H
 #define MINTIDD_LEASE_H
 
-#include "claim.h"
+#include "base/claim.h"
 
 #include <pthread.h>
 #include <stdatomic.h>

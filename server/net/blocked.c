@@ -6,9 +6,9 @@
  * job and serves its connection through srv->wait (wait_hooks), never by
  * name.
  */
-#include "blocked.h"
+#include "net/blocked.h"
 
-#include "log.h"
+#include "base/log.h"
 
 void blocked_remove(conn *c) {
     wait_queue *q = blocked_queue(c->srv, c->job.fmt);

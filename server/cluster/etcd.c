@@ -4,9 +4,9 @@
  * the requests, jansson for their bodies, OpenSSL's EVP base64 for etcd's
  * byte fields.
  */
-#include "etcd.h"
+#include "cluster/etcd.h"
 
-#include "log.h"
+#include "base/log.h"
 
 #include <curl/curl.h>
 #include <inttypes.h>

@@ -5,9 +5,9 @@
  * limited per connection (a pause that doubles), per client address and
  * for all clients together (GCRA budgets), so guessing gains nothing.
  */
-#include "auth.h"
+#include "net/auth.h"
 
-#include "log.h"
+#include "base/log.h"
 
 #include <errno.h>
 #include <openssl/crypto.h>

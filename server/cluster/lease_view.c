@@ -6,7 +6,7 @@
  * protocol handlers link without lease.c and its etcd client (etcd.c,
  * libcurl, jansson): the handler fuzzer links them so.
  */
-#include "lease.h"
+#include "cluster/lease.h"
 
 #include <time.h>
 

@@ -8,7 +8,7 @@
  * loop, and a full buffer drops lines (counted) rather than wait (redis's
  * bio is the model).
  */
-#include "log.h"
+#include "base/log.h"
 
 #include "mintid.h"
 

@@ -11,13 +11,13 @@
  * parser's place in an unfinished command are its session (resp_session),
  * and the commands an EXEC queued run through the table's resume().
  */
-#include "handle_resp.h"
+#include "resp/handle_resp.h"
 
-#include "auth.h"
-#include "conn.h"
+#include "net/auth.h"
+#include "net/conn.h"
 #include "job.h"
-#include "keys.h"
-#include "resp.h"
+#include "keys/keys.h"
+#include "resp/resp.h"
 #include "stats.h"
 
 #include <arpa/inet.h>

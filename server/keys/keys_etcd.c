@@ -13,10 +13,10 @@
  * key-ttl plus a hundredth (at least a second) that is granted again that
  * often, so every key lives at least key-ttl.
  */
-#include "keys_etcd.h"
+#include "keys/keys_etcd.h"
 
-#include "etcd.h"
-#include "log.h"
+#include "cluster/etcd.h"
+#include "base/log.h"
 #include "service.h"
 
 #include <jansson.h>

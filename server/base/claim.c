@@ -8,7 +8,7 @@
  * something the holder says); nothing is ever read from or written to a
  * connection.
  */
-#include "claim.h"
+#include "base/claim.h"
 
 #include <ctype.h>
 #include <errno.h>
