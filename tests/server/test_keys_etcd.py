@@ -94,6 +94,8 @@ class KeysInEtcd(EtcdCase):
         a = self.server()
         status, _, body = post(a, "/v1/scru160?count=30000", '"most"')
         self.assertEqual((status, len(body.split())), (201, 30000), body[:200])
+        # And replayed whole: the answer that carries them is read whole.
+        self.assertEqual(post(a, "/v1/scru160?count=30000", '"most"')[::2], (200, body))
         status, _, body = post(a, "/v1/scru160?count=30001", '"too-many"')
         self.assertEqual(status, 400, body)
         self.assertIn("30000", body)
