@@ -34,6 +34,7 @@ struct mintid_gen {
      * into host.c. Read and written under the host's lock. */
     int64_t host_looked_ms, host_look_due_ms;
     int64_t *host_mark;          /* the state's durable mark (see host.c), under the host's lock */
+    int64_t host_checked_unit;   /* the unit host_check() last passed without a warrant; INT64_MIN: none */
     const int64_t *host_warrant; /* its warrant's holder, 0 if none (see host.c), under the host's lock */
     bool host_needs_warrant;     /* node host: a warrant is checked even where there is none */
     uint64_t step;               /* value_step(): 0, or the same unit's next ID is last_value + step */
@@ -255,10 +256,28 @@ static void host_attach(mintid_gen *g) {
     g->last_value = mintid__host_last_value(g->host);
     g->host_mark = mintid__host_mark(g->host);
     g->host_warrant = mintid__host_warrant_holder(g->host);
+    g->host_checked_unit = INT64_MIN; /* another state, or the lock taken again: check anew */
 }
 
 /* Before minting at `rel`: the host's state file may have been replaced (see host.c). */
-static int host_check(mintid_gen *g, int64_t rel) {
+/* The part of host_check() past a unit the generator already checked. */
+static int host_check_unit(mintid_gen *g, int64_t unit) {
+    int64_t end = unit_start_ms(g, unit) + g->unit_ms - 1;
+    if (*g->host_warrant != 0 || g->host_needs_warrant) {
+        int rc = mintid__host_warrant_check(g->host, end);
+        if (rc != MINTID_OK)
+            return rc;
+    } else {
+        /* Without a warrant a unit's check holds for the rest of the call:
+         * the lock is held throughout, the mark only rises, and every
+         * taking of the lock (host_attach) checks anew. */
+        g->host_checked_unit = unit;
+    }
+    int64_t need = end + MINTID_HOST_MARK_AHEAD_MS / 2;
+    return need > *g->host_mark ? mintid__host_cover(g->host, need) : MINTID_OK;
+}
+
+static inline __attribute__((always_inline)) int host_check(mintid_gen *g, int64_t rel) {
     int64_t ms = unit_start_ms(g, rel);
     if (ms < g->host_looked_ms || ms >= g->host_look_due_ms) {
         int rc = mintid__host_check(g->host, ms, &g->host_looked_ms, &g->host_look_due_ms);
@@ -273,14 +292,7 @@ static int host_check(mintid_gen *g, int64_t rel) {
     int64_t unit = rel;
     if (g->core->started && (int64_t)g->core->last_ts >= unit)
         unit = (int64_t)g->core->last_ts + 1;
-    int64_t end = unit_start_ms(g, unit) + g->unit_ms - 1;
-    if (*g->host_warrant != 0 || g->host_needs_warrant) {
-        int rc = mintid__host_warrant_check(g->host, end);
-        if (rc != MINTID_OK)
-            return rc;
-    }
-    int64_t need = end + MINTID_HOST_MARK_AHEAD_MS / 2;
-    return need > *g->host_mark ? mintid__host_cover(g->host, need) : MINTID_OK;
+    return unit == g->host_checked_unit ? MINTID_OK : host_check_unit(g, unit);
 }
 
 /* Takes the host's lock again after a sleep; an error leaves it unlocked (*held false) and fails the caller's call. */
