@@ -579,6 +579,45 @@ static void fn_timestamp(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     sqlite3_result_text(ctx, in.time, -1, SQLITE_TRANSIENT);
 }
 
+/*
+ * mintid_formats([format]): every format described as the library
+ * describes it (mintid_describe(): fields, forms, capacity, epochs, the
+ * last time an ID can carry under this connection's epoch), a JSON array;
+ * or the one format named, a JSON object.
+ */
+static void fn_formats(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+    const conn *c = ctx_conn(ctx);
+    const mintid_format *only = NULL;
+    if (argc == 1 && (only = format_arg(ctx, argv[0])) == NULL)
+        return;
+    size_t cap = (size_t)MINTID_FORMAT_COUNT * MINTID_DESCRIBE_MAX + 8, len = 0;
+    char *out = sqlite3_malloc64(cap);
+    if (out == NULL) {
+        sqlite3_result_error_nomem(ctx);
+        return;
+    }
+    if (only == NULL)
+        out[len++] = '[';
+    for (int i = 0; i < MINTID_FORMAT_COUNT; i++) {
+        const mintid_format *f = mintid_format_get((mintid_format_id)i);
+        if (only != NULL && f != only)
+            continue;
+        if (only == NULL && i > 0)
+            out[len++] = ',';
+        int n = mintid_describe(f, conn_epoch(c, f), out + len, cap - len);
+        if (n < 0) {
+            sqlite3_free(out);
+            fail(ctx, n, "%s: %s", f->name, mintid_strerror(n));
+            return;
+        }
+        len += (size_t)n;
+    }
+    if (only == NULL)
+        out[len++] = ']';
+    sqlite3_result_text(ctx, out, (int)len, sqlite3_free);
+    sqlite3_result_subtype(ctx, JSON_SUBTYPE);
+}
+
 /* ---- ranges -------------------------------------------------------------------------- */
 
 /* The time argument of <format>_min/_max: Unix ms (INTEGER or text) or RFC 3339 text. */
@@ -902,6 +941,8 @@ int sqlite3_mintid_init(sqlite3 *db, char **pzErrMsg, const sqlite3_api_routines
         rc = rc ? rc : add(db, c, "mintid_timestamp", nargs, flags, any, fn_timestamp);
         rc = rc ? rc : add(db, c, "mintid_config", nargs, CONFIG_FLAGS, any, fn_config);
     }
+    for (int nargs = 0; nargs <= 1 && rc == SQLITE_OK; nargs++)
+        rc = add(db, c, "mintid_formats", nargs, GUESS_FLAGS | JSON_SUBTYPE_FLAG, any, fn_formats);
     conn_release(any);
     /* SQLite replaces no function while a statement runs: loaded again by
      * load_extension() in SQL, the first function's registration fails and

@@ -66,6 +66,23 @@ class EveryFormat(unittest.TestCase):
     def setUp(self):
         self.db = connect()
 
+    def test_formats_described_as_the_library_does(self):
+        every = json.loads(one(self.db, "SELECT mintid_formats()"))
+        self.assertEqual([f["name"] for f in every], [name for name, _, _, _ in TABLE])
+        for name, sql, bits, _ in TABLE:
+            with self.subTest(format=name):
+                mine = json.loads(one(self.db, "SELECT mintid_formats(?)", sql))
+                self.assertEqual(mine, every[[f["name"] for f in every].index(name)])
+                self.assertEqual(mine["bits"], bits)
+        # The connection's epoch moves the last time an ID can carry.
+        before = json.loads(one(self.db, "SELECT mintid_formats('snowflake')"))
+        one(self.db, "SELECT mintid_config('snowflake_epoch', 'discord')")
+        after = json.loads(one(self.db, "SELECT mintid_formats('snowflake')"))
+        self.assertEqual(after["epoch_ms"], 1420070400000)
+        self.assertEqual(after["end_ms"] - before["end_ms"], 1420070400000 - before["epoch_ms"])
+        with self.assertRaisesRegex(sqlite3.OperationalError, "did you mean 'uuidv7'"):
+            one(self.db, "SELECT mintid_formats('uuid')")
+
     def test_generators_and_decoders_of_every_format(self):
         for name, sql, bits, _ in TABLE:
             with self.subTest(format=name):
