@@ -92,7 +92,7 @@ static void finish_job(conn *c) {
     while (c->job.active) {
         size_t budget = SERVER_SLICE_IDS;
         uint64_t retry_ns = 0;
-        if (conn_job_step(c, &budget, &retry_ns) == JOB_PARKED) {
+        if (c->job.step(c, &budget, &retry_ns) == JOB_PARKED) {
             if (c->job.deadline_ns == 0)
                 c->job.deadline_ns = monotonic_ns() + srv.cfg->max_wait * 1000000u;
             struct timespec ts = {0, (long)(retry_ns < 100000000u ? retry_ns : 100000000u)};

@@ -7,9 +7,9 @@
 #include "net/auth.h"
 #include "base/claim.h"
 #include "base/config.h"
+#include "keys/etcd_store.h"
 #include "keys/keys.h"
-#include "keys/keys_etcd.h"
-#include "keys/keystore.h"
+#include "keys/sqlite_store.h"
 #include "cluster/lease.h"
 #include "net/listen.h"
 #include "base/log.h"
@@ -67,6 +67,7 @@ typedef struct app {
     uint64_t start_ns;         /* monotonic, for the workers' uptime */
     uint64_t reloads_seen;     /* a worker's: the supervisor's SIGHUPs it has reloaded for */
     const lease_config *lc;    /* the lease's etcd, where keys are decided too; NULL without node-lease */
+    key_store_prepared keys;   /* what the key store's preparation left, for every process that opens it */
 } app;
 
 static void reload_files(app *a);
@@ -454,16 +455,24 @@ static void on_workers_ready(void *arg) {
 static void on_supervisor_tick(void *arg) { claim_answer(((app *)arg)->claim); }
 
 /*
- * This loop's key store: keys.sqlite in the state directory, or with a node
- * lease the lease's etcd, for the whole cluster. Each worker opens its own;
- * the store's insert, not any process's memory, decides which IDs a key is
+ * The key store: keys.sqlite in the state directory, or with a node lease
+ * the lease's etcd, for the whole cluster; and its settings.
+ */
+static const key_store_ops *key_store_of(const app *a, key_store_conf *conf) {
+    *conf =
+        (key_store_conf){.state_dir = a->cfg->state_dir, .lc = a->lc, .ttl_s = a->cfg->key_ttl, .max = a->cfg->key_max};
+    return a->lc != NULL ? &etcd_key_store : &sqlite_key_store;
+}
+
+/*
+ * This loop's key store (key_store_of). Each worker opens its own; the
+ * store's insert, not any process's memory, decides which IDs a key is
  * given.
  */
 static int open_keys(app *a) {
-    keystore_remote *remote = NULL;
-    if (a->lc != NULL && (remote = keys_etcd_open(a->lc, a->cfg->key_ttl)) == NULL)
-        return -1;
-    return keys_open(&a->srv, remote);
+    key_store_conf conf;
+    const key_store_ops *ops = key_store_of(a, &conf);
+    return keys_open(&a->srv, ops, &conf, &a->keys);
 }
 
 /*
@@ -581,7 +590,7 @@ static int run_worker(int argc, char **argv) {
     a.lc = sh->boot.leased ? &lc : NULL;
     /* Read before the files: a SIGHUP from here on is reloaded for. */
     a.reloads_seen = atomic_load(&sh->reloads);
-    keystore_adopt(sh->boot.keys);
+    a.keys = sh->boot.keys;
     if (worker_loop(&a) == 0) {
         status = worker_main(&a, &wc);
     } else {
@@ -744,9 +753,11 @@ static int run(int argc, char **argv) {
         (cfg.http_tls[0] != '\0' && server_listen(srv, PROTO_HTTP, cfg.http_tls, true) != 0) ||
         (cfg.resp_tls[0] != '\0' && server_listen(srv, PROTO_RESP, cfg.resp_tls, true) != 0))
         goto out;
-    /* The key store's file is made and checked once, here, whether one
-     * process or many then open it (etcd decides keys for a leased one). */
-    if (!leased && keys_prepare(&cfg) != 0)
+    /* The key store is made and checked once, here, whether one process
+     * or many then open it: the workers' opens then take no lock that
+     * could refuse one of them. */
+    key_store_conf keys_conf;
+    if (key_store_prepare(key_store_of(&a, &keys_conf), &keys_conf, &a.keys) != 0)
         goto out;
     /* The first reservation, and the parameters in force, are on disk
      * before anything is served; from here the writer thread keeps the
@@ -764,7 +775,7 @@ static int run(int argc, char **argv) {
         sh->boot.leased = leased;
         sh->boot.lc = lc;
         sh->boot.lc.claim = NULL;
-        sh->boot.keys = keystore_prepared();
+        sh->boot.keys = a.keys;
         sh->boot.start_ns = a.start_ns;
         int inherit[2 * PROTO_COUNT];
         unsigned ninherit = 0;

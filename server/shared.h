@@ -17,7 +17,7 @@
 #define MINTIDD_SHARED_H
 
 #include "base/config.h"
-#include "keys/keystore.h"
+#include "keys/store.h"
 #include "cluster/lease.h"
 #include "proto.h"
 #include "service.h"
@@ -41,7 +41,7 @@ typedef struct shared_boot {
     config cfg;
     bool leased;
     lease_config lc;               /* with a node lease: its etcd, its password included; its claim NULL */
-    keystore_file keys;            /* keys.sqlite as the supervisor prepared it: another file in its place is refused */
+    key_store_prepared keys;       /* keys.sqlite as the supervisor prepared it: another file in its place is refused */
     uint64_t start_ns;             /* monotonic: when the supervisor started, for the uptime */
     int listeners[PROTO_COUNT][2]; /* plain and TLS: the worker's descriptor of each socket bound, -1 for none */
 } shared_boot;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * etcd.h - the one client of etcd's v3 JSON gateway (libcurl, jansson), used
- * by the node lease (lease.c) and the idempotency keys (keys_etcd.c).
+ * by the node lease (lease.c) and the idempotency keys (keys/etcd_store.c).
  *
  * Requests are built and answers read as jansson values. etcd's byte fields
  * (keys and values) travel as base64 in JSON; the builders and readers here

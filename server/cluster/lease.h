@@ -123,7 +123,7 @@ const char *lease_cluster_id(const lease *l);
  * The settings of an etcd client (etcd.h) on cfg's endpoints, TLS and user,
  * its requests timed by cfg's TTL, its log lines starting with who: for the
  * lease's own client and for other subsystems' (the idempotency keys,
- * keys_etcd.c). out holds the password: zero it once the client is open.
+ * keys/etcd_store.c). out holds the password: zero it once the client is open.
  */
 void lease_etcd_config(const lease_config *cfg, const char *who, struct etcd_config *out);
 

@@ -16,7 +16,7 @@
 #define INFLIGHT_BUCKETS 4096
 
 struct keys {
-    keystore *store;
+    key_store *store;
     struct event *ev; /* the store's answers are waiting */
     key_request *inflight[INFLIGHT_BUCKETS];
 };
@@ -88,7 +88,7 @@ static void hold(conn *c, key_request *r) {
     attach(c, r);
     c->job.held = true;
     c->job.active = true;
-    keystore_submit(c->srv->keys->store, r);
+    key_store_submit(c->srv->keys->store, r);
 }
 
 static void count_outcome(server *srv, key_outcome o) {
@@ -105,7 +105,7 @@ static void on_answers(evutil_socket_t fd, short what, void *arg) {
     (void)fd, (void)what;
     server *srv = arg;
     struct keys *k = srv->keys;
-    for (key_request *r = keystore_take(k->store), *next; r != NULL; r = next) {
+    for (key_request *r = key_store_take(k->store), *next; r != NULL; r = next) {
         next = r->next;
         count_outcome(srv, r->outcome);
         if (!r->lookup)
@@ -124,35 +124,21 @@ static void on_answers(evutil_socket_t fd, short what, void *arg) {
     }
 }
 
-static void store_path(const config *cfg, char *path, size_t size) {
-    snprintf(path, size, "%s/keys.sqlite", cfg->state_dir);
-}
-
-int keys_prepare(const config *cfg) {
-    char path[CONFIG_STR_MAX + 32];
-    store_path(cfg, path, sizeof path);
-    return keystore_prepare(path);
-}
-
-int keys_open(server *srv, keystore_remote *remote) {
-    char path[CONFIG_STR_MAX + 32];
-    store_path(srv->cfg, path, sizeof path);
+int keys_open(server *srv, const key_store_ops *ops, const key_store_conf *conf, const key_store_prepared *prepared) {
     struct keys *k = calloc(1, sizeof *k);
     if (k == NULL) {
         log_msg(LOG_ERROR, "out of memory");
-        if (remote != NULL)
-            remote->close(remote->ctx);
         return -1;
     }
-    k->store = keystore_open(path, srv->cfg->key_ttl, srv->cfg->key_max, remote);
+    k->store = key_store_open(ops, conf, prepared);
     if (k->store == NULL) {
         free(k);
         return -1;
     }
-    k->ev = event_new(srv->base, keystore_fd(k->store), EV_READ | EV_PERSIST, on_answers, srv);
+    k->ev = event_new(srv->base, key_store_fd(k->store), EV_READ | EV_PERSIST, on_answers, srv);
     if (k->ev == NULL || event_add(k->ev, NULL) != 0) {
         log_msg(LOG_ERROR, "out of memory");
-        keystore_close(k->store);
+        key_store_close(k->store);
         if (k->ev != NULL)
             event_free(k->ev);
         free(k);
@@ -166,7 +152,7 @@ void keys_close(server *srv) {
     struct keys *k = srv->keys;
     if (k == NULL)
         return;
-    keystore_close(k->store);
+    key_store_close(k->store);
     event_free(k->ev);
     free(k);
     srv->keys = NULL;
@@ -177,7 +163,7 @@ keys_start keys_begin(conn *c, const mintid_format *fmt, const char *key, size_t
     struct keys *k = c->srv->keys;
     if (k == NULL)
         return KEYS_NOSTORE;
-    uint64_t most = keystore_max_count(k->store);
+    uint64_t most = key_store_max_count(k->store);
     if (most != 0 && count > most)
         return KEYS_TOO_MANY;
     key_request *r = request_new(c, fmt, key, len, done);
@@ -201,7 +187,7 @@ keys_start keys_begin(conn *c, const mintid_format *fmt, const char *key, size_t
     return KEYS_STARTED;
 }
 
-uint64_t keys_max_count(const server *srv) { return srv->keys != NULL ? keystore_max_count(srv->keys->store) : 0; }
+uint64_t keys_max_count(const server *srv) { return srv->keys != NULL ? key_store_max_count(srv->keys->store) : 0; }
 
 /* The rider's hook: n more of the job's IDs, kept for the key. */
 static void keep(conn *c, const mintid_id *ids, size_t n) {

@@ -2,7 +2,7 @@
 /*
  * keys.h - IDs assigned to idempotency keys, exactly once: the first
  * request with a key mints as any other, and its IDs are stored under the
- * key (keystore.h) before it is answered; a retry gets the same IDs back.
+ * key (store.h) before it is answered; a retry gets the same IDs back.
  * A key is scoped to the secret the client gave (auth-file) and to the
  * format. This is the event loop's side: the keys being committed in this
  * process (a retry meanwhile is told the first is in progress), and the
@@ -17,25 +17,18 @@
 #ifndef MINTIDD_KEYS_H
 #define MINTIDD_KEYS_H
 
-#include "keys/keystore.h"
+#include "keys/store.h"
 #include "server.h"
 
 /* The key store's answer for c, for the protocol to reply with (r->outcome says which reply). */
 typedef void key_done_fn(conn *c, const key_request *r);
 
 /*
- * Makes and checks the key store's file in cfg's state directory
- * (keystore_prepare), once, before any worker opens it: the workers'
- * opens then take no lock that could refuse one of them. Returns 0, or -1
- * after logging why.
+ * Opens srv's key store, ops (sqlite_store.h, or for a cluster
+ * etcd_store.h), with conf, as key_store_prepare left it (prepared), and
+ * watches its answers. Returns 0, or -1 after logging why.
  */
-int keys_prepare(const config *cfg);
-/*
- * Opens srv's key store in the state directory (or, with remote, the one
- * that decides keys for a cluster: keys_etcd.h) and watches its answers.
- * Returns 0, or -1 after logging why.
- */
-int keys_open(server *srv, keystore_remote *remote);
+int keys_open(server *srv, const key_store_ops *ops, const key_store_conf *conf, const key_store_prepared *prepared);
 /* Closes it (every connection is gone). */
 void keys_close(server *srv);
 

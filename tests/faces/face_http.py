@@ -16,7 +16,7 @@ NAME = "http"
 # The node id and the epochs are the server's settings, not a request's
 # words: asked as mintidd_settings.py says.
 TAKES = {"format", "node", "epoch", "prefix", "id", "guess"}
-# The HTTP status of each class (handle_http.c's http_status()), with the
+# The HTTP status of each class (http_reply.c's http_status()), with the
 # two finer answers docs/server.md and docs/openapi.yaml document: a
 # format the path names that does not exist is 404 (as any path that names
 # nothing), as is a format the server's node id does not fit (not

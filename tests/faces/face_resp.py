@@ -14,7 +14,7 @@ NAME = "resp"
 # The node id and the epochs are the server's settings, not a command's
 # words: asked as mintidd_settings.py says.
 TAKES = {"format", "node", "epoch", "prefix", "id", "guess"}
-# The error code of each class (handle_resp.c's resp_code()).
+# The error code of each class (resp_reply.c's resp_code()).
 # A bad epoch setting stops the start (mintidd_settings.py).
 CODES = {
     "input": {"epoch": mintidd_settings.EXIT_STATUS, "*": "ERR"},

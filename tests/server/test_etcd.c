@@ -290,8 +290,8 @@ static void check_requests(void) {
     close(closed_fd);
 
     static const char *const answers[] = {
-        "{\"error\":\"etcdserver: requested lease not found\",\"code\":5,\"message\":\"etcdserver: requested lease "
-        "not found\"}",
+        ("{\"error\":\"etcdserver: requested lease not found\",\"code\":5,\"message\":\"etcdserver: requested lease "
+         "not found\"}"),
         "not json",
         "{\"header\":{},\"ID\":\"7587871203456789012\",\"TTL\":\"5\"}",
         "{\"result\":{\"header\":{},\"ID\":\"7587871203456789012\"}}",

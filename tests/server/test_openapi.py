@@ -1,10 +1,10 @@
 # SPDX-License-Identifier: MIT
 """test_openapi.py - docs/openapi.yaml against a running mintidd.
 
-Routes: the paths the server matches are read from server/http/handle_http.c
+Routes: the paths the server matches are read from server/http/http_routes.c
 (its route table), the methods from server/http/http.c, the query
 parameters each route takes are found by asking the server, the formats and
-forms from GET /v1/formats, and the statuses from every place the two files
+forms from GET /v1/formats, and the statuses from every place the HTTP files
 answer one: each must be in the spec, and the spec must have nothing the
 server lacks. Variations of every path in the spec must be 404.
 
@@ -235,12 +235,12 @@ class Spec(unittest.TestCase):
     def test_routes_of_the_server_are_the_spec_paths(self):
         # Each path the router compares the target with: a whole path, or a
         # prefix (ending in '/') that a template follows.
-        literals = set(re.findall(r'\{GET_HEAD, "(/[^"]*)",', self.source("http/handle_http.c")))
+        literals = set(re.findall(r'\{GET_HEAD, "(/[^"]*)",', self.source("http/http_routes.c")))
         self.assertGreaterEqual(len(literals), 4, literals)
         spec_literals = {re.sub(r"\{.*", "", p) for p in self.spec["paths"]}
         # "/v1/range/{format}" and "/v1/{format}": the longest literal prefix is what the router compares.
         self.assertEqual(literals, spec_literals,
-                         "the server's routes (server/http/handle_http.c) and the spec's paths differ")
+                         "the server's routes (server/http/http_routes.c) and the spec's paths differ")
         plain = self.server()
         # The example key, given its IDs.
         self.request("/v1/nanoflake", method="POST", extra={"headers": {"Idempotency-Key": '"k"'}})
@@ -293,7 +293,7 @@ class Spec(unittest.TestCase):
     def test_query_parameters(self):
         # Every name the router's parse_query() is given, and one it is not:
         # which of them each path takes is the server's answer, not a list here.
-        names = set(re.findall(r'\{"([a-z_]+)", NULL, 0, false\}', self.source("http/handle_http.c")))
+        names = set(re.findall(r'\{"([a-z_]+)", NULL, 0, false\}', self.source("http/http_routes.c")))
         self.assertGreaterEqual(len(names), 5, names)
         for path, item in self.spec["paths"].items():
             declared = {p["name"] for p in item["get"].get("parameters", []) if p["in"] == "query"}
@@ -326,8 +326,8 @@ class Spec(unittest.TestCase):
                 self.assertIn(status, (200, 404) if not f["served"] else (200,), body)
 
     def test_statuses(self):
-        # Every status a call in the two files can answer, and the refusal's.
-        code = self.source("http/handle_http.c") + self.source("http/http.c")
+        # Every status a call in the HTTP files can answer, and the refusal's.
+        code = "".join(self.source(f"http/{name}.c") for name in ("handle_http", "http_routes", "http_reply", "http"))
         sent = set()
         for line in code.splitlines():
             if re.search(r"send_error(_with)?\(|\bfail\(|response \w+ = \{|HTTP/1\.1 \d{3}", line):

@@ -56,9 +56,11 @@ class WorkerExec(unittest.TestCase):
         """pid is a worker executed from mintidd's own file and holding none
         of the supervisor's descriptors but those it is given. Returns its
         slot."""
-        self.assertTrue(os.path.samefile(f"/proc/{pid}/exe", MINTIDD), "a worker runs another program")
         # A fork goes on with the supervisor's command line; a program
-        # executed anew has the one it was given.
+        # executed anew has the one it was given, from the moment the new
+        # process (found at once, maybe before its exec) executes it.
+        wait_for(lambda: cmdline(pid)[1:2] == ["worker"], 5)
+        self.assertTrue(os.path.samefile(f"/proc/{pid}/exe", MINTIDD), "a worker runs another program")
         args = cmdline(pid)
         self.assertEqual(args[:2], [MINTIDD, "worker"],
                          f"the worker was not executed anew: it is a copy of the supervisor ({args})")

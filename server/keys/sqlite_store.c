@@ -1,23 +1,22 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * keystore.c - the store of idempotency keys (keystore.h): SQLite in WAL
- * mode with synchronous=FULL, so a transaction's commit is fsynced before
- * the loop hears of it and a reply is sent.
+ * sqlite_store.c - the SQLite key store (sqlite_store.h): WAL mode with
+ * synchronous=FULL, so a batch's commit is fsynced before the loop hears
+ * of it and a reply is sent.
  */
-#include "keys/keystore.h"
+#include "keys/sqlite_store.h"
 
+#include "base/config.h"
 #include "base/log.h"
-#include "service.h"
+#include "base/state.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <pthread.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/eventfd.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -28,15 +27,6 @@
 #define BUSY_TIMEOUT_MS 10000
 /* ...and for the lock to note the store's time as it stops. */
 #define STOP_BUSY_TIMEOUT_MS 200
-
-void key_request_created(key_request *r, int64_t now) {
-    r->outcome = KEY_CREATED;
-    r->got_ids = r->ids;
-    r->got_count = r->count;
-    r->got_form = r->form;
-    memcpy(r->got_prefix, r->prefix, sizeof r->got_prefix);
-    r->created_ms = now;
-}
 
 static const char schema[] = "CREATE TABLE IF NOT EXISTS keys("
                              " scope BLOB NOT NULL, format TEXT NOT NULL, key BLOB NOT NULL,"
@@ -61,39 +51,19 @@ static const char *const statements[ST_N] = {
     [ST_SEEN] = "UPDATE clock SET seen_ms = ?1, seen_wall_ms = ?2 WHERE boot = ?3 AND boot_ms = ?4 AND seen_ms <= ?1",
 };
 
-struct keystore {
-    keystore_remote *remote; /* NULL: keys are decided by the file */
+typedef struct sqlite_store {
     sqlite3 *db;
     sqlite3_stmt *st[ST_N];
     char path[CONFIG_STR_MAX + 32];
     uint64_t ttl_ms, max;
-    int64_t base_ms, boot_ms; /* the store's clock: base_ms when CLOCK_BOOTTIME read boot_ms (store_ms) */
-    char boot[40];            /* the boot it counts in (the kernel's boot id) */
-    int efd;
-    pthread_t thread;
-    bool started;
-    pthread_mutex_t mu;
-    pthread_cond_t cv;
-    bool stop;
-    key_request *in, **in_tail;   /* waiting for the thread */
-    key_request *out, **out_tail; /* answered, waiting for the loop */
-};
-
-static int64_t clock_ms(clockid_t id) {
-    struct timespec ts;
-    clock_gettime(id, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-/*
- * The store's time, which keys are created at and expire by: one clock for
- * every process that opens the store (take_clock), counted on
- * CLOCK_BOOTTIME (which counts a suspend too) from a base in the store. A
- * step of the wall clock neither expires a key before its key-ttl nor
- * keeps one past it, and a worker started after one counts as the workers
- * started before it do.
- */
-static int64_t store_ms(const keystore *ks) { return ks->base_ms + (clock_ms(CLOCK_BOOTTIME) - ks->boot_ms); }
+    /* The store's time (key_clock_now): one clock for every process that
+     * opens the store (take_clock), counted on CLOCK_BOOTTIME from a base
+     * in the store. A step of the wall clock neither expires a key before
+     * its key-ttl nor keeps one past it, and a worker started after one
+     * counts as the workers started before it do. */
+    key_clock clock;
+    char boot[40]; /* the boot it counts in (the kernel's boot id) */
+} sqlite_store;
 
 /* The kernel's boot id, new at every boot ("" where it cannot be read: a
  * reboot is then known only by CLOCK_BOOTTIME going back). */
@@ -108,20 +78,12 @@ static void read_boot_id(char *out, size_t size) {
     out[strcspn(out, "\n")] = '\0';
 }
 
-bool key_same_request(const key_request *r) {
-    return r->got_count == r->count && r->got_form == r->form && strcmp(r->got_prefix, r->prefix) == 0;
+/* keys.sqlite's path in the state directory. */
+static void store_path(const key_store_conf *conf, char *path, size_t size) {
+    snprintf(path, size, "%s/keys.sqlite", conf->state_dir);
 }
 
-void key_request_free(key_request *r) {
-    if (r == NULL)
-        return;
-    if (r->got_ids != r->ids)
-        free(r->got_ids);
-    free(r->ids);
-    free(r);
-}
-
-static bool exec_sql(keystore *ks, const char *sql) {
+static bool exec_sql(sqlite_store *ks, const char *sql) {
     char *err = NULL;
     if (sqlite3_exec(ks->db, sql, NULL, NULL, &err) == SQLITE_OK)
         return true;
@@ -142,7 +104,7 @@ static void bind_key(sqlite3_stmt *s, const key_request *r) {
  * of the wrong size, a form the format lacks) is an error: a key is never
  * answered with IDs other than the ones it was given.
  */
-static int read_key(keystore *ks, key_request *r, int64_t now) {
+static int read_key(sqlite_store *ks, key_request *r, int64_t now) {
     sqlite3_stmt *s = ks->st[ST_GET];
     sqlite3_reset(s);
     bind_key(s, r);
@@ -180,14 +142,14 @@ static int read_key(keystore *ks, key_request *r, int64_t now) {
     return SQLITE_ROW;
 }
 
-static bool step_done(keystore *ks, int idx) {
+static bool step_done(sqlite_store *ks, int idx) {
     int rc = sqlite3_step(ks->st[idx]);
     sqlite3_reset(ks->st[idx]);
     return rc == SQLITE_DONE || (rc == SQLITE_ROW && idx == ST_COUNT);
 }
 
 /*
- * Takes the store's clock (store_ms) from its clock table, or sets it
+ * Takes the store's clock (ks->clock) from its clock table, or sets it
  * there, inside one write transaction: every process that opens the store
  * in one boot of the host counts the same time from the same base, so no
  * worker takes another's keys for older than they are, whenever it
@@ -205,11 +167,11 @@ static bool step_done(keystore *ks, int idx) {
  * newest key if that is later. say: log a new boot's clock. false (logged)
  * if the store cannot be read or written.
  */
-static bool take_clock(keystore *ks, bool say) {
+static bool take_clock(sqlite_store *ks, bool say) {
     read_boot_id(ks->boot, sizeof ks->boot);
     if (!exec_sql(ks, "BEGIN IMMEDIATE"))
         return false;
-    int64_t wall = clock_ms(CLOCK_REALTIME), since_boot = clock_ms(CLOCK_BOOTTIME);
+    int64_t wall = key_clock_ms(CLOCK_REALTIME), since_boot = key_clock_ms(CLOCK_BOOTTIME);
     int64_t base = 0, at = 0, seen = 0, seen_wall = 0, newest = INT64_MIN;
     bool had = false, same = false;
     sqlite3_stmt *s = NULL;
@@ -228,8 +190,8 @@ static bool take_clock(keystore *ks, bool say) {
     }
     sqlite3_finalize(s);
     if (ok && same) {
-        ks->base_ms = base;
-        ks->boot_ms = at;
+        ks->clock.base_ms = base;
+        ks->clock.boot_ms = at;
         if (exec_sql(ks, "COMMIT"))
             return true;
         exec_sql(ks, "ROLLBACK");
@@ -263,8 +225,8 @@ static bool take_clock(keystore *ks, bool say) {
         exec_sql(ks, "ROLLBACK");
         return false;
     }
-    ks->base_ms = from;
-    ks->boot_ms = since_boot;
+    ks->clock.base_ms = from;
+    ks->clock.boot_ms = since_boot;
     if (say && had)
         log_msg(LOG_INFO,
                 "key store %s: a new boot; keys age on from where the last one left them, %" PRId64
@@ -278,12 +240,12 @@ static bool take_clock(keystore *ks, bool say) {
  * to go on from (take_clock); inside a write transaction. A crash leaves
  * the last record, a second or so old.
  */
-static bool note_seen(keystore *ks) {
+static bool note_seen(sqlite_store *ks) {
     sqlite3_stmt *s = ks->st[ST_SEEN];
-    sqlite3_bind_int64(s, 1, store_ms(ks));
-    sqlite3_bind_int64(s, 2, clock_ms(CLOCK_REALTIME));
+    sqlite3_bind_int64(s, 1, key_clock_now(&ks->clock));
+    sqlite3_bind_int64(s, 2, key_clock_ms(CLOCK_REALTIME));
     sqlite3_bind_text(s, 3, ks->boot, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(s, 4, ks->boot_ms);
+    sqlite3_bind_int64(s, 4, ks->clock.boot_ms);
     return step_done(ks, ST_SEEN);
 }
 
@@ -292,7 +254,7 @@ static bool note_seen(keystore *ks) {
  * it creates. Returns false on a failure of the store, which fails the
  * whole batch.
  */
-static bool answer_insert(keystore *ks, key_request *r, int64_t now, int64_t *held, int64_t *added) {
+static bool answer_insert(sqlite_store *ks, key_request *r, int64_t now, int64_t *held, int64_t *added) {
     if (ks->ttl_ms != 0) {
         /* An expired key is gone, whether or not expiry has reached it yet. */
         sqlite3_stmt *d = ks->st[ST_DELETE_OLD];
@@ -337,7 +299,7 @@ static bool answer_insert(keystore *ks, key_request *r, int64_t now, int64_t *he
 
 /* Answers a request whose mint failed: the key's IDs if it has them, else the mint's failure. False on a failure of the
  * store. */
-static bool answer_replay(keystore *ks, key_request *r, int64_t now) {
+static bool answer_replay(sqlite_store *ks, key_request *r, int64_t now) {
     int rc = read_key(ks, r, now);
     if (rc == SQLITE_ROW)
         r->outcome = key_same_request(r) ? KEY_REPLAYED : KEY_MISMATCH;
@@ -351,13 +313,10 @@ static bool answer_replay(keystore *ks, key_request *r, int64_t now) {
     return true;
 }
 
-/* Answers a batch in one transaction; false (every request KEY_FAILED) if it could not be committed. */
-static bool answer_batch(keystore *ks, key_request *batch) {
-    int64_t now = store_ms(ks), held = 0, added = 0;
-    if (ks->remote != NULL) {
-        ks->remote->answer(ks->remote->ctx, batch, now);
-        return true;
-    }
+/* The table's answer: the batch in one transaction; every request KEY_FAILED if it could not be committed. */
+static void answer_batch(void *st, key_request *batch) {
+    sqlite_store *ks = st;
+    int64_t now = key_clock_now(&ks->clock), held = 0, added = 0;
     bool writes = false;
     for (key_request *r = batch; r != NULL; r = r->next)
         writes = writes || (!r->lookup && !r->replay_only);
@@ -392,7 +351,7 @@ static bool answer_batch(keystore *ks, key_request *batch) {
     }
     if (!exec_sql(ks, "COMMIT"))
         goto rollback;
-    return true;
+    return;
 rollback:
     log_msg(LOG_ERROR, "key store %s: %s", ks->path, sqlite3_errmsg(ks->db));
     exec_sql(ks, "ROLLBACK");
@@ -403,15 +362,16 @@ fail:
         r->outcome = KEY_FAILED;
         snprintf(r->why, sizeof r->why, "the key store cannot be written: %s", sqlite3_errmsg(ks->db));
     }
-    return false;
 }
 
-/* Deletes up to EXPIRE_BATCH expired keys, and notes the store's time; true if there may be more. */
-static bool expire_some(keystore *ks) {
-    if (ks->ttl_ms == 0 || ks->remote != NULL || !exec_sql(ks, "BEGIN IMMEDIATE"))
+/* The table's expire: deletes up to EXPIRE_BATCH expired keys, and notes the store's time; true if there may be more.
+ */
+static bool expire_some(void *st) {
+    sqlite_store *ks = st;
+    if (ks->ttl_ms == 0 || !exec_sql(ks, "BEGIN IMMEDIATE"))
         return false;
     sqlite3_stmt *s = ks->st[ST_EXPIRE];
-    sqlite3_bind_int64(s, 1, store_ms(ks) - (int64_t)ks->ttl_ms);
+    sqlite3_bind_int64(s, 1, key_clock_now(&ks->clock) - (int64_t)ks->ttl_ms);
     sqlite3_bind_int(s, 2, EXPIRE_BATCH);
     if (!step_done(ks, ST_EXPIRE)) {
         exec_sql(ks, "ROLLBACK");
@@ -426,58 +386,16 @@ static bool expire_some(keystore *ks) {
     return gone == EXPIRE_BATCH;
 }
 
-static void *store_main(void *arg) {
-    keystore *ks = arg;
-    bool expiring = ks->ttl_ms != 0 && ks->remote == NULL;
-    uint64_t next_expiry = 0;
-    for (;;) {
-        pthread_mutex_lock(&ks->mu);
-        while (ks->in == NULL && !ks->stop && !(expiring && monotonic_ns() >= next_expiry)) {
-            struct timespec until;
-            clock_gettime(CLOCK_MONOTONIC, &until);
-            until.tv_sec += 1;
-            pthread_cond_timedwait(&ks->cv, &ks->mu, &until);
-        }
-        key_request *batch = ks->in;
-        ks->in = NULL;
-        ks->in_tail = &ks->in;
-        bool stop = ks->stop;
-        pthread_mutex_unlock(&ks->mu);
-        if (batch != NULL) {
-            answer_batch(ks, batch);
-            key_request *last = batch;
-            while (last->next != NULL)
-                last = last->next;
-            pthread_mutex_lock(&ks->mu);
-            *ks->out_tail = batch;
-            ks->out_tail = &last->next;
-            pthread_mutex_unlock(&ks->mu);
-            uint64_t one = 1;
-            ssize_t n = write(ks->efd, &one, sizeof one);
-            (void)n; /* an eventfd at its limit is readable already */
-        } else if (stop) {
-            /* Where the next boot goes on from (a crash leaves expiry's last
-             * note): a moment's wait for the lock at most, so that another
-             * process holding it never holds up the stop. */
-            if (ks->remote == NULL) {
-                sqlite3_busy_timeout(ks->db, STOP_BUSY_TIMEOUT_MS);
-                if (exec_sql(ks, "BEGIN IMMEDIATE") && (!note_seen(ks) || !exec_sql(ks, "COMMIT")))
-                    exec_sql(ks, "ROLLBACK");
-            }
-            return NULL;
-        }
-        /* Expired keys, a small batch at a time between commits, so that
-         * keys keep expiring under a load that never leaves the queue
-         * empty, and no commit waits long behind them. */
-        if (expiring && !stop && monotonic_ns() >= next_expiry)
-            next_expiry = monotonic_ns() + (expire_some(ks) ? 0 : 1000000000u);
-    }
-}
-
-static void close_db(keystore *ks) {
-    for (int i = 0; i < ST_N; i++)
-        sqlite3_finalize(ks->st[i]);
-    sqlite3_close(ks->db);
+/*
+ * The table's stop: where the next boot goes on from (a crash leaves
+ * expiry's last note), with a moment's wait for the lock at most, so that
+ * another process holding it never holds up the stop.
+ */
+static void note_stop(void *st) {
+    sqlite_store *ks = st;
+    sqlite3_busy_timeout(ks->db, STOP_BUSY_TIMEOUT_MS);
+    if (exec_sql(ks, "BEGIN IMMEDIATE") && (!note_seen(ks) || !exec_sql(ks, "COMMIT")))
+        exec_sql(ks, "ROLLBACK");
 }
 
 static bool open_db(sqlite3 **db, const char *path, int flags) {
@@ -490,14 +408,6 @@ static bool open_db(sqlite3 **db, const char *path, int flags) {
     sqlite3_busy_timeout(*db, BUSY_TIMEOUT_MS);
     return true;
 }
-
-/* The file keystore_prepare left, which every process of this server opens
- * (a worker is handed it: keystore_adopt): known once prepared. */
-static keystore_file prepared;
-
-keystore_file keystore_prepared(void) { return prepared; }
-
-void keystore_adopt(keystore_file f) { prepared = f; }
 
 /*
  * keys.id beside the store: the identity of the store this state directory
@@ -534,7 +444,7 @@ static int read_store_id(const char *id_path, long long *id) {
 
 /* Writes keys.id (id_path) durably, as every small file of the state directory is written. */
 static bool write_store_id(const char *id_path, long long id) {
-    char dir[sizeof((keystore *)0)->path], text[32];
+    char dir[sizeof((sqlite_store *)0)->path], text[32];
     snprintf(dir, sizeof dir, "%s", id_path);
     char *slash = strrchr(dir, '/');
     if (slash != NULL)
@@ -547,7 +457,7 @@ static bool write_store_id(const char *id_path, long long id) {
     return true;
 }
 
-/* keys.id's path (out, of sizeof ((keystore *)0)->path bytes), beside the store at path. */
+/* keys.id's path (out, of sizeof ((sqlite_store *)0)->path bytes), beside the store at path. */
 static void id_path_of(const char *path, char *out, size_t size) {
     snprintf(out, size, "%s", path);
     char *base = strrchr(out, '/');
@@ -567,9 +477,19 @@ static void forget_command(const char *path, char *out, size_t size) {
              name);
 }
 
-int keystore_prepare(const char *path) {
-    keystore ks = {.db = NULL};
-    snprintf(ks.path, sizeof ks.path, "%s", path);
+/*
+ * The table's prepare: makes the store's file if there is none (its
+ * owner's alone, as an older one and its -wal and -shm files are made
+ * too), checks it (PRAGMA quick_check), puts it in WAL mode, makes its
+ * tables and sets the clock keys age by for this boot. A store that
+ * keys.id or a -wal or -shm beside it shows was there, but is missing or
+ * empty, is refused, as is another store in its place. *out: the file, by
+ * its identity.
+ */
+static int prepare(const key_store_conf *conf, key_store_prepared *out) {
+    sqlite_store ks = {.db = NULL};
+    store_path(conf, ks.path, sizeof ks.path);
+    const char *path = ks.path;
     char id_path[sizeof ks.path], forget[2 * sizeof ks.path];
     id_path_of(path, id_path, sizeof id_path);
     forget_command(path, forget, sizeof forget);
@@ -668,38 +588,39 @@ int keystore_prepare(const char *path) {
         ok = write_store_id(id_path, id);
     sqlite3_close(ks.db);
     if (ok && stat(path, &found) == 0) {
-        prepared.known = true;
-        prepared.dev = found.st_dev;
-        prepared.ino = found.st_ino;
+        out->known = true;
+        out->dev = found.st_dev;
+        out->ino = found.st_ino;
     }
     return ok ? 0 : -1;
 }
 
-keystore *keystore_open(const char *path, uint64_t ttl_s, uint64_t max, keystore_remote *remote) {
-    keystore *ks = calloc(1, sizeof *ks);
+static void close_store(void *st) {
+    sqlite_store *ks = st;
+    for (int i = 0; i < ST_N; i++)
+        sqlite3_finalize(ks->st[i]);
+    sqlite3_close(ks->db);
+    free(ks);
+}
+
+/*
+ * The table's open: the file prepare left (prepared), with the clock keys
+ * age by taken from it, the same in every process.
+ */
+static void *open_store(const key_store_conf *conf, const key_store_prepared *prepared) {
+    sqlite_store *ks = calloc(1, sizeof *ks);
     if (ks == NULL) {
         log_msg(LOG_ERROR, "out of memory opening the key store");
-        if (remote != NULL)
-            remote->close(remote->ctx);
         return NULL;
     }
-    ks->remote = remote;
-    snprintf(ks->path, sizeof ks->path, "%s", path);
-    ks->ttl_ms = ttl_s * 1000;
-    /* etcd keeps key-ttl by its own leases: the time is only what a key's
-     * created_ms says, and the file's clock is not the cluster's. */
-    ks->base_ms = clock_ms(CLOCK_REALTIME);
-    ks->boot_ms = clock_ms(CLOCK_BOOTTIME);
-    ks->max = max;
-    ks->efd = -1;
-    ks->in_tail = &ks->in;
-    ks->out_tail = &ks->out;
-    if (remote != NULL)
-        goto thread;
-    /* The file was made and checked by keystore_prepare: one missing now
-     * (deleted or moved while the server ran, then a worker restarted) is
-     * refused, not made anew with every key forgotten, and said plainly:
-     * SQLite's own words for it are "unable to open database file". */
+    store_path(conf, ks->path, sizeof ks->path);
+    const char *path = ks->path;
+    ks->ttl_ms = conf->ttl_s * 1000;
+    ks->max = conf->max;
+    /* The file was made and checked by prepare: one missing now (deleted
+     * or moved while the server ran, then a worker restarted) is refused,
+     * not made anew with every key forgotten, and said plainly: SQLite's
+     * own words for it are "unable to open database file". */
     struct stat sb;
     int found = stat(path, &sb);
     if (found != 0 && errno == ENOENT) {
@@ -715,7 +636,7 @@ keystore *keystore_open(const char *path, uint64_t ttl_s, uint64_t max, keystore
     /* Another file in its place (a backup copied over it) is refused too:
      * the processes still running answer keys from the file they opened,
      * and two stores could give one key two sets of IDs. */
-    if (found == 0 && prepared.known && (sb.st_dev != prepared.dev || sb.st_ino != prepared.ino)) {
+    if (found == 0 && prepared->known && (sb.st_dev != prepared->dev || sb.st_ino != prepared->ino)) {
         log_msg(LOG_ERROR,
                 "key store %s was replaced by another file while mintidd ran: the processes still running use the "
                 "one they opened, and one key could get two sets of IDs from two stores. Put the first one back, or "
@@ -732,80 +653,18 @@ keystore *keystore_open(const char *path, uint64_t ttl_s, uint64_t max, keystore
         }
     if (!take_clock(ks, false))
         goto fail;
-thread:
-    ks->efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-    if (ks->efd < 0) {
-        log_msg(LOG_ERROR, "key store: eventfd: %s", strerror(errno));
-        goto fail;
-    }
-    pthread_mutex_init(&ks->mu, NULL);
-    pthread_condattr_t ca;
-    pthread_condattr_init(&ca);
-    /* The thread's naps run on the monotonic clock: a wall clock set back
-     * does not pause expiry. */
-    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-    pthread_cond_init(&ks->cv, &ca);
-    pthread_condattr_destroy(&ca);
-    if (log_thread_create(&ks->thread, store_main, ks) != 0) {
-        log_msg(LOG_ERROR, "key store: cannot start its thread");
-        pthread_mutex_destroy(&ks->mu);
-        pthread_cond_destroy(&ks->cv);
-        goto fail;
-    }
-    ks->started = true;
     return ks;
 fail:
-    if (ks->efd >= 0)
-        close(ks->efd);
-    close_db(ks);
-    if (ks->remote != NULL)
-        ks->remote->close(ks->remote->ctx);
-    free(ks);
+    close_store(ks);
     return NULL;
 }
 
-void keystore_close(keystore *ks) {
-    if (ks == NULL)
-        return;
-    pthread_mutex_lock(&ks->mu);
-    ks->stop = true;
-    pthread_cond_signal(&ks->cv);
-    pthread_mutex_unlock(&ks->mu);
-    pthread_join(ks->thread, NULL);
-    for (key_request *r = keystore_take(ks), *next; r != NULL; r = next) {
-        next = r->next;
-        key_request_free(r);
-    }
-    pthread_mutex_destroy(&ks->mu);
-    pthread_cond_destroy(&ks->cv);
-    close(ks->efd);
-    close_db(ks);
-    if (ks->remote != NULL)
-        ks->remote->close(ks->remote->ctx);
-    free(ks);
-}
-
-int keystore_fd(const keystore *ks) { return ks->efd; }
-
-uint64_t keystore_max_count(const keystore *ks) { return ks->remote != NULL ? ks->remote->max_count : 0; }
-
-void keystore_submit(keystore *ks, key_request *r) {
-    r->next = NULL;
-    pthread_mutex_lock(&ks->mu);
-    *ks->in_tail = r;
-    ks->in_tail = &r->next;
-    pthread_cond_signal(&ks->cv);
-    pthread_mutex_unlock(&ks->mu);
-}
-
-key_request *keystore_take(keystore *ks) {
-    uint64_t n;
-    ssize_t got = read(ks->efd, &n, sizeof n);
-    (void)got; /* EAGAIN: nothing signalled, and the list says so too */
-    pthread_mutex_lock(&ks->mu);
-    key_request *all = ks->out;
-    ks->out = NULL;
-    ks->out_tail = &ks->out;
-    pthread_mutex_unlock(&ks->mu);
-    return all;
-}
+const key_store_ops sqlite_key_store = {
+    .prepare = prepare,
+    .open = open_store,
+    .answer = answer_batch,
+    .expire = expire_some,
+    .stop = note_stop,
+    .close = close_store,
+    .max_count = 0,
+};

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * keys_etcd.c - idempotency keys in etcd (keys_etcd.h), through the etcd
+ * etcd_store.c - the etcd key store (etcd_store.h), through the etcd
  * client (etcd.h) on the node lease's endpoints, TLS and user.
  *
  * A key is PREFIX/keys/<scope>/<format>/<key>, the scope and the key in
@@ -13,10 +13,11 @@
  * key-ttl plus a hundredth (at least a second) that is granted again that
  * often, so every key lives at least key-ttl.
  */
-#include "keys/keys_etcd.h"
+#include "keys/etcd_store.h"
 
-#include "cluster/etcd.h"
 #include "base/log.h"
+#include "cluster/etcd.h"
+#include "cluster/lease.h"
 #include "service.h"
 
 #include <jansson.h>
@@ -37,7 +38,10 @@ typedef struct keys_etcd {
     uint64_t ttl_s;
     uint64_t lease_id;      /* the keys' etcd lease; 0: none yet */
     uint64_t lease_from_ns; /* when it was granted (monotonic: a step of the wall clock ages no lease) */
-    keystore_remote remote;
+    /* etcd keeps key-ttl by its own leases: the time is only what a key's
+     * created_ms says, counted from the wall clock at open (a file's clock
+     * is not the cluster's). */
+    key_clock clock;
 } keys_etcd;
 
 static void hex(const unsigned char *p, size_t n, char *out) {
@@ -188,21 +192,26 @@ static void answer_one(keys_etcd *e, key_request *r, int64_t now, bool retry) {
     json_decref(a);
 }
 
-static void keys_answer(void *ctx, key_request *batch, int64_t now_ms) {
+/* The table's answer: each request of the batch in its own transaction. */
+static void answer(void *st, key_request *batch) {
+    keys_etcd *e = st;
+    int64_t now = key_clock_now(&e->clock);
     for (key_request *r = batch; r != NULL; r = r->next)
-        answer_one(ctx, r, now_ms, true);
+        answer_one(e, r, now, true);
 }
 
-static void keys_close(void *ctx) {
-    keys_etcd *e = ctx;
+static void close_store(void *st) {
+    keys_etcd *e = st;
     etcd_close(e->client);
     free(e);
 }
 
-keystore_remote *keys_etcd_open(const lease_config *cfg, uint64_t ttl_s) {
+/* The table's open: an etcd client on conf's lease's etcd (its endpoints, TLS and user). */
+static void *open_store(const key_store_conf *conf, const key_store_prepared *prepared) {
+    (void)prepared;
     keys_etcd *e = calloc(1, sizeof *e);
     etcd_config ec;
-    lease_etcd_config(cfg, "idempotency keys", &ec);
+    lease_etcd_config(conf->lc, "idempotency keys", &ec);
     if (e == NULL || (e->client = etcd_open(&ec)) == NULL) {
         explicit_bzero(ec.password, sizeof ec.password);
         log_msg(LOG_ERROR, "idempotency keys: no etcd client");
@@ -210,8 +219,19 @@ keystore_remote *keys_etcd_open(const lease_config *cfg, uint64_t ttl_s) {
         return NULL;
     }
     explicit_bzero(ec.password, sizeof ec.password);
-    snprintf(e->prefix, sizeof e->prefix, "%s", cfg->prefix);
-    e->ttl_s = ttl_s;
-    e->remote = (keystore_remote){e, keys_answer, keys_close, KEYS_ETCD_MAX_COUNT};
-    return &e->remote;
+    snprintf(e->prefix, sizeof e->prefix, "%s", conf->lc->prefix);
+    e->ttl_s = conf->ttl_s;
+    e->clock.base_ms = key_clock_ms(CLOCK_REALTIME);
+    e->clock.boot_ms = key_clock_ms(CLOCK_BOOTTIME);
+    return e;
 }
+
+const key_store_ops etcd_key_store = {
+    .prepare = NULL,
+    .open = open_store,
+    .answer = answer,
+    .expire = NULL,
+    .stop = NULL,
+    .close = close_store,
+    .max_count = KEYS_ETCD_MAX_COUNT,
+};
