@@ -129,6 +129,7 @@ typedef struct server {
     void *tls_ctx;                     /* OpenSSL's SSL_CTX, replaced on SIGHUP (tls.c) */
     int (*tls_attach)(conn *c);        /* starts TLS on an accepted connection: c->io and c->tls */
     struct event *shed_ev;             /* drops the clients with most unread replies, outside their callbacks */
+    struct event *idle_ev;             /* once a second: drops the clients idle past idle-timeout */
     uint64_t input_grown;              /* request buffers' bytes past each connection's first (conn.h) */
     TAILQ_HEAD(conn_list, conn) conns; /* every open connection, newest first, for shutdown */
     unsigned refusing;                 /* refused connections still being closed */
@@ -168,6 +169,7 @@ struct conn {
     bool refused;                /* over max-connections: told so, then closed */
     bool input_full;             /* reading paused until requests in c->in are handled */
     uint64_t partial_since_ms;   /* when an incomplete request started waiting; 0 if none */
+    uint64_t active_ms;          /* CLOCK_MONOTONIC_COARSE: when it was last readable (idle-timeout's sweep) */
     size_t lingered;             /* bytes dropped while closing */
     uint64_t linger_until_ms;    /* monotonic: a lingering connection is freed by then */
     const conn_io *io;           /* NULL: plain TCP */

@@ -98,6 +98,29 @@ static const struct timeval *idle_tv(const server *srv, struct timeval *tv) {
     return tv;
 }
 
+/*
+ * The monotonic clock in ms, as the idle sweep reads it: the coarse clock,
+ * read once per read of a socket, costs next to nothing (a tick's
+ * precision is plenty for a timeout counted in seconds).
+ */
+static uint64_t coarse_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+    return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+/*
+ * Reading with no deadline of its own: idle-timeout is kept by the sweep
+ * (conn_sweep_idle), as Redis's cron does, not by a timeout on the read
+ * event, which the event loop would set again for every request read (a
+ * timer re-armed, a system call, per turn of the loop).
+ */
+static void read_idle(conn *c) {
+    event_del(c->rev); /* an event added again without a timeout keeps its old one */
+    event_add(c->rev, NULL);
+    c->active_ms = coarse_ms();
+}
+
 /* The time a request may take from its first byte to its last: request-timeout, or idle-timeout if shorter. */
 static uint64_t request_limit_ms(const server *srv) {
     uint64_t limit = srv->cfg->request_timeout;
@@ -136,8 +159,7 @@ static int process(conn *c);
  * the socket will not signal again, so those are taken on the next turn.
  */
 static void resume_reading(conn *c) {
-    struct timeval tv;
-    event_add(c->rev, idle_tv(c->srv, &tv));
+    read_idle(c);
     if (c->io != NULL && c->io->pending(c))
         event_active(c->rev, EV_READ, 0);
 }
@@ -289,13 +311,8 @@ static int process(conn *c) {
             /* The idle timeout again, in place of the request's deadline
              * (an event keeps its timeout when added again without one). */
             c->partial_since_ms = 0;
-            if (reading(c)) {
-                struct timeval tv;
-                const struct timeval *idle = idle_tv(srv, &tv);
-                if (idle == NULL)
-                    event_del(c->rev);
-                event_add(c->rev, idle);
-            }
+            if (reading(c))
+                read_idle(c);
         }
         if (c->fresh) {
             c->fresh = false;
@@ -409,6 +426,7 @@ static void on_readable(evutil_socket_t fd, short what, void *arg) {
         conn_free(c);
         return;
     }
+    c->active_ms = coarse_ms();
     if (c->handshaking && handshake(c) <= 0)
         return;
     if (c->lingering) {
@@ -534,6 +552,21 @@ void conn_accept(server *srv, evutil_socket_t fd, proto p, const proto_ops *ops,
         event_add(c->rev, &hs);
         return;
     }
-    struct timeval tv;
-    event_add(c->rev, idle_tv(srv, &tv));
+    read_idle(c);
+}
+
+void conn_sweep_idle(server *srv) {
+    uint64_t idle = (uint64_t)srv->cfg->idle_timeout * 1000u, now = coarse_ms();
+    if (idle == 0)
+        return;
+    for (conn *c = TAILQ_FIRST(&srv->conns), *next; c != NULL; c = next) {
+        next = TAILQ_NEXT(c, link);
+        /* Those with a deadline of their own (a handshake, a request
+         * unfinished, a close), a job or replies under way are not idle. */
+        if (c->handshaking || c->partial_since_ms != 0 || c->lingering || c->closing || c->job.active ||
+            evbuffer_get_length(c->out) > 0 || now - c->active_ms < idle)
+            continue;
+        log_limited(&client_timeout_log, LOG_DEBUG, "%s client dropped: idle past idle-timeout", c->ops->label);
+        conn_free(c);
+    }
 }

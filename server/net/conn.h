@@ -31,6 +31,9 @@ void conn_free(conn *c);
 size_t conn_queued(const conn *c);
 size_t conn_held(const conn *c);
 
+/* Drops the connections idle past idle-timeout (called about once a second: listen.c's sweep). */
+void conn_sweep_idle(server *srv);
+
 /* How the wait queues (blocked.c) run a job's slice and serve its connection. */
 extern const wait_hooks conn_wait_hooks;
 

@@ -233,6 +233,11 @@ int server_listen(server *srv, proto p, const char *address, bool tls) {
     log_msg(LOG_INFO, "serving %s on %s", label, address);
     return 0;
 }
+/* idle-timeout, kept by a sweep once a second rather than a timer per connection (conn.c). */
+static void on_idle_sweep(evutil_socket_t fd, short what, void *arg) {
+    (void)fd, (void)what;
+    conn_sweep_idle(arg);
+}
 
 int server_listen_fd(server *srv, proto p, int fd, bool tls) {
     struct evconnlistener **lev = tls ? &srv->tls_listeners[p] : &srv->listeners[p];
@@ -255,6 +260,12 @@ int server_listen_fd(server *srv, proto p, int fd, bool tls) {
         }
         if (shed_init(srv) != 0 || blocked_init(srv, &conn_wait_hooks) != 0)
             return -1;
+        static const struct timeval second = {1, 0};
+        if ((srv->idle_ev = event_new(srv->base, -1, EV_PERSIST, on_idle_sweep, srv)) == NULL ||
+            event_add(srv->idle_ev, &second) != 0) {
+            log_msg(LOG_ERROR, "out of memory");
+            return -1;
+        }
         srv->started = true;
     }
     return 0;
@@ -306,6 +317,10 @@ void server_close_all(server *srv) {
             conn_free(TAILQ_FIRST(&srv->conns));
     }
     shed_free(srv);
+    if (srv->idle_ev != NULL) {
+        event_free(srv->idle_ev);
+        srv->idle_ev = NULL;
+    }
     if (srv->accept_ev != NULL) {
         event_free(srv->accept_ev);
         srv->accept_ev = NULL;
