@@ -303,13 +303,24 @@ int mintid_check_node(const mintid_format *fmt, int64_t node, char *why, size_t 
 int mintid_lookup_node(const mintid_format *fmt, const char *text, size_t len, int64_t *node, char *why, size_t cap) {
     char shown[MINTID_ESCAPED_MAX];
     int64_t n = -1;
-    bool number = text != NULL && len > 0 && len <= 19;
+    bool number = text != NULL && len > 0;
     for (size_t i = 0; number && i < len; i++)
         number = text[i] >= '0' && text[i] <= '9';
     if (number) {
         n = 0;
-        for (size_t i = 0; i < len; i++)
-            n = n * 10 + (text[i] - '0');
+        for (size_t i = 0; i < len; i++) {
+            int d = text[i] - '0';
+            if (n > (INT64_MAX - d) / 10) {
+                /* Past any int64_t, so past any node id: said with the digits given. */
+                unsigned bits = node_bits(fmt);
+                mintid_escape(text, len, shown, sizeof shown);
+                if (bits == 0)
+                    return say(why, cap, MINTID_ERANGE, "%s has no node id", fmt->name);
+                return say(why, cap, MINTID_ERANGE, "node %s is out of range: %s%snode ids are 0..%" PRIu64, shown,
+                           fmt != NULL ? fmt->name : "", fmt != NULL ? "'s " : "", (UINT64_C(1) << bits) - 1);
+            }
+            n = n * 10 + d;
+        }
     } else if (text != NULL && len == 4 && memcmp(text, "host", 4) == 0) {
         n = MINTID_NODE_HOST;
     } else {

@@ -118,7 +118,11 @@ static void test_lookups(void) {
     CHECK_STR(why, "uuidv7 has no node id");
     CHECK_INT(mintid_lookup_node(F(MINTID_SCRU160), "host", 4, &node, why, sizeof why), MINTID_ERANGE);
     CHECK_INT(mintid_lookup_node(F(MINTID_NANOFLAKE), "99999999999999999999", 20, &node, why, sizeof why),
-              MINTID_EINVAL);
+              MINTID_ERANGE);
+    CHECK_STR(why, "node 99999999999999999999 is out of range: nanoflake's node ids are 0..1023");
+    CHECK_INT(mintid_lookup_node(F(MINTID_NANOFLAKE), "9223372036854775807", 19, &node, why, sizeof why),
+              MINTID_ERANGE);
+    CHECK_STR(why, "node 9223372036854775807 is out of range: nanoflake's node ids are 0..1023");
     CHECK_INT(mintid_check_node(F(MINTID_NANOFLAKE), 1024, why, sizeof why), MINTID_ERANGE);
     CHECK_INT(mintid_check_node(F(MINTID_NANOFLAKE), -1, why, sizeof why), MINTID_OK);
     CHECK_INT(mintid_check_node(NULL, 65535, why, sizeof why), MINTID_OK);
