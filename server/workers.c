@@ -300,6 +300,9 @@ void workers_unblock_signals(void) {
 
 int worker_attach(int argc, char **argv, shared **sh, worker_ctx *wc) {
     *sh = NULL;
+    /* Executed as /proc/self/exe, the kernel names it "exe": it is mintidd
+     * to ps, top, pgrep and the journal, as the supervisor is. */
+    prctl(PR_SET_NAME, "mintidd", 0, 0, 0);
     /* Dies with the supervisor: nothing would bound its mints by the state
      * file and the lease any more. A supervisor gone before this line is
      * found by the parent check below. */

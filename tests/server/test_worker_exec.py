@@ -61,6 +61,9 @@ class WorkerExec(unittest.TestCase):
         # process (found at once, maybe before its exec) executes it.
         wait_for(lambda: cmdline(pid)[1:2] == ["worker"], 5)
         self.assertTrue(os.path.samefile(f"/proc/{pid}/exe", MINTIDD), "a worker runs another program")
+        # Named as the supervisor is (ps, top, pgrep, the journal), not "exe".
+        with open(f"/proc/{pid}/comm") as f:
+            self.assertEqual(f.read().strip(), "mintidd")
         args = cmdline(pid)
         self.assertEqual(args[:2], [MINTIDD, "worker"],
                          f"the worker was not executed anew: it is a copy of the supervisor ({args})")
