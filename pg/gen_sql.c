@@ -186,5 +186,13 @@ int main(int argc, char **argv) {
             break;
         }
     }
+    /* Not per format: every format described as the library describes it. */
+    printf("\n-- every format, or one, described as the library describes it (mintid_describe())\n");
+    printf("CREATE FUNCTION mintid_formats() RETURNS jsonb\n  AS 'MODULE_PATHNAME', 'mintid_formats' LANGUAGE C "
+           "STABLE PARALLEL SAFE;\n");
+    printf("CREATE FUNCTION mintid_formats(format text) RETURNS jsonb\n  AS 'MODULE_PATHNAME', 'mintid_formats' "
+           "LANGUAGE C STABLE STRICT PARALLEL SAFE;\n");
+    printf("COMMENT ON FUNCTION mintid_formats() IS 'every format: bit layout, forms, capacity, node id, epochs, "
+           "the last time an ID can carry under the epoch set';\n");
     return ferror(stdout) ? 1 : 0;
 }

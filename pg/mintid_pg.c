@@ -1415,6 +1415,56 @@ static Datum uuid_to_prefixed_impl(FunctionCallInfo fcinfo, int idx) {
     PG_RETURN_TEXT_P(prefixed_text(f, &id, prefix));
 }
 
+/* ---- formats ------------------------------------------------------------------------- */
+
+/*
+ * mintid_formats([format]): every format (a jsonb array), or the one named
+ * (a jsonb object), as mintid_describe() describes it under the epochs the
+ * settings give; an unknown name gets the library's sentence (22023).
+ */
+PG_FUNCTION_INFO_V1(mintid_formats);
+Datum mintid_formats(PG_FUNCTION_ARGS) {
+    const mintid_format *only = NULL;
+    StringInfoData out;
+    char buf[MINTID_DESCRIBE_MAX];
+    if (PG_NARGS() == 1) {
+        text *name = PG_GETARG_TEXT_PP(0);
+        const char *s = VARDATA_ANY(name);
+        size_t len = VARSIZE_ANY_EXHDR(name);
+        char sql_name[32], why[MINTID_WHY_MAX];
+        /* Its SQL name too (ulid_flake, as its type is named). */
+        if (len < sizeof sql_name && memchr(s, '\0', len) == NULL) {
+            for (size_t k = 0; k < len; k++)
+                sql_name[k] = s[k] == '_' ? '-' : s[k];
+            sql_name[len] = '\0';
+            only = mintid_format_find(sql_name);
+        }
+        if (only == NULL) {
+            int rc = mintid_lookup_format(s, len, &only, why, sizeof why);
+            if (rc != MINTID_OK)
+                throw_why(rc, GIVEN_ARGUMENT, why);
+        }
+    }
+    initStringInfo(&out);
+    if (only == NULL)
+        appendStringInfoChar(&out, '[');
+    for (int i = 0; i < MINTID_FORMAT_COUNT; i++) {
+        const mintid_format *f = format_at(i);
+        int n;
+        if (only != NULL && f != only)
+            continue;
+        n = mintid_describe(f, format_epoch(f), buf, sizeof buf);
+        if (n < 0)
+            throw_status(f, n, "cannot describe");
+        if (only == NULL && i > 0)
+            appendStringInfoChar(&out, ',');
+        appendBinaryStringInfo(&out, buf, n);
+    }
+    if (only == NULL)
+        appendStringInfoChar(&out, ']');
+    return DirectFunctionCall1(jsonb_in, CStringGetDatum(out.data));
+}
+
 /* ---- one entry point per operation and table slot ------------------------------------ */
 
 #define STAMP_ONE(op, i)                                                                                               \

@@ -23,9 +23,9 @@ import sys
 import tempfile
 
 NAME = "pg"
-# SQL cannot name a format, nor read an ID without its type: the "format" and
-# "guess" kinds are None.
-TAKES = {"node", "epoch", "prefix", "id"}
+# A format is named to mintid_formats(); an ID is read by its type, never
+# guessed: the "guess" kind is None.
+TAKES = {"format", "node", "epoch", "prefix", "id"}
 # SQLSTATEs (docs/postgresql.md, "Errors"): each class has a SQLSTATE class of its
 # own; within the input class, an ID's text is 22P02, an argument or a setting 22023.
 CODES = {
@@ -102,7 +102,9 @@ def _run(sql):
 def refuse(case):
     global _node
     kind, fmt = case["kind"], case["format"]
-    if kind == "format" or fmt is None:
+    if kind == "format":
+        return _run(f"SELECT mintid_formats({_literal(fmt)})")
+    if fmt is None:
         return None
     name = _sql_name(fmt)
     if kind == "node":

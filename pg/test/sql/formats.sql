@@ -74,3 +74,13 @@ SELECT q, try_sql(q) FROM (VALUES
   ($q$SELECT (-1)::bigint::nanoflake$q$), ($q$SELECT 'b5JikCvNEnD'::caloriosa::bigint::caloriosa$q$),
   ($q$SELECT gen_typeid('User')$q$), ($q$SELECT mintid_timestamp('017f22e2-79b0-4cc3-98c4-dc0c0c07398f'::uuid)$q$)
 ) v(q);
+
+-- Every format described as the library describes it, or one by its name
+-- or its SQL name; a misspelt name gets the name a person meant.
+SELECT jsonb_array_length(mintid_formats()) AS formats,
+       mintid_formats() -> 5 ->> 'name' AS sixth,
+       mintid_formats('nanoflake') ->> 'capacity_per_ms' AS capacity,
+       mintid_formats('ulid_flake') ->> 'name' AS by_sql_name,
+       (SELECT string_agg(f ->> 'name', ',') FROM jsonb_array_elements(mintid_formats()) f
+         WHERE (f ->> 'node_bits')::int > 0) AS with_node;
+SELECT try_sql($q$SELECT mintid_formats('uuid')$q$);
