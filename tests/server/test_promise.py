@@ -87,7 +87,10 @@ class Parking(unittest.TestCase):
         needs_faketime(self)
         with tempfile.TemporaryDirectory() as tmp:
             clock = Clock(tmp, 0)
-            with Server(MINTIDD, faketime_file=clock.path) as srv:
+            # A max-wait far longer than it takes to park six mints and ask
+            # a PING on a busy machine: the first mint parked must still be
+            # waiting when the PING is answered.
+            with Server(MINTIDD, faketime_file=clock.path, args=["--max-wait", "4000"]) as srv:
                 status, first = mint(srv.http_port, 10)
                 self.assertEqual(status, 200)
                 clock.set(-5)
