@@ -14,21 +14,9 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int refuse(char *why, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int refuse(char *why, size_t cap, const char *fmt, ...) {
-    if (why != NULL && cap > 0) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(why, cap, fmt, ap);
-        va_end(ap);
-    }
-    return MINTID_EINVAL;
-}
 
 static void shown(const char *value, char *buf, size_t cap) { mintid_escape(value, strlen(value), buf, cap); }
 
@@ -39,14 +27,14 @@ int mintid_env_host_dir(char *buf, size_t cap, char *why, size_t why_cap) {
     char esc[MINTID_ESCAPED_MAX];
     if (v[0] != '/') {
         shown(v, esc, sizeof esc);
-        return refuse(why, why_cap,
-                      "MINTID_HOST_DIR '%s' is not an absolute path: processes in other working directories "
-                      "would mint apart",
-                      esc);
+        return mintid__say(why, why_cap, MINTID_EINVAL,
+                           "MINTID_HOST_DIR '%s' is not an absolute path: processes in other working directories "
+                           "would mint apart",
+                           esc);
     }
     if (strlen(v) >= cap || strlen(v) >= PATH_MAX) {
         shown(v, esc, sizeof esc);
-        return refuse(why, why_cap, "MINTID_HOST_DIR '%s' is too long", esc);
+        return mintid__say(why, why_cap, MINTID_EINVAL, "MINTID_HOST_DIR '%s' is too long", esc);
     }
     memcpy(buf, v, strlen(v) + 1);
     return MINTID_OK;
@@ -72,11 +60,12 @@ int mintid_env_id_space(char *buf, size_t cap, char *why, size_t why_cap) {
     if (!mintid__id_space_valid(v)) {
         char esc[MINTID_ESCAPED_MAX];
         shown(v, esc, sizeof esc);
-        return refuse(why, why_cap, "MINTID_ID_SPACE '%s': an id space is 1..%d letters, digits, '.', '_' and '-'", esc,
-                      MINTID_ID_SPACE_MAX);
+        return mintid__say(why, why_cap, MINTID_EINVAL,
+                           "MINTID_ID_SPACE '%s': an id space is 1..%d letters, digits, '.', '_' and '-'", esc,
+                           MINTID_ID_SPACE_MAX);
     }
     if (strlen(v) >= cap)
-        return refuse(why, why_cap, "MINTID_ID_SPACE: buffer too small");
+        return mintid__say(why, why_cap, MINTID_EINVAL, "MINTID_ID_SPACE: buffer too small");
     memcpy(buf, v, strlen(v) + 1);
     return MINTID_OK;
 }

@@ -615,6 +615,9 @@ int mintid__host_publish(const char *dir, const char *space, int64_t pid, const 
 int mintid__host_lookup(const mintid_format *fmt, const char *dir, const char *space, int64_t *node, int64_t *epoch_ms);
 /* Sets the calling thread's mintid_host_why() (printf-like). */
 void mintid__host_why(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Writes one sentence for people into why (NUL-terminated, cut to cap; why may be NULL) and returns status (status.c).
+ */
+int mintid__say(char *why, size_t cap, int status, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 /* The host-wide state the calling thread last tried to open ("" if none): for mintid_gen_why(). */
 const char *mintid__host_tried(void);
 

@@ -2,7 +2,10 @@
 /*
  * status.c - status codes as text and as classes, from the one list in mintid.h.
  */
-#include "mintid.h"
+#include "internal.h"
+
+#include <stdarg.h>
+#include <stdio.h>
 
 const char *mintid_strerror(int status) {
     switch (status) {
@@ -59,4 +62,14 @@ const char *mintid_class_name(mintid_class cls) {
         return "program";
     }
     return "program";
+}
+
+int mintid__say(char *why, size_t cap, int status, const char *fmt, ...) {
+    if (why != NULL && cap > 0) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(why, cap, fmt, ap);
+        va_end(ap);
+    }
+    return status;
 }

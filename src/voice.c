@@ -17,17 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int say(char *why, size_t cap, int status, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-static int say(char *why, size_t cap, int status, const char *fmt, ...) {
-    if (why != NULL && cap > 0) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(why, cap, fmt, ap);
-        va_end(ap);
-    }
-    return status;
-}
-
 static int ok(char *why, size_t cap) {
     if (why != NULL && cap > 0)
         why[0] = '\0';
@@ -142,12 +131,12 @@ int mintid_lookup_format(const char *name, size_t len, const mintid_format **out
     }
     mintid_format_names(names, sizeof names);
     if (name == NULL || len == 0)
-        return say(why, cap, MINTID_EFORMAT, "no format named; formats are %s", names);
+        return mintid__say(why, cap, MINTID_EFORMAT, "no format named; formats are %s", names);
     mintid_escape(name, len, shown, sizeof shown);
     const mintid_format *near = mintid_format_suggest(name, len);
     if (near != NULL)
-        return say(why, cap, MINTID_EFORMAT, "unknown format '%s'; did you mean '%s'?", shown, near->name);
-    return say(why, cap, MINTID_EFORMAT, "unknown format '%s'; formats are %s", shown, names);
+        return mintid__say(why, cap, MINTID_EFORMAT, "unknown format '%s'; did you mean '%s'?", shown, near->name);
+    return mintid__say(why, cap, MINTID_EFORMAT, "unknown format '%s'; formats are %s", shown, names);
 }
 
 /* "text, int, hex" for the forms in `forms`. */
@@ -172,12 +161,12 @@ int mintid_lookup_form(const mintid_format *fmt, const char *name, size_t len, m
     if (form < 0) {
         list_forms(fmt != NULL ? fmt->forms : (1u << MINTID_FORM_COUNT) - 1, forms, sizeof forms);
         if (fmt != NULL)
-            return say(why, cap, MINTID_EFORM, "unknown form '%s'; %s's forms are %s", shown, fmt->name, forms);
-        return say(why, cap, MINTID_EFORM, "unknown form '%s'; forms are %s", shown, forms);
+            return mintid__say(why, cap, MINTID_EFORM, "unknown form '%s'; %s's forms are %s", shown, fmt->name, forms);
+        return mintid__say(why, cap, MINTID_EFORM, "unknown form '%s'; forms are %s", shown, forms);
     }
     if (fmt != NULL && !(fmt->forms & MINTID_FORM_BIT(form))) {
         list_forms(fmt->forms, forms, sizeof forms);
-        return say(why, cap, MINTID_EFORM, "%s has no '%s' form; its forms are %s", fmt->name, shown, forms);
+        return mintid__say(why, cap, MINTID_EFORM, "%s has no '%s' form; its forms are %s", fmt->name, shown, forms);
     }
     *out = (mintid_form)form;
     return ok(why, cap);
@@ -206,16 +195,17 @@ int mintid_check_epoch(const mintid_format *fmt, int64_t unix_ms, char *why, siz
             return ok(why, cap);
         if (mintid_format_time(fmt->epoch_ms, when, sizeof when) < 0)
             when[0] = '\0';
-        return say(why, cap, MINTID_EINVAL, "%s has a fixed epoch (%s)", fmt->name, when);
+        return mintid__say(why, cap, MINTID_EINVAL, "%s has a fixed epoch (%s)", fmt->name, when);
     }
     if (unix_ms < 0)
-        return say(why, cap, MINTID_EINVAL, "epoch %" PRId64 " is before 1970: an epoch is Unix ms from 0", unix_ms);
+        return mintid__say(why, cap, MINTID_EINVAL, "epoch %" PRId64 " is before 1970: an epoch is Unix ms from 0",
+                           unix_ms);
     int64_t now;
     if (mintid_clock_system(NULL, &now) == MINTID_OK && unix_ms > now) {
         if (mintid_format_time(unix_ms, when, sizeof when) < 0)
             snprintf(when, sizeof when, "past year 99999");
-        return say(why, cap, MINTID_EINVAL, "epoch %" PRId64 " (%s) is in the future: no ID could be minted before it",
-                   unix_ms, when);
+        return mintid__say(why, cap, MINTID_EINVAL,
+                           "epoch %" PRId64 " (%s) is in the future: no ID could be minted before it", unix_ms, when);
     }
     return ok(why, cap);
 }
@@ -227,7 +217,7 @@ int mintid_lookup_epoch(const mintid_format *fmt, const char *text, size_t len, 
         char when[MINTID_TIME_MAX];
         if (mintid_format_time(fmt->epoch_ms, when, sizeof when) < 0)
             when[0] = '\0';
-        return say(why, cap, MINTID_EINVAL, "%s has a fixed epoch (%s)", fmt->name, when);
+        return mintid__say(why, cap, MINTID_EINVAL, "%s has a fixed epoch (%s)", fmt->name, when);
     }
     int rc = MINTID_EINVAL;
     int64_t ms = 0;
@@ -243,9 +233,9 @@ int mintid_lookup_epoch(const mintid_format *fmt, const char *text, size_t len, 
     if (rc != MINTID_OK) {
         mintid_escape(text != NULL ? text : "", text != NULL ? len : 0, shown, sizeof shown);
         list_epochs(fmt, names, sizeof names);
-        return say(why, cap, MINTID_EINVAL,
-                   "epoch '%s' is not a time: give Unix milliseconds or RFC 3339 UTC (2015-01-01T00:00:00Z)%s", shown,
-                   names);
+        return mintid__say(why, cap, MINTID_EINVAL,
+                           "epoch '%s' is not a time: give Unix milliseconds or RFC 3339 UTC (2015-01-01T00:00:00Z)%s",
+                           shown, names);
     }
     if ((rc = mintid_check_epoch(fmt, ms, why, cap)) != MINTID_OK)
         return rc;
@@ -259,14 +249,15 @@ int mintid_lookup_prefix(const mintid_format *fmt, int form, const char *prefix,
         return ok(why, cap);
     mintid_escape(prefix, len, shown, sizeof shown);
     if (fmt->prefix_max == 0)
-        return say(why, cap, MINTID_EPREFIX, "prefix '%s': %s has no type prefix", shown, fmt->name);
+        return mintid__say(why, cap, MINTID_EPREFIX, "prefix '%s': %s has no type prefix", shown, fmt->name);
     if (form != MINTID_FORM_TEXT && form != MINTID_FORM_ANY)
-        return say(why, cap, MINTID_EPREFIX, "prefix '%s': only %s's text form carries a prefix, not its %s form",
-                   shown, fmt->name, mintid_form_name((mintid_form)form) ? mintid_form_name((mintid_form)form) : "?");
+        return mintid__say(why, cap, MINTID_EPREFIX,
+                           "prefix '%s': only %s's text form carries a prefix, not its %s form", shown, fmt->name,
+                           mintid_form_name((mintid_form)form) ? mintid_form_name((mintid_form)form) : "?");
     if (memchr(prefix, '\0', len) != NULL || mintid_prefix_check(fmt, prefix, len) != MINTID_OK)
-        return say(why, cap, MINTID_EPREFIX,
-                   "prefix '%s': a %s prefix is 1 to %u of a-z and '_', starting and ending with a letter", shown,
-                   fmt->name, fmt->prefix_max);
+        return mintid__say(why, cap, MINTID_EPREFIX,
+                           "prefix '%s': a %s prefix is 1 to %u of a-z and '_', starting and ending with a letter",
+                           shown, fmt->name, fmt->prefix_max);
     return ok(why, cap);
 }
 
@@ -286,17 +277,17 @@ int mintid_check_node(const mintid_format *fmt, int64_t node, char *why, size_t 
     if (node == -1)
         return ok(why, cap);
     if (bits == 0)
-        return say(why, cap, MINTID_ERANGE, "%s has no node id", fmt->name);
+        return mintid__say(why, cap, MINTID_ERANGE, "%s has no node id", fmt->name);
     if (node == MINTID_NODE_HOST) {
         if (fmt != NULL && fmt->node_optional)
-            return say(why, cap, MINTID_ERANGE, "%s's node id is optional, and not the host's mintidd's: give a number",
-                       fmt->name);
+            return mintid__say(why, cap, MINTID_ERANGE,
+                               "%s's node id is optional, and not the host's mintidd's: give a number", fmt->name);
         return ok(why, cap);
     }
     uint64_t max = (UINT64_C(1) << bits) - 1;
     if (node < 0 || (uint64_t)node > max)
-        return say(why, cap, MINTID_ERANGE, "node %" PRId64 " is out of range: %s%snode ids are 0..%" PRIu64, node,
-                   fmt != NULL ? fmt->name : "", fmt != NULL ? "'s " : "", max);
+        return mintid__say(why, cap, MINTID_ERANGE, "node %" PRId64 " is out of range: %s%snode ids are 0..%" PRIu64,
+                           node, fmt != NULL ? fmt->name : "", fmt != NULL ? "'s " : "", max);
     return ok(why, cap);
 }
 
@@ -315,9 +306,10 @@ int mintid_lookup_node(const mintid_format *fmt, const char *text, size_t len, i
                 unsigned bits = node_bits(fmt);
                 mintid_escape(text, len, shown, sizeof shown);
                 if (bits == 0)
-                    return say(why, cap, MINTID_ERANGE, "%s has no node id", fmt->name);
-                return say(why, cap, MINTID_ERANGE, "node %s is out of range: %s%snode ids are 0..%" PRIu64, shown,
-                           fmt != NULL ? fmt->name : "", fmt != NULL ? "'s " : "", (UINT64_C(1) << bits) - 1);
+                    return mintid__say(why, cap, MINTID_ERANGE, "%s has no node id", fmt->name);
+                return mintid__say(why, cap, MINTID_ERANGE, "node %s is out of range: %s%snode ids are 0..%" PRIu64,
+                                   shown, fmt != NULL ? fmt->name : "", fmt != NULL ? "'s " : "",
+                                   (UINT64_C(1) << bits) - 1);
             }
             n = n * 10 + d;
         }
@@ -327,9 +319,9 @@ int mintid_lookup_node(const mintid_format *fmt, const char *text, size_t len, i
         unsigned bits = node_bits(fmt);
         mintid_escape(text != NULL ? text : "", text != NULL ? len : 0, shown, sizeof shown);
         if (bits == 0)
-            return say(why, cap, MINTID_ERANGE, "%s has no node id", fmt->name);
-        return say(why, cap, MINTID_EINVAL, "node '%s' is not a node id: give 0..%" PRIu64 "%s", shown,
-                   (UINT64_C(1) << bits) - 1, fmt != NULL && fmt->node_optional ? "" : ", or host");
+            return mintid__say(why, cap, MINTID_ERANGE, "%s has no node id", fmt->name);
+        return mintid__say(why, cap, MINTID_EINVAL, "node '%s' is not a node id: give 0..%" PRIu64 "%s", shown,
+                           (UINT64_C(1) << bits) - 1, fmt != NULL && fmt->node_optional ? "" : ", or host");
     }
     int rc = mintid_check_node(fmt, n, why, cap);
     if (rc == MINTID_OK)
@@ -347,7 +339,7 @@ int mintid_env_node(const mintid_format *fmt, int64_t *node, char *why, size_t w
     int rc = mintid_lookup_node(fmt, v, strlen(v), node, sentence, sizeof sentence);
     if (rc != MINTID_OK) {
         *node = -1;
-        return say(why, why_cap, MINTID_EINVAL, "MINTID_NODE: %s", sentence);
+        return mintid__say(why, why_cap, MINTID_EINVAL, "MINTID_NODE: %s", sentence);
     }
     return MINTID_OK;
 }
@@ -381,8 +373,8 @@ static int check_read(const mintid_format *fmt, int form, const char *text, size
         return ok(why, cap);
     if (text != NULL && why != NULL && mintid_explain(fmt, form, text, len, MINTID_EINVALID, why, cap) > 0)
         return MINTID_EINVALID;
-    return say(why, cap, MINTID_EINVALID, "%s: not a valid %s (%s)", fmt->name, fmt->name,
-               fmt->invalid_why != NULL ? fmt->invalid_why : "it fails the format's own check");
+    return mintid__say(why, cap, MINTID_EINVALID, "%s: not a valid %s (%s)", fmt->name, fmt->name,
+                       fmt->invalid_why != NULL ? fmt->invalid_why : "it fails the format's own check");
 }
 
 int mintid_read_text(const mintid_format *fmt, int form, int64_t epoch_ms, const char *text, size_t len,
@@ -390,10 +382,10 @@ int mintid_read_text(const mintid_format *fmt, int form, int64_t epoch_ms, const
     char shown[MINTID_ESCAPED_MAX], names[MINTID_FORMAT_NAMES_MAX];
     reading_init(out);
     if (text == NULL || len == 0)
-        return say(why, cap, MINTID_ELENGTH, "an empty text is not an ID");
+        return mintid__say(why, cap, MINTID_ELENGTH, "an empty text is not an ID");
     mintid_escape(text, len, shown, sizeof shown);
     if (memchr(text, '\0', len) != NULL)
-        return say(why, cap, MINTID_ECHAR, "'%s' contains a NUL byte", shown);
+        return mintid__say(why, cap, MINTID_ECHAR, "'%s' contains a NUL byte", shown);
     if (fmt == NULL) {
         int64_t now = 0;
         mintid_form guessed;
@@ -402,11 +394,11 @@ int mintid_read_text(const mintid_format *fmt, int form, int64_t epoch_ms, const
         if (rc == MINTID_EAMBIGUOUS) {
             list_candidates(out->candidates, names, sizeof names);
             out->fmt = NULL;
-            return say(why, cap, MINTID_EAMBIGUOUS, "'%s' is ambiguous: it could be %s", shown, names);
+            return mintid__say(why, cap, MINTID_EAMBIGUOUS, "'%s' is ambiguous: it could be %s", shown, names);
         }
         if (rc != MINTID_OK) {
             out->fmt = NULL;
-            return say(why, cap, MINTID_EINVALID, "'%s' does not have the shape of any format's ID", shown);
+            return mintid__say(why, cap, MINTID_EINVALID, "'%s' does not have the shape of any format's ID", shown);
         }
         fmt = out->fmt;
         form = guessed;
@@ -415,14 +407,14 @@ int mintid_read_text(const mintid_format *fmt, int form, int64_t epoch_ms, const
     if (form != MINTID_FORM_ANY && (form < 0 || form >= MINTID_FORM_COUNT || !(fmt->forms & MINTID_FORM_BIT(form)))) {
         char forms[96];
         list_forms(fmt->forms, forms, sizeof forms);
-        return say(why, cap, MINTID_EFORM, "%s has no such form; its forms are %s", fmt->name, forms);
+        return mintid__say(why, cap, MINTID_EFORM, "%s has no such form; its forms are %s", fmt->name, forms);
     }
     mintid_form got = MINTID_FORM_TEXT;
     int rc = mintid_decode_prefixed(fmt, (mintid_form)form, text, len, &out->id, &got, out->prefix);
     if (rc != MINTID_OK) {
         out->fmt = NULL; /* nothing was read */
         if (mintid_explain(fmt, form, text, len, rc, why, cap) < 0)
-            say(why, cap, rc, "%s: '%s': %s", fmt->name, shown, mintid_strerror(rc));
+            mintid__say(why, cap, rc, "%s: '%s': %s", fmt->name, shown, mintid_strerror(rc));
         return rc;
     }
     out->form = form == MINTID_FORM_ANY ? (int)got : form;
@@ -436,6 +428,22 @@ static bool bytes_fit(const mintid_format *fmt, const uint8_t *b, size_t len, mi
     memset(id, 0, sizeof *id);
     memcpy(id->bytes, b, len);
     return (fmt->bits != 64 || mintid_id_to_u64(id) <= fmt->value_max) && mintid_id_check(fmt, id) == MINTID_OK;
+}
+
+/* The formats bytes[0..len) can be an ID of (a bit per format id); *any: those of that length at all. */
+static unsigned candidates(const uint8_t *b, size_t len, unsigned *any) {
+    unsigned fit = 0;
+    *any = 0;
+    for (int i = 0; i < MINTID_FORMAT_COUNT; i++) {
+        const mintid_format *f = mintid_format_get((mintid_format_id)i);
+        mintid_id id;
+        if (len == f->bits / 8u) {
+            *any |= 1u << i;
+            if (bytes_fit(f, b, len, &id))
+                fit |= 1u << i;
+        }
+    }
+    return fit;
 }
 
 /* Of the candidate formats for an ID of `len` bytes, the only one, else the only recent one; 0 if none. */
@@ -494,32 +502,24 @@ int mintid_read_bytes(const mintid_format *fmt, int64_t epoch_ms, const void *by
     reading_init(out);
     if (fmt != NULL) {
         if (len != fmt->bits / 8u)
-            return say(why, cap, MINTID_ELENGTH, "%s: %zu %s no ID; a %s is %u bytes", fmt->name, len,
-                       len == 1 ? "byte is" : "bytes are", fmt->name, fmt->bits / 8u);
+            return mintid__say(why, cap, MINTID_ELENGTH, "%s: %zu %s no ID; a %s is %u bytes", fmt->name, len,
+                               len == 1 ? "byte is" : "bytes are", fmt->name, fmt->bits / 8u);
         return read_as_hex(fmt, epoch_ms, b, len, out, why, cap);
     }
     unsigned any = 0;
-    for (int i = 0; i < MINTID_FORMAT_COUNT; i++) {
-        const mintid_format *f = mintid_format_get((mintid_format_id)i);
-        mintid_id id;
-        if (len == f->bits / 8u) {
-            any |= 1u << i;
-            if (bytes_fit(f, b, len, &id))
-                out->candidates |= 1u << i;
-        }
-    }
+    out->candidates = candidates(b, len, &any);
     if (any == 0) {
         list_sizes(names, sizeof names);
-        return say(why, cap, MINTID_ELENGTH, "%zu %s no ID of any format: an ID is %s bytes", len,
-                   len == 1 ? "byte is" : "bytes are", names);
+        return mintid__say(why, cap, MINTID_ELENGTH, "%zu %s no ID of any format: an ID is %s bytes", len,
+                           len == 1 ? "byte is" : "bytes are", names);
     }
     if (out->candidates == 0)
-        return say(why, cap, MINTID_EINVALID, "%zu bytes are no valid ID of any format of that length", len);
+        return mintid__say(why, cap, MINTID_EINVALID, "%zu bytes are no valid ID of any format of that length", len);
     unsigned one = pick(out->candidates, b, len, epoch_ms);
     if (one == 0) {
         unsigned cands = out->candidates;
         list_candidates(cands, names, sizeof names);
-        return say(why, cap, MINTID_EAMBIGUOUS, "%zu bytes are ambiguous: they could be %s", len, names);
+        return mintid__say(why, cap, MINTID_EAMBIGUOUS, "%zu bytes are ambiguous: they could be %s", len, names);
     }
     unsigned cands = out->candidates;
     int rc = read_as_hex(mintid_format_get((mintid_format_id)__builtin_ctz(one)), epoch_ms, b, len, out, why, cap);
@@ -534,27 +534,23 @@ int mintid_read_u64(const mintid_format *fmt, int64_t epoch_ms, uint64_t value, 
     reading_init(out);
     if (fmt != NULL) {
         if (fmt->bits != 64)
-            return say(why, cap, MINTID_EFORM,
-                       "%s: an ID of %u bits is not read from a 64-bit integer; give its text "
-                       "or its bytes",
-                       fmt->name, fmt->bits);
+            return mintid__say(why, cap, MINTID_EFORM,
+                               "%s: an ID of %u bits is not read from a 64-bit integer; give its text "
+                               "or its bytes",
+                               fmt->name, fmt->bits);
         return mintid_read_text(fmt, MINTID_FORM_INT, epoch_ms, text, (size_t)n, out, why, cap);
     }
     uint8_t b[8];
     for (int i = 0; i < 8; i++)
         b[i] = (uint8_t)(value >> (56 - 8 * i));
-    for (int i = 0; i < MINTID_FORMAT_COUNT; i++) {
-        const mintid_format *f = mintid_format_get((mintid_format_id)i);
-        mintid_id id;
-        if (f->bits == 64 && bytes_fit(f, b, 8, &id))
-            out->candidates |= 1u << i;
-    }
+    unsigned any;
+    out->candidates = candidates(b, 8, &any);
     if (out->candidates == 0)
-        return say(why, cap, MINTID_EINVALID, "%s is no valid ID of any 64-bit format", text);
+        return mintid__say(why, cap, MINTID_EINVALID, "%s is no valid ID of any 64-bit format", text);
     unsigned one = pick(out->candidates, b, 8, epoch_ms);
     if (one == 0) {
         list_candidates(out->candidates, names, sizeof names);
-        return say(why, cap, MINTID_EAMBIGUOUS, "%s is ambiguous: it could be %s", text, names);
+        return mintid__say(why, cap, MINTID_EAMBIGUOUS, "%s is ambiguous: it could be %s", text, names);
     }
     unsigned cands = out->candidates;
     int rc = mintid_read_text(mintid_format_get((mintid_format_id)__builtin_ctz(one)), MINTID_FORM_INT, epoch_ms, text,
