@@ -7,7 +7,6 @@ the HTTP status.
 """
 
 import http.client
-import sys
 
 import mintidd_settings
 import urllib.parse
@@ -38,23 +37,14 @@ _ctx = None
 def setup(ctx):
     global _server, _ctx
     _ctx = ctx
-    sys.path.insert(0, str(ctx.src / "tests" / "server"))
-    from harness import Server
-
-    _server = Server(str(ctx.build / "mintidd"), state_dir=str(ctx.tmp / "mintidd-http-state"), env=dict(ctx.env))
-    # The harness starts from this process's environment: what ctx.env left out stays out.
-    if "MINTID_NODE" not in ctx.env:
-        _server.env.pop("MINTID_NODE", None)
-    _server.start()
+    _server = mintidd_settings.server(ctx, "mintidd-http-state").start()
 
 
 def teardown():
     global _server
     if _server is not None:
-        status, log = _server.stop()
-        _server.__exit__(None, None, None)
+        mintidd_settings.stop(_server)
         _server = None
-        assert status == 0, f"mintidd exited with status {status}:\n{log}"
 
 
 def _get(target, server=None):

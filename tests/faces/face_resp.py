@@ -6,7 +6,6 @@ feeds each bad input as a command; the answer is the error line's
 sentence and its code (the word before it).
 """
 
-import sys
 
 import mintidd_settings
 
@@ -31,23 +30,14 @@ _ctx = None
 def setup(ctx):
     global _server, _ctx
     _ctx = ctx
-    sys.path.insert(0, str(ctx.src / "tests" / "server"))
-    from harness import Server
-
-    _server = Server(str(ctx.build / "mintidd"), state_dir=str(ctx.tmp / "mintidd-resp-state"), env=dict(ctx.env))
-    # The harness starts from this process's environment: what ctx.env left out stays out.
-    if "MINTID_NODE" not in ctx.env:
-        _server.env.pop("MINTID_NODE", None)
-    _server.start()
+    _server = mintidd_settings.server(ctx, "mintidd-resp-state").start()
 
 
 def teardown():
     global _server
     if _server is not None:
-        status, log = _server.stop()
-        _server.__exit__(None, None, None)
+        mintidd_settings.stop(_server)
         _server = None
-        assert status == 0, f"mintidd exited with status {status}:\n{log}"
 
 
 def _call(*args, server=None):

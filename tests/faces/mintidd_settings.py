@@ -15,16 +15,29 @@ import sys
 EXIT_STATUS = 2  # mintidd's exit status for a setting it refuses
 
 
-def node_refusal(ctx, case, ask):
-    """Starts a mintidd with --node case["node"] and returns ask(server, format)."""
+def server(ctx, state, args=()):
+    """A mintidd (tests/server/harness.py) in ctx's directory, not yet
+    started, with ctx's environment: the harness starts from this process's,
+    so what ctx.env left out stays out."""
     sys.path.insert(0, str(ctx.src / "tests" / "server"))
     from harness import Server
 
-    srv = Server(str(ctx.build / "mintidd"), state_dir=str(ctx.tmp / "mintidd-node-state"),
-                 args=["--node", str(case["node"])], env=dict(ctx.env))
+    srv = Server(str(ctx.build / "mintidd"), state_dir=str(ctx.tmp / state), args=list(args), env=dict(ctx.env))
     if "MINTID_NODE" not in ctx.env:
         srv.env.pop("MINTID_NODE", None)
-    with srv:
+    return srv
+
+
+def stop(srv):
+    """Stops a server of server() that was started, and cleans up after it; it must exit 0."""
+    status, log = srv.stop()
+    srv.__exit__(None, None, None)
+    assert status == 0, f"mintidd exited with status {status}:\n{log}"
+
+
+def node_refusal(ctx, case, ask):
+    """Starts a mintidd with --node case["node"] and returns ask(server, format)."""
+    with server(ctx, "mintidd-node-state", ["--node", str(case["node"])]) as srv:
         return ask(srv, case["format"])
 
 
