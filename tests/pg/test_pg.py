@@ -153,11 +153,17 @@ synchronous_commit = off
             lib = next((p for p in FAKETIME_LIBS if os.path.exists(p)), None)
             if lib is None:
                 raise Failure("libfaketime not found (Debian package faketime)")
-            env.update(LD_PRELOAD=lib, FAKETIME=faketime, DONT_FAKE_MONOTONIC="1", FAKETIME_NO_CACHE="1")
+            # Preloaded by env(1), after runuser: libfaketime in runuser (root) would make a semaphore
+            # that the server's processes (postgres) cannot open, and a stale one at their own pid
+            # (left by a faked process killed earlier) then stops them from making their own.
+            fake = ["env", f"LD_PRELOAD={lib}", f"FAKETIME={faketime}", "DONT_FAKE_MONOTONIC=1",
+                    "FAKETIME_NO_CACHE=1"]
+        else:
+            fake = []
         for attempt in range(3):
             try:
-                run(self.as_postgres + [os.path.join(PG_BIN, "pg_ctl"), "-D", self.data, "-l", self.log,
-                                        "-w" if wait else "-W", "-t", "60", "start"], env=env, quiet=True)
+                run(self.as_postgres + fake + [os.path.join(PG_BIN, "pg_ctl"), "-D", self.data, "-l", self.log,
+                                               "-w" if wait else "-W", "-t", "60", "start"], env=env, quiet=True)
                 break
             except Failure as e:
                 try:
