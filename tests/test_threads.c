@@ -18,6 +18,7 @@ typedef struct worker {
     mintid_gen *gen;
     mintid_id *out;
     int single; /* one call per ID rather than batches */
+    int want;   /* IDs to mint */
     int done;   /* IDs minted */
     int errors;
     int last_error;
@@ -27,8 +28,8 @@ typedef struct worker {
 static void *run(void *arg) {
     worker *w = arg;
     const mintid_format *fmt = mintid_gen_format(w->gen);
-    while (w->done < PER_THREAD && w->errors < MAX_ERRORS) {
-        size_t want = w->single ? 1 : (PER_THREAD - w->done < BATCH ? (size_t)(PER_THREAD - w->done) : BATCH);
+    while (w->done < w->want && w->errors < MAX_ERRORS) {
+        size_t want = w->single ? 1 : (w->want - w->done < BATCH ? (size_t)(w->want - w->done) : BATCH);
         long n = mintid_gen_next_n(w->gen, w->out + w->done, want);
         if (n <= 0) {
             w->errors++;
@@ -54,11 +55,15 @@ static void test_format(mintid_format_id id, int single) {
     cfg.max_wait_ms = 5000;
     mintid_gen *gen;
     CHECK_INT(mintid_gen_new(fmt, &cfg, &gen), MINTID_OK);
-    mintid_id *all = calloc((size_t)THREADS * PER_THREAD, sizeof *all);
+    /* Many units' worth, within a quarter of a second of the format's
+     * capacity: sonyflake's 25.6 a millisecond would take 8 s for all. */
+    uint64_t quarter = (uint64_t)fmt->capacity_per_ms * 250 / THREADS;
+    const int per_thread = quarter != 0 && quarter < PER_THREAD ? (int)quarter : PER_THREAD;
+    mintid_id *all = calloc((size_t)THREADS * per_thread, sizeof *all);
     worker w[THREADS];
     pthread_t t[THREADS];
     for (int i = 0; i < THREADS; i++) {
-        w[i] = (worker){.gen = gen, .out = all + (size_t)i * PER_THREAD, .single = single};
+        w[i] = (worker){.gen = gen, .out = all + (size_t)i * per_thread, .single = single, .want = per_thread};
         pthread_create(&t[i], NULL, run, &w[i]);
     }
     int complete = 1;
@@ -67,11 +72,11 @@ static void test_format(mintid_format_id id, int single) {
         if (w[i].errors > 0)
             fprintf(stderr, "%s%s: thread %d: %d failed call(s), the last %s; %s after %d of %d IDs\n", fmt->name,
                     single ? " (one ID per call)" : "", i, w[i].errors, mintid_status_name(w[i].last_error),
-                    w[i].errors >= MAX_ERRORS ? "gave up" : "finished", w[i].done, PER_THREAD);
+                    w[i].errors >= MAX_ERRORS ? "gave up" : "finished", w[i].done, per_thread);
         CHECK_INT(w[i].errors, 0);
-        CHECK_INT(w[i].done, PER_THREAD);
+        CHECK_INT(w[i].done, per_thread);
         CHECK_INT(w[i].disorder, 0);
-        complete &= w[i].done == PER_THREAD;
+        complete &= w[i].done == per_thread;
     }
     if (!complete) {
         /* The unfilled slots would count as duplicates of each other. */
@@ -80,9 +85,9 @@ static void test_format(mintid_format_id id, int single) {
         return;
     }
     sort_fmt = fmt;
-    qsort(all, (size_t)THREADS * PER_THREAD, sizeof *all, cmp_ids);
+    qsort(all, (size_t)THREADS * per_thread, sizeof *all, cmp_ids);
     int dups = 0;
-    for (size_t i = 1; i < (size_t)THREADS * PER_THREAD; i++)
+    for (size_t i = 1; i < (size_t)THREADS * per_thread; i++)
         if (mintid_id_compare(fmt, &all[i - 1], &all[i]) == 0)
             dups++;
     if (dups)
@@ -90,7 +95,7 @@ static void test_format(mintid_format_id id, int single) {
     CHECK_INT(dups, 0);
     mintid_gen_stats st;
     mintid_gen_get_stats(gen, &st);
-    CHECK_U64(st.issued, (uint64_t)THREADS * PER_THREAD);
+    CHECK_U64(st.issued, (uint64_t)THREADS * per_thread);
     free(all);
     mintid_gen_free(gen);
 }
