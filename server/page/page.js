@@ -99,6 +99,19 @@
     }).format(d);
   }
 
+  // Whether the browser's zone keeps UTC's time all through the year of ms: UTC by any of its
+  // names, including those Chromium does not call UTC (a TZ of GMT is "+00:00" to it), or a zone
+  // such as Africa/Abidjan that is UTC in all but name. A row of local time would repeat UTC's then.
+  function zoneIsUtc(ms) {
+    const d = new Date(ms), year = isNaN(d) ? new Date().getUTCFullYear() : d.getUTCFullYear();
+    for (let month = 0; month < 12; month++) {
+      const first = new Date(0);
+      first.setUTCFullYear(year, month, 1); // not Date.UTC, which reads years 0 to 99 as 1900 to 1999
+      if (first.getTimezoneOffset() !== 0) return false;
+    }
+    return isNaN(d) || d.getTimezoneOffset() === 0;
+  }
+
   function age(ms) {
     const diff = ms - Date.now();
     const rtf = new Intl.RelativeTimeFormat(undefined, { numeric: "auto" });
@@ -238,6 +251,7 @@
     $("out-utc").textContent = info.time;
     $("out-zone").textContent = Intl.DateTimeFormat().resolvedOptions().timeZone || "this browser's zone";
     $("out-local").textContent = localTime(info.unix_ms);
+    $("local-term").hidden = $("out-local").hidden = zoneIsUtc(info.unix_ms);
     $("out-ago").textContent = age(info.unix_ms);
     const body = $("fields").tBodies[0];
     body.replaceChildren();

@@ -8,9 +8,11 @@ mintidd on spare loopback ports and, for an ID of every format (minted with
 `mintid inspect`: the guess (one format, or the same candidates), the UTC
 time, every field, and the SVG bar (its fields' widths sum to the format's
 bits, each value is the ID's bits). Then the /?id= link, the mint button,
-a phone's width, the Content-Security-Policy and the other headers, and,
-against a server with auth-file, the prompt for the secret (a wrong one,
-a 429, a secret beyond ASCII). The page must
+a phone's width, the Content-Security-Policy and the other headers,
+against a server with auth-file the prompt for the secret (a wrong one,
+a 429, a secret beyond ASCII), and, in Chromiums started with TZ=UTC,
+TZ=GMT and TZ=Asia/Tokyo, the time in UTC alone or beside the browser's
+zone's. The page must
 log no CSP violation and no console error. A screenshot of each format's
 result is written to --out (FORMAT.png).
 
@@ -49,7 +51,7 @@ WAIT_S = 15  # the longest any one step may take; a step that takes longer is a 
 class Browser:
     """Chromium with the DevTools protocol on fds 3 (commands in) and 4 (answers out), NUL-delimited JSON."""
 
-    def __init__(self, binary, tmp):
+    def __init__(self, binary, tmp, env=None):
         to_browser_r, self._to_browser = os.pipe()
         self._from_browser, from_browser_w = os.pipe()
         args = [binary, "--headless", "--remote-debugging-pipe", f"--user-data-dir={tmp}", "--disable-gpu",
@@ -69,7 +71,7 @@ class Browser:
         self.log = open(os.path.join(tmp, "chromium.log"), "wb")
         # close_fds=False passes only inheritable descriptors: 0-2 and the two made above.
         self.proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=self.log, stderr=self.log,
-                                     close_fds=False, preexec_fn=fds)
+                                     close_fds=False, preexec_fn=fds, env=env)
         os.close(to_browser_r)
         os.close(from_browser_w)
         self._next = 0
@@ -502,6 +504,36 @@ class Page(unittest.TestCase):
         b.screenshot("#result", os.path.join(OUT, "phone.png"))
         b.send("Emulation.clearDeviceMetricsOverride")
         self.check_clean()
+
+    def test_6_zone_of_the_browser(self):
+        # The zone Chromium takes from TZ: in UTC, by whichever name (Chromium calls TZ=GMT's zone "+00:00",
+        # not UTC), the page shows one time, UTC's, and no second row that repeats it; in another zone, both.
+        text = mintid("gen", "uuidv7", "--local").stdout.strip()
+        want = json.loads(mintid("inspect", "--format", "uuidv7", text).stdout)
+        tokyo = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(want["unix_ms"] // 1000 + 9 * 3600))
+        for tz, rows in (("UTC", ["Format", "Time (UTC)", "Age"]), ("GMT", ["Format", "Time (UTC)", "Age"]),
+                         ("Asia/Tokyo", ["Format", "Time (UTC)", "Time (Asia/Tokyo)", "Age"])):
+            with self.subTest(TZ=tz):
+                profile = tempfile.mkdtemp(dir=self.tmp.name)
+                b = Browser(CHROMIUM, profile, env=dict(os.environ, TZ=tz))
+                try:
+                    b.attach()
+                    for domain in ("Page", "Runtime", "Log"):
+                        b.send(f"{domain}.enable")
+                    b.goto(self.base + "/?" + urllib.parse.urlencode({"id": text}))
+                    b.wait_for("document.getElementById('result').dataset.format === 'uuidv7'", f"the link to {text}")
+                    shown = b.eval("[...document.querySelectorAll('#times dt')].filter(e => e.getClientRects().length)"
+                                   ".map(e => [e.textContent, e.nextElementSibling.textContent])")
+                    self.assertEqual([t for t, _ in shown], rows)
+                    self.assertEqual(shown[1][1], want["time"])
+                    if len(rows) == 4:
+                        # The date and time in Tokyo, in the browser's en-US words: MM/DD/YYYY, HH:MM:SS.mmm GMT+9.
+                        self.assertRegex(shown[2][1], r"^\d\d/\d\d/\d{4}, \d\d:\d\d:\d\d\.\d{3} GMT\+9$")
+                        month, day, year, clock = re.match(r"(\d\d)/(\d\d)/(\d{4}), (\S+)\.", shown[2][1]).groups()
+                        self.assertEqual(f"{year}-{month}-{day} {clock}", tokyo)
+                    self.assertEqual(problems(b.drain()), [], "the page logged errors")
+                finally:
+                    b.close()
 
 
 def main():
