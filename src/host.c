@@ -413,6 +413,13 @@ static int init_state(const struct mintid__host *h, int fd, struct host_state **
     int64_t real = 0, own;
     mintid_clock_system(NULL, &real);
     st->created_ms = h->clock(h->clock_ctx, &own) == MINTID_OK && own > real ? own : real;
+    /* Past the format's last millisecond nothing can be minted, and a
+     * state made now would hold every later home of the host until then
+     * (a faked clock's run): none is made. */
+    if (st->created_ms > mintid_format_last_ms(&h->f->pub, h->epoch_ms)) {
+        munmap(st, sizeof *st);
+        return MINTID_ETIME;
+    }
     memcpy(st->space, h->space, sizeof st->space);
     snprintf(st->boot_id, sizeof st->boot_id, "%s", this_boot());
     rc = make_lock(st);

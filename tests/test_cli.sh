@@ -370,6 +370,13 @@ elif command -v faketime >/dev/null; then
     new_host
     run 2 faketime '2009-01-01 00:00:00' "$M" gen nanoflake
     has_err "is in the future"
+    # A clock past the format's last millisecond mints nothing and leaves
+    # the host's new state where the real clock is: the next run mints.
+    new_host
+    run 3 faketime '2081-01-01 00:00:00' "$M" gen snowflake
+    has_err "timestamp outside the format's range: the clock reads 2081-01-01T00:00:00"
+    has_err "past the format's last millisecond, 2080-07-10T17:30:30.208Z"
+    run 0 "$M" gen snowflake --max-wait 1000
     # A clock that stands still: one millisecond's worth, then a bounded wait
     # and an error. (A process generator: a new host-wide state mints nothing
     # until the clock has moved on past its first 100 ms.)
