@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: MIT
-"""The mintid Python module: `pip install --no-build-isolation ./python`.
+"""The mintid Python module: `pip install --no-build-isolation ./python`, or
+`make wheel` for a wheel (docs/python.md).
 
 The library's sources (../src) are compiled into the extension itself, as
 the PostgreSQL extension does, position-independent and with hidden
@@ -48,14 +49,15 @@ def version():
 
 
 os.chdir(HERE)
+# The name, description and the rest are in pyproject.toml; the version is made here.
 setup(
-    name="mintid",
     version=version(),
-    description="Unique, time-ordered IDs (UUIDv7, ULID, Snowflake, ...) from libmintid",
-    license="MIT",
-    python_requires=">=3.10",
     packages=["mintid"],
+    # The package's files are these; with pyproject.toml's [project],
+    # setuptools would otherwise write mintid.egg-info into python/ on every
+    # build to look for more.
     package_data={"mintid": ["py.typed", "*.pyi"]},
+    include_package_data=False,
     ext_modules=[
         Extension(
             "mintid._mintid",

@@ -4,6 +4,8 @@
     >>> import mintid
     >>> mintid.gen('uuidv7')                      # doctest: +SKIP
     '019ac2c4-5d7e-7b3a-9c41-3f0e8a6d2b17'
+    >>> mintid.gen('uuidv7', form='uuid')         # doctest: +SKIP
+    UUID('019ac2c4-5d7e-7b3b-8f52-6a1d0c3e9b48')
 
 gen() and Generator mint from the host-wide generator by default: every
 process of the host continues one strictly increasing sequence per format,
@@ -47,4 +49,18 @@ __all__ = [
     "gen",
     "inspect",
     "range",
+    "FormatName",
 ]
+
+
+def __getattr__(name):
+    """FormatName, the formats' names as a typing.Literal (the stub spells
+    them out for type checkers), made from the library's table at the first
+    use rather than at import, which typing would slow down."""
+    if name == "FormatName":
+        from typing import Literal
+
+        global FormatName
+        FormatName = Literal[tuple(formats())]
+        return FormatName
+    raise AttributeError("module %r has no attribute %r" % (__name__, name))

@@ -1,17 +1,45 @@
 # SPDX-License-Identifier: MIT
 """Types of the mintid module (its functions are in the C extension mintid._mintid)."""
 import datetime
-from typing import Any, Iterator, List, Literal, Optional, Tuple, Union, final, overload
+import uuid
+from types import GenericAlias
+from typing import Any, Generic, Iterator, List, Literal, Optional, Tuple, TypeAlias, TypeVar, Union, final, overload
 
 __version__: str
 
+#: Every format's name, as the library's table lists them (mintid.formats());
+#: a misspelt name fails type-checking. At run time, typing.get_args() of it
+#: gives the names.
+FormatName: TypeAlias = Literal[
+    "uexky",
+    "scru160",
+    "ulid-flake",
+    "ulid-flake-scalable",
+    "caloriosa",
+    "nanoflake",
+    "uuidv7",
+    "ulid",
+    "scru128",
+    "snowflake",
+    "sonyflake",
+    "ksuid",
+    "typeid",
+]
+
 # (Names with a leading underscore are the stub's own, not the module's.)
+#: The formats whose IDs form='uuid' gives as a uuid.UUID: uuidv7's text is
+#: the UUID string, ulid and typeid have a 'uuid' form.
+_UUIDFormat = Literal["uuidv7", "ulid", "typeid"]
 #: A point in time for epoch=: Unix ms, an aware datetime, or a text (RFC 3339,
 #: Unix ms, or one of the format's named epochs such as "discord").
 _Epoch = Union[int, datetime.datetime, str]
-#: An ID as inspect() and convert() read it: a text, its bytes or its value.
-_AnyID = Union[str, bytes, bytearray, int]
-_TextForm = Literal["text", "hex", "padded", "core", "uuid"]
+#: An ID as inspect() and convert() read it: a text, its bytes, its value or a UUID.
+_AnyID = Union[str, bytes, bytearray, int, uuid.UUID]
+# A node id, or "host", "ordinal", "ordinal+N" (see mintid_lookup_node in mintid.h).
+_Node = Union[int, str, None]
+_TextForm = Literal["text", "hex", "padded", "core"]
+#: The type of the IDs a Generator mints, as its form= says.
+_ID = TypeVar("_ID", str, int, bytes, uuid.UUID)
 
 class Error(Exception):
     """A status of libmintid; .status is its (negative) code."""
@@ -31,79 +59,137 @@ class Forked(Error): ...
 
 @overload
 def gen(
-    format: str,
+    format: FormatName,
     n: None = ...,
     *,
-    node: Union[int, Literal["host"], None] = ...,
+    node: _Node = ...,
     epoch: Optional[_Epoch] = ...,
     form: _TextForm = ...,
     prefix: Optional[str] = ...,
 ) -> str: ...
 @overload
 def gen(
-    format: str,
+    format: FormatName,
     n: None = ...,
     *,
-    node: Union[int, Literal["host"], None] = ...,
+    node: _Node = ...,
     epoch: Optional[_Epoch] = ...,
     form: Literal["int"],
     prefix: Optional[str] = ...,
 ) -> int: ...
 @overload
 def gen(
-    format: str,
+    format: FormatName,
     n: None = ...,
     *,
-    node: Union[int, Literal["host"], None] = ...,
+    node: _Node = ...,
     epoch: Optional[_Epoch] = ...,
     form: Literal["bytes"],
     prefix: Optional[str] = ...,
 ) -> bytes: ...
 @overload
 def gen(
-    format: str,
+    format: _UUIDFormat,
+    n: None = ...,
+    *,
+    node: _Node = ...,
+    epoch: Optional[_Epoch] = ...,
+    form: Literal["uuid"],
+    prefix: Optional[str] = ...,
+) -> uuid.UUID: ...
+@overload
+def gen(
+    format: FormatName,
     n: int,
     *,
-    node: Union[int, Literal["host"], None] = ...,
+    node: _Node = ...,
     epoch: Optional[_Epoch] = ...,
     form: _TextForm = ...,
     prefix: Optional[str] = ...,
 ) -> List[str]: ...
 @overload
 def gen(
-    format: str,
+    format: FormatName,
     n: int,
     *,
-    node: Union[int, Literal["host"], None] = ...,
+    node: _Node = ...,
     epoch: Optional[_Epoch] = ...,
     form: Literal["int"],
     prefix: Optional[str] = ...,
 ) -> List[int]: ...
 @overload
 def gen(
-    format: str,
+    format: FormatName,
     n: int,
     *,
-    node: Union[int, Literal["host"], None] = ...,
+    node: _Node = ...,
     epoch: Optional[_Epoch] = ...,
     form: Literal["bytes"],
     prefix: Optional[str] = ...,
 ) -> List[bytes]: ...
+@overload
+def gen(
+    format: _UUIDFormat,
+    n: int,
+    *,
+    node: _Node = ...,
+    epoch: Optional[_Epoch] = ...,
+    form: Literal["uuid"],
+    prefix: Optional[str] = ...,
+) -> List[uuid.UUID]: ...
 
 @final
-class Generator:
+class Generator(Generic[_ID]):
     """Strictly increasing IDs of one format; thread-safe. shared=True: the
     host-wide sequence (a forked child goes on with it); shared=False: the
-    process's own (mintid.Forked in a forked child)."""
+    process's own (mintid.Forked in a forked child). Its IDs are str, int,
+    bytes or uuid.UUID, as form= says: Generator[str], Generator[int], ..."""
 
+    @overload
     def __init__(
-        self,
-        format: str,
-        node: Union[int, Literal["host"], None] = ...,
+        self: Generator[str],
+        format: FormatName,
+        node: _Node = ...,
         epoch: Optional[_Epoch] = ...,
         shared: bool = ...,
         *,
-        form: Literal["text", "hex", "padded", "core", "uuid", "int", "bytes"] = ...,
+        form: _TextForm = ...,
+        overflow: Literal["wait", "fail"] = ...,
+        prefix: Optional[str] = ...,
+    ) -> None: ...
+    @overload
+    def __init__(
+        self: Generator[int],
+        format: FormatName,
+        node: _Node = ...,
+        epoch: Optional[_Epoch] = ...,
+        shared: bool = ...,
+        *,
+        form: Literal["int"],
+        overflow: Literal["wait", "fail"] = ...,
+        prefix: Optional[str] = ...,
+    ) -> None: ...
+    @overload
+    def __init__(
+        self: Generator[bytes],
+        format: FormatName,
+        node: _Node = ...,
+        epoch: Optional[_Epoch] = ...,
+        shared: bool = ...,
+        *,
+        form: Literal["bytes"],
+        overflow: Literal["wait", "fail"] = ...,
+        prefix: Optional[str] = ...,
+    ) -> None: ...
+    @overload
+    def __init__(
+        self: Generator[uuid.UUID],
+        format: _UUIDFormat,
+        node: _Node = ...,
+        epoch: Optional[_Epoch] = ...,
+        shared: bool = ...,
+        *,
+        form: Literal["uuid"],
         overflow: Literal["wait", "fail"] = ...,
         prefix: Optional[str] = ...,
     ) -> None: ...
@@ -120,30 +206,60 @@ class Generator:
     # The type prefix of its IDs' text ('' for none).
     @property
     def prefix(self) -> str: ...
-    # str, int or bytes, as form= said.
-    def next(self) -> Any: ...
-    def next_many(self, n: int, /) -> List[Any]: ...
-    def __iter__(self) -> Iterator[Any]: ...
-    def __next__(self) -> Any: ...
+    def next(self) -> _ID: ...
+    def next_many(self, n: int, /) -> List[_ID]: ...
+    def __iter__(self) -> Iterator[_ID]: ...
+    def __next__(self) -> _ID: ...
+    # mintid.Generator[int] at run time too, in an annotation.
+    @classmethod
+    def __class_getitem__(cls, item: Any, /) -> GenericAlias: ...
 
 def inspect(
-    id: _AnyID, format: Optional[str] = ..., *, epoch: Optional[_Epoch] = ..., from_form: Optional[str] = ...
+    id: _AnyID,
+    format: Optional[FormatName] = ...,
+    *,
+    epoch: Optional[_Epoch] = ...,
+    from_form: Optional[str] = ...,
 ) -> dict[str, Any]: ...
 @overload
 def convert(
-    id: _AnyID, to: _TextForm, format: Optional[str] = ..., *, from_form: Optional[str] = ..., prefix: Optional[str] = ...
+    id: _AnyID,
+    to: _TextForm,
+    format: Optional[FormatName] = ...,
+    *,
+    from_form: Optional[str] = ...,
+    prefix: Optional[str] = ...,
 ) -> str: ...
 @overload
 def convert(
-    id: _AnyID, to: Literal["int"], format: Optional[str] = ..., *, from_form: Optional[str] = ..., prefix: Optional[str] = ...
+    id: _AnyID,
+    to: Literal["int"],
+    format: Optional[FormatName] = ...,
+    *,
+    from_form: Optional[str] = ...,
+    prefix: Optional[str] = ...,
 ) -> int: ...
 @overload
 def convert(
-    id: _AnyID, to: Literal["bytes"], format: Optional[str] = ..., *, from_form: Optional[str] = ..., prefix: Optional[str] = ...
+    id: _AnyID,
+    to: Literal["bytes"],
+    format: Optional[FormatName] = ...,
+    *,
+    from_form: Optional[str] = ...,
+    prefix: Optional[str] = ...,
 ) -> bytes: ...
 @overload
+def convert(
+    id: _AnyID,
+    to: Literal["uuid"],
+    format: Optional[FormatName] = ...,
+    *,
+    from_form: Optional[str] = ...,
+    prefix: Optional[str] = ...,
+) -> uuid.UUID: ...
+@overload
 def range(
-    format: str,
+    format: FormatName,
     start: datetime.datetime,
     end: Optional[datetime.datetime] = ...,
     *,
@@ -153,7 +269,7 @@ def range(
 ) -> Tuple[str, str]: ...
 @overload
 def range(
-    format: str,
+    format: FormatName,
     start: datetime.datetime,
     end: Optional[datetime.datetime] = ...,
     *,
@@ -163,7 +279,7 @@ def range(
 ) -> Tuple[int, int]: ...
 @overload
 def range(
-    format: str,
+    format: FormatName,
     start: datetime.datetime,
     end: Optional[datetime.datetime] = ...,
     *,
@@ -171,4 +287,14 @@ def range(
     form: Literal["bytes"],
     prefix: Optional[str] = ...,
 ) -> Tuple[bytes, bytes]: ...
+@overload
+def range(
+    format: _UUIDFormat,
+    start: datetime.datetime,
+    end: Optional[datetime.datetime] = ...,
+    *,
+    epoch: Optional[_Epoch] = ...,
+    form: Literal["uuid"],
+    prefix: Optional[str] = ...,
+) -> Tuple[uuid.UUID, uuid.UUID]: ...
 def formats() -> dict[str, dict[str, Any]]: ...

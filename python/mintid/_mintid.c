@@ -27,6 +27,7 @@
 
 #include <mintid.h>
 
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -36,9 +37,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Forms beyond the library's text forms: the ID as a Python int and as bytes. */
+/*
+ * Forms beyond the library's text forms: the ID as a Python int, as bytes,
+ * and as a uuid.UUID (for a format whose library forms write it as a UUID:
+ * uuid_form()).
+ */
 #define FORM_VALUE 100
 #define FORM_BYTES 101
+#define FORM_UUID 102
 
 /* A keyword of PyArg_ParseTupleAndKeywords(), which takes them as char *. */
 #define KW(s) ((char *)(s))
@@ -64,8 +70,10 @@ typedef struct {
     PyObject *format_names;                      /* a tuple of the formats' names, interned, in table order */
     PyObject *gen_cache;                         /* (format id, node, epoch) -> Generator, for mintid.gen() */
     PyObject *gen_defaults[MINTID_FORMAT_COUNT]; /* mintid.gen(format) without node or epoch */
+    PyObject *UUID;                              /* uuid.UUID, once an ID was asked for as one (uuid_class()) */
+    PyObject *bytes_kw;                          /* ("bytes",): the keyword of UUID(bytes=...) */
 #ifdef Py_GIL_DISABLED
-    PyMutex cache_lock; /* gen_cache and gen_defaults, which the GIL guards in the default build */
+    PyMutex cache_lock; /* gen_cache, gen_defaults and UUID, which the GIL guards in the default build */
 #endif
 } mod_state;
 
@@ -222,7 +230,26 @@ static int text_form_arg(mod_state *st, const mintid_format *fmt, PyObject *o, c
     return (int)form;
 }
 
-/* A form name ("text", "hex", ..., "int", "bytes") of fmt, or -1 with an exception set. */
+/*
+ * The library's form that writes an ID of fmt as an RFC 9562 UUID string:
+ * its 'uuid' form (ulid's, typeid's), or its canonical text where that is
+ * the UUID string (uuidv7's: a 128-bit text of no one alphabet, see
+ * mintid_form_info.alphabet); -1 when fmt has neither. Python's 'uuid'
+ * (FORM_UUID) gives such an ID as a uuid.UUID.
+ */
+static int uuid_form(const mintid_format *fmt) {
+    if (mintid_format_form(fmt, MINTID_FORM_UUID) != NULL)
+        return MINTID_FORM_UUID;
+    const mintid_form_info *text = mintid_format_form(fmt, MINTID_FORM_TEXT);
+    if (fmt->bits == 128 && text != NULL && text->alphabet == NULL)
+        return MINTID_FORM_TEXT;
+    return -1;
+}
+
+/*
+ * A form name ("text", "hex", ..., "int", "bytes", "uuid") of fmt, or -1
+ * with an exception set: the library's sentence for a form fmt has not got.
+ */
 static int form_arg(mod_state *st, const mintid_format *fmt, PyObject *o, const char *what) {
     if (o == NULL)
         return MINTID_FORM_TEXT;
@@ -230,11 +257,13 @@ static int form_arg(mod_state *st, const mintid_format *fmt, PyObject *o, const 
         raise_arg(st, ARG_TYPE, "%s must be a form name (str), not %s", what, type_name(o));
         return -1;
     }
-    /* Python's own: the value as an int of any width, and the bytes. */
+    /* Python's own: the value as an int of any width, the bytes, and a UUID's uuid.UUID. */
     if (PyUnicode_CompareWithASCIIString(o, "int") == 0)
         return FORM_VALUE;
     if (PyUnicode_CompareWithASCIIString(o, "bytes") == 0)
         return FORM_BYTES;
+    if (PyUnicode_CompareWithASCIIString(o, "uuid") == 0 && uuid_form(fmt) >= 0)
+        return FORM_UUID;
     return text_form_arg(st, fmt, o, what, "; or 'int' (its value) or 'bytes'");
 }
 
@@ -346,21 +375,29 @@ static int epoch_arg(mod_state *st, const mintid_format *fmt, PyObject *o, int64
  * id of the host's mintidd, MINTID_NODE_HOST). Returns 0 with *out set, or -1.
  */
 static int node_arg(mod_state *st, const mintid_format *fmt, PyObject *o, int64_t *out) {
-    char text[64], why[MINTID_WHY_MAX];
-    int n;
+    char buf[64], why[MINTID_WHY_MAX];
+    const char *text = buf;
+    Py_ssize_t len;
     if (o == NULL || o == Py_None)
         return 0;
-    if (PyUnicode_Check(o) && PyUnicode_CompareWithASCIIString(o, "host") == 0)
-        n = snprintf(text, sizeof text, "host");
-    else if (is_int(o))
-        n = int_text(o, text, sizeof text);
-    else {
-        raise_arg(st, ARG_TYPE, "node must be None, an int or 'host', not %s", type_name(o));
+    if (PyUnicode_Check(o)) {
+        /* 'host', 'ordinal', 'ordinal+N': the library reads them, as it reads MINTID_NODE. */
+        if ((text = PyUnicode_AsUTF8AndSize(o, &len)) == NULL)
+            return -1;
+        if (len > 0 && (isdigit((unsigned char)text[0]) || text[0] == '-' || text[0] == '+')) {
+            raise_arg(st, ARG_TYPE, "node must be an int, not a str (%R)", o);
+            return -1;
+        }
+    } else if (is_int(o)) {
+        int n = int_text(o, buf, sizeof buf);
+        if (n < 0)
+            return -1;
+        len = n;
+    } else {
+        raise_arg(st, ARG_TYPE, "node must be None, an int, 'host' or 'ordinal[+N]', not %s", type_name(o));
         return -1;
     }
-    if (n < 0)
-        return -1;
-    int rc = mintid_lookup_node(fmt, text, (size_t)n, out, why, sizeof why);
+    int rc = mintid_lookup_node(fmt, text, (size_t)len, out, why, sizeof why);
     if (rc != MINTID_OK) {
         raise_why(st, rc, "", why, "");
         return -1;
@@ -404,11 +441,13 @@ static int prefix_arg(mod_state *st, const mintid_format *fmt, int form, PyObjec
     const char *s = str_bytes(o, &len, &owned);
     if (s == NULL)
         return -1;
-    /* Python's own forms: its value is the library's int form; its bytes the module names itself. */
+    /* Python's own forms: its value is the library's int form, its uuid.UUID the
+     * library's UUID string; its bytes the module names itself. */
     char why[MINTID_WHY_MAX];
     int rc = mintid_lookup_prefix(fmt,
                                   form == FORM_BYTES   ? MINTID_FORM_TEXT
                                   : form == FORM_VALUE ? MINTID_FORM_INT
+                                  : form == FORM_UUID  ? uuid_form(fmt)
                                                        : form,
                                   s, (size_t)len, why, sizeof why);
     if (rc == MINTID_OK && form == FORM_BYTES && len > 0) {
@@ -472,11 +511,60 @@ static PyObject *raise_encode(mod_state *st, const mintid_format *fmt, int rc) {
     return raise_why(st, rc, "", why, "");
 }
 
-/* An ID in one of the forms (a text form, FORM_VALUE or FORM_BYTES), with a type prefix on its text. */
+/*
+ * uuid.UUID, imported at the first need (uuid imports platform, which
+ * would double the time `import mintid` takes). Returns a new reference;
+ * with `import_` false, NULL without an exception while no one has
+ * imported uuid (then nothing is a uuid.UUID yet).
+ */
+static PyObject *uuid_class(mod_state *st, bool import_) {
+    CACHE_LOCK(st);
+    PyObject *cls = Py_XNewRef(st->UUID);
+    CACHE_UNLOCK(st);
+    if (cls != NULL)
+        return cls;
+    PyObject *mod;
+    if (import_)
+        mod = PyImport_ImportModule("uuid");
+    else {
+        PyObject *name = PyUnicode_FromString("uuid");
+        mod = name != NULL ? PyImport_GetModule(name) : NULL;
+        Py_XDECREF(name);
+    }
+    if (mod == NULL)
+        return NULL;
+    cls = PyObject_GetAttrString(mod, "UUID");
+    Py_DECREF(mod);
+    if (cls == NULL)
+        return NULL;
+    CACHE_LOCK(st);
+    if (st->UUID == NULL)
+        st->UUID = Py_NewRef(cls);
+    CACHE_UNLOCK(st);
+    return cls;
+}
+
+/*
+ * An ID in one of the forms (a text form, FORM_VALUE, FORM_BYTES or
+ * FORM_UUID), with a type prefix on its text.
+ */
 static PyObject *id_object(mod_state *st, const mintid_format *fmt, int form, const mintid_id *id, const char *prefix) {
     char buf[MINTID_TEXT_MAX];
     if (form == FORM_BYTES)
         return PyBytes_FromStringAndSize((const char *)id->bytes, fmt->bits / 8);
+    if (form == FORM_UUID) {
+        /* The UUID string of uuid_form() is the ID's 16 bytes in hex: UUID(bytes=) reads the same. */
+        PyObject *cls = uuid_class(st, true);
+        if (cls == NULL)
+            return NULL;
+        PyObject *args[2] = {NULL, PyBytes_FromStringAndSize((const char *)id->bytes, fmt->bits / 8)};
+        PyObject *u = args[1] != NULL
+                          ? PyObject_Vectorcall(cls, args + 1, 0 | PY_VECTORCALL_ARGUMENTS_OFFSET, st->bytes_kw)
+                          : NULL;
+        Py_XDECREF(args[1]);
+        Py_DECREF(cls);
+        return u;
+    }
     if (form == FORM_VALUE) {
         if (fmt->bits == 64)
             return PyLong_FromUnsignedLongLong(mintid_id_to_u64(id));
@@ -511,16 +599,29 @@ static int from_form_arg(mod_state *st, const mintid_format *fmt, PyObject *o) {
     return form < 0 ? -2 : form;
 }
 
+/* Whether o is a uuid.UUID: 1, 0, or -1 with an exception set. */
+static int is_uuid(mod_state *st, PyObject *o) {
+    PyObject *cls = uuid_class(st, false);
+    if (cls == NULL)
+        return PyErr_Occurred() ? -1 : 0;
+    int is = PyObject_IsInstance(o, cls);
+    Py_DECREF(cls);
+    return is;
+}
+
 /*
  * Reads an ID through the library: a text in any of its forms (the format
  * guessed when fmt is NULL) or in the form `from` (MINTID_FORM_ANY: any
- * the format recognises), the ID's bytes (guessed by their length), or its
- * value as an int. Returns 0 with *r filled, or -1 with InvalidID,
- * ArgumentTypeError or an error of the arguments set.
+ * the format recognises), the ID's bytes (guessed by their length), its
+ * value as an int, or a uuid.UUID (its string, in the format's UUID form
+ * of uuid_form(); guessed as a text). Returns 0 with *r filled, or -1 with
+ * InvalidID, ArgumentTypeError or an error of the arguments set.
  */
 static int read_id(mod_state *st, PyObject *o, const mintid_format *fmt, int from, int64_t epoch, mintid_reading *r) {
     char why[MINTID_WHY_MAX];
-    int rc;
+    int rc, uuid = 0;
+    if (!PyUnicode_Check(o) && !PyBytes_Check(o) && !PyByteArray_Check(o) && !is_int(o) && (uuid = is_uuid(st, o)) < 0)
+        return -1;
     if (PyUnicode_Check(o)) {
         Py_ssize_t len;
         PyObject *owned;
@@ -529,9 +630,24 @@ static int read_id(mod_state *st, PyObject *o, const mintid_format *fmt, int fro
             return -1;
         rc = mintid_read_text(fmt, from, epoch, s, (size_t)len, r, why, sizeof why);
         Py_XDECREF(owned);
-    } else if (from != MINTID_FORM_ANY && (PyBytes_Check(o) || PyByteArray_Check(o) || is_int(o))) {
+    } else if (from != MINTID_FORM_ANY && (PyBytes_Check(o) || PyByteArray_Check(o) || is_int(o) || uuid)) {
         raise_arg(st, ARG_VALUE, "from_form is for an ID given as a text, not as %s", type_name(o));
         return -1;
+    } else if (uuid) {
+        mintid_form form;
+        if (fmt != NULL && uuid_form(fmt) < 0) {
+            rc = mintid_lookup_form(fmt, "uuid", 4, &form, why, sizeof why); /* the sentence: fmt has none */
+        } else {
+            PyObject *text = PyObject_Str(o);
+            const char *s = text != NULL ? PyUnicode_AsUTF8(text) : NULL;
+            if (s == NULL) {
+                Py_XDECREF(text);
+                return -1;
+            }
+            rc = mintid_read_text(fmt, fmt != NULL ? uuid_form(fmt) : MINTID_FORM_ANY, epoch, s, strlen(s), r, why,
+                                  sizeof why);
+            Py_DECREF(text);
+        }
     } else if (PyBytes_Check(o)) {
         rc = mintid_read_bytes(fmt, epoch, PyBytes_AS_STRING(o), (size_t)PyBytes_GET_SIZE(o), r, why, sizeof why);
     } else if (PyByteArray_Check(o)) {
@@ -573,7 +689,7 @@ static int read_id(mod_state *st, PyObject *o, const mintid_format *fmt, int fro
             rc = mintid_read_bytes(fmt, epoch, b, fmt->bits / 8u, r, why, sizeof why);
         }
     } else {
-        raise_arg(st, ARG_TYPE, "an ID is a str, bytes or int, not %s", type_name(o));
+        raise_arg(st, ARG_TYPE, "an ID is a str, bytes, int or uuid.UUID, not %s", type_name(o));
         return -1;
     }
     if (rc != MINTID_OK) {
@@ -824,6 +940,7 @@ static PyObject *Gen_get_path(GenObject *self, void *c) {
 static PyObject *Gen_repr(GenObject *self) {
     const char *form = self->form == FORM_VALUE   ? "int"
                        : self->form == FORM_BYTES ? "bytes"
+                       : self->form == FORM_UUID  ? "uuid"
                                                   : mintid_form_name((mintid_form)self->form);
     const mintid_config *cfg = mintid_gen_config(self->gen);
     const char *has_prefix = self->prefix[0] != '\0' ? ", prefix='" : "", *end = self->prefix[0] != '\0' ? "'" : "";
@@ -839,6 +956,8 @@ static PyObject *Gen_repr(GenObject *self) {
 static PyMethodDef Gen_methods[] = {
     {"next", (PyCFunction)Gen_next, METH_NOARGS, "next() -> the next ID, greater than every ID before it."},
     {"next_many", (PyCFunction)Gen_next_many, METH_O, "next_many(n) -> a list of the next n IDs, increasing."},
+    /* mintid.Generator[int] in an annotation, as the stub's Generator is generic in its IDs' type. */
+    {"__class_getitem__", Py_GenericAlias, METH_O | METH_CLASS, "Generator[T]: a Generator whose IDs are T."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1179,11 +1298,16 @@ static PyObject *layout_item(const mintid_format *fmt, size_t i) {
     return Py_BuildValue("(si)", fmt->fields[i].name, (int)fmt->fields[i].width);
 }
 
-/* The text forms of fmt but its integer one, then Python's "int" and "bytes". */
+/*
+ * The text forms of fmt but its integer one, and "uuid" where Python has
+ * it (uuid_form(): uuidv7's, its text being the UUID string); then
+ * Python's "int" and "bytes".
+ */
 static PyObject *forms_list(const mintid_format *fmt) {
     PyObject *forms = PyList_New(0);
     for (int f = 0; forms != NULL && f < MINTID_FORM_COUNT + 2; f++) {
-        if (f < MINTID_FORM_COUNT && (!(fmt->forms & MINTID_FORM_BIT(f)) || f == MINTID_FORM_INT))
+        bool has = f == MINTID_FORM_UUID ? uuid_form(fmt) >= 0 : (fmt->forms & MINTID_FORM_BIT(f)) != 0;
+        if (f < MINTID_FORM_COUNT && (!has || f == MINTID_FORM_INT))
             continue;
         PyObject *item = PyUnicode_FromString(f < MINTID_FORM_COUNT    ? mintid_form_name((mintid_form)f)
                                               : f == MINTID_FORM_COUNT ? "int"
@@ -1251,16 +1375,17 @@ static PyMethodDef mod_methods[] = {
     {"gen", (PyCFunction)(void (*)(void))mod_gen, METH_FASTCALL | METH_KEYWORDS,
      "gen(format, n=None, *, node=None, epoch=None, form='text', prefix=None)\n\n"
      "The next ID of the format from the host-wide generator (a str, an int for form='int', bytes for\n"
-     "form='bytes'), or a list of the next n; prefix: a typeid's type prefix on its text."},
+     "form='bytes', a uuid.UUID for form='uuid'), or a list of the next n; prefix: a typeid's type\n"
+     "prefix on its text."},
     {"inspect", (PyCFunction)(void (*)(void))mod_inspect, METH_VARARGS | METH_KEYWORDS,
      "inspect(id, format=None, *, epoch=None, from_form=None) -> dict\n\n"
-     "An ID (a text in any of its forms, its bytes or its int) taken apart: the fields of\n"
+     "An ID (a text in any of its forms, its bytes, its int or a uuid.UUID) taken apart: the fields of\n"
      "`mintid inspect`, with time as a datetime in UTC. The format is guessed when not given;\n"
      "from_form names the text's form when the format cannot tell it."},
     {"convert", (PyCFunction)(void (*)(void))mod_convert, METH_VARARGS | METH_KEYWORDS,
      "convert(id, to, format=None, *, from_form=None, prefix=None)\n\nThe ID in another form: a text form "
-     "('text', 'hex', ...), 'int' or 'bytes'. A typeid's text keeps\nits type prefix, or takes prefix= ('' "
-     "drops it)."},
+     "('text', 'hex', ...), 'int', 'bytes' or 'uuid' (a uuid.UUID).\nA typeid's text keeps its type prefix, or "
+     "takes prefix= ('' drops it)."},
     {"range", (PyCFunction)(void (*)(void))mod_range, METH_VARARGS | METH_KEYWORDS,
      "range(format, start, end=None, *, epoch=None, form='text', prefix=None) -> (lo, hi)\n\n"
      "The smallest ID of start's millisecond and the largest of end's (aware datetimes): every ID\n"
@@ -1329,6 +1454,7 @@ static int mod_exec(PyObject *m) {
     st->unix_epoch = PyDateTimeAPI->DateTime_FromDateAndTime(1970, 1, 1, 0, 0, 0, 0, PyDateTime_TimeZone_UTC,
                                                              PyDateTimeAPI->DateTimeType);
     if (st->unix_epoch == NULL || (st->gen_cache = PyDict_New()) == NULL ||
+        (st->bytes_kw = Py_BuildValue("(s)", "bytes")) == NULL ||
         (st->format_names = PyTuple_New(MINTID_FORMAT_COUNT)) == NULL)
         return -1;
     for (int i = 0; i < MINTID_FORMAT_COUNT; i++) {
@@ -1358,6 +1484,8 @@ static int mod_traverse(PyObject *m, visitproc visit, void *arg) {
     Py_VISIT(st->unix_epoch);
     Py_VISIT(st->format_names);
     Py_VISIT(st->gen_cache);
+    Py_VISIT(st->UUID);
+    Py_VISIT(st->bytes_kw);
     for (int i = 0; i < MINTID_FORMAT_COUNT; i++)
         Py_VISIT(st->gen_defaults[i]);
     return 0;
@@ -1381,6 +1509,8 @@ static int mod_clear(PyObject *m) {
     Py_CLEAR(st->unix_epoch);
     Py_CLEAR(st->format_names);
     Py_CLEAR(st->gen_cache);
+    Py_CLEAR(st->UUID);
+    Py_CLEAR(st->bytes_kw);
     for (int i = 0; i < MINTID_FORMAT_COUNT; i++)
         Py_CLEAR(st->gen_defaults[i]);
     return 0;

@@ -17,7 +17,9 @@ import sys
 import tempfile
 import threading
 import time
+import typing
 import unittest
+import uuid
 
 # Every host-wide state of these tests in a directory of their own, before
 # the module makes its first generator.
@@ -151,6 +153,30 @@ class TestGen(unittest.TestCase):
             mintid.gen("nanoflake", epoch=datetime.datetime(2015, 1, 1))
         with self.assertRaisesRegex(ValueError, "in the future"):
             mintid.gen("nanoflake", epoch=datetime.datetime(2999, 1, 1, tzinfo=UTC))
+
+    @unittest.skipUnless(shutil.which("unshare") and os.getuid() == 0, "a UTS namespace needs root")
+    def test_node_ordinal(self):
+        """node='ordinal+N' is read by the library, as MINTID_NODE is: a
+        StatefulSet pod's node id from its host name."""
+        code = (
+            "import socket, sys, mintid\n"
+            "socket.sethostname(sys.argv[1])\n"
+            "try:\n"
+            "    i = mintid.gen('nanoflake', node='ordinal+2')\n"
+            "    print(mintid.inspect(i, 'nanoflake')['generator'])\n"
+            "except mintid.ArgumentError as e:\n"
+            "    print(e)\n"
+        )
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+
+        def run(host):
+            return subprocess.run(["unshare", "--uts", sys.executable, "-c", code, host], env=env,
+                                  capture_output=True, text=True, check=True).stdout.strip()
+
+        self.assertEqual(run("ids-3"), "5")
+        self.assertIn("the host name 'ids' does not end in '-' and a number", run("ids"))
+        with self.assertRaisesRegex(mintid.ArgumentError, "give ordinal, or ordinal[+]N"):
+            mintid.gen("nanoflake", node="ordinal+x")
 
 
 class TestGenerator(unittest.TestCase):
@@ -390,6 +416,98 @@ class TestConvertRangeFormats(unittest.TestCase):
         self.assertTrue(n["epoch_settable"])
         self.assertEqual(info["snowflake"]["epoch_names"]["discord"], 1420070400000)
         self.assertEqual(mintid.__version__.count("."), 2)
+
+
+class TestUUID(unittest.TestCase):
+    """form='uuid': a uuid.UUID for the formats whose library forms write the ID as a UUID."""
+
+    HAVE = ["uuidv7", "ulid", "typeid"]  # uuidv7's text is the UUID; ulid and typeid have a 'uuid' form
+
+    def test_gen_every_format(self):
+        info = mintid.formats()
+        self.assertEqual([f for f in FORMATS if "uuid" in info[f]["forms"]], self.HAVE)
+        # Vectors: the ULID spec's example and a typeid's suffix, as the library writes their UUIDs.
+        self.assertEqual(mintid.convert("01ARZ3NDEKTSV4RRFFQ69G5FAV", "uuid"),
+                         uuid.UUID("01563e3a-b5d3-d676-4c61-efb99302bd5b"))
+        self.assertEqual(mintid.convert("user_01h455vb4pex5vsknk084sn02q", "uuid"),
+                         uuid.UUID("01890a5d-ac96-774b-bcce-b302099a8057"))
+        for fmt in FORMATS:
+            with self.subTest(fmt=fmt):
+                if fmt not in self.HAVE:
+                    sentence = "form: %s has no 'uuid' form; its forms are " % fmt
+                    for call in (lambda: mintid.gen(fmt, form="uuid"), lambda: mintid.gen(fmt, 2, form="uuid"),
+                                 lambda: mintid.Generator(fmt, form="uuid"),
+                                 lambda: mintid.range(fmt, datetime.datetime.now(UTC), form="uuid")):
+                        with self.assertRaises(mintid.ArgumentError) as cm:
+                            call()
+                        self.assertTrue(str(cm.exception).startswith(sentence), str(cm.exception))
+                        self.assertEqual(cm.exception.status, -4)  # MINTID_EFORM
+                    with self.assertRaisesRegex(mintid.ArgumentError, "^to: %s has no 'uuid' form" % fmt):
+                        mintid.convert(mintid.gen(fmt), "uuid", fmt)
+                    continue
+                one = mintid.gen(fmt, form="uuid")
+                self.assertIs(type(one), uuid.UUID)
+                many = mintid.gen(fmt, 20, form="uuid")
+                self.assertTrue(all(type(u) is uuid.UUID for u in many))
+                self.assertEqual([one] + many, sorted(set([one] + many)))
+                # The library's UUID string of the ID, read back as the same ID.
+                self.assertEqual(one.hex, mintid.inspect(one, fmt)["hex"])
+                self.assertEqual(mintid.convert(one, "uuid", fmt), one)
+                self.assertEqual(mintid.convert(one, "int", fmt), one.int)
+                self.assertEqual(mintid.convert(one, "bytes", fmt), one.bytes)
+                self.assertEqual(mintid.convert(one.int, "uuid", fmt), one)
+                text = mintid.convert(one, "text", fmt)
+                self.assertEqual(mintid.convert(text, "uuid", fmt), one)
+                if fmt == "uuidv7":
+                    self.assertEqual(str(one), text)
+                    self.assertEqual(one.version, 7)
+                    self.assertEqual(mintid.inspect(one)["format"], "uuidv7")  # guessed, as its text is
+                if fmt == "typeid":
+                    self.assertEqual(str(one), mintid.inspect(text, fmt)["uuid"])
+                    self.assertEqual(one.version, 7)  # a typeid minted here is a UUIDv7 too
+                lo, hi = mintid.range(fmt, datetime.datetime(2026, 1, 2, tzinfo=UTC), form="uuid")
+                self.assertEqual((lo.hex, hi.hex), tuple(mintid.range(fmt, datetime.datetime(2026, 1, 2, tzinfo=UTC),
+                                                                      form="hex")))
+
+    def test_generator(self):
+        g = mintid.Generator("typeid", form="uuid")
+        ids = [g.next()] + g.next_many(3) + [next(g)]
+        self.assertTrue(all(type(u) is uuid.UUID and u.version == 7 for u in ids), ids)
+        self.assertEqual(ids, sorted(set(ids)))
+        self.assertIn("form='uuid'", repr(g))
+        self.assertIs(type(mintid.Generator("uuidv7", shared=False, form="uuid").next()), uuid.UUID)
+        # Generic in its IDs' type at run time too, as the stub says.
+        self.assertEqual(typing.get_args(mintid.Generator[uuid.UUID]), (uuid.UUID,))
+        self.assertIs(typing.get_origin(mintid.Generator[int]), mintid.Generator)
+
+    def test_refused(self):
+        self.assertEqual(str(self.refused(lambda: mintid.gen("uuidv7", form="uuid", prefix="user"))),
+                         "prefix 'user': uuidv7 has no type prefix")
+        self.assertEqual(str(self.refused(lambda: mintid.gen("typeid", form="uuid", prefix="user"))),
+                         "prefix 'user': only typeid's text form carries a prefix, not its uuid form")
+        # A uuid.UUID is read as a UUID of the format, or guessed as its text is.
+        u = uuid.UUID("01890a5d-ac96-774b-bcce-b302099a8057")
+        self.assertEqual(str(self.refused(lambda: mintid.inspect(u, "nanoflake"))),
+                         "nanoflake has no 'uuid' form; its forms are text, int, hex, padded")
+        self.assertEqual(str(self.refused(lambda: mintid.convert(u, "text", "ulid", from_form="uuid"))),
+                         "from_form is for an ID given as a text, not as UUID")
+        with self.assertRaisesRegex(mintid.InvalidID, "not a valid ID|shape"):
+            mintid.inspect(uuid.UUID(int=5))
+        with self.assertRaisesRegex(mintid.ArgumentTypeError, "^an ID is a str, bytes, int or uuid.UUID, not float$"):
+            mintid.inspect(1.5)
+        self.assertEqual(mintid.convert(u, "text", "typeid", prefix="user"), "user_01h455vb4pex5vsknk084sn02q")
+        self.assertEqual(mintid.inspect(u)["format"], "uuidv7")
+
+    def refused(self, call):
+        with self.assertRaises(mintid.ArgumentError) as cm:
+            call()
+        return cm.exception
+
+    def test_format_name(self):
+        self.assertEqual(typing.get_args(mintid.FormatName), tuple(mintid.formats()))
+        self.assertIn("FormatName", mintid.__all__)
+        with self.assertRaises(AttributeError):
+            mintid.NoSuchName
 
 
 class TestPrefix(unittest.TestCase):
@@ -755,7 +873,7 @@ class TestFuzz(unittest.TestCase):
                     self.assertIn(d["format"], info)
                 else:
                     out = mintid.convert(value, rng.choice(forms), fmt)
-                    self.assertIsInstance(out, (str, int, bytes))
+                    self.assertIsInstance(out, (str, int, bytes, uuid.UUID))
                 answered += 1
             except (mintid.Error, TypeError, ValueError):
                 pass
@@ -779,33 +897,97 @@ def mypy_python():
 
 
 class TestStub(unittest.TestCase):
+    # What mypy must say of each marked line of a program using the module
+    # (a fragment of its note or error); every other line must type-check.
+    USE = [
+        ("s: str = mintid.gen('ulid')", None),
+        ("reveal_type(mintid.gen('ulid'))", 'Revealed type is "builtins.str"'),
+        ("reveal_type(mintid.gen('ulid', 10))", 'Revealed type is "builtins.list[builtins.str]"'),
+        ("reveal_type(mintid.gen('ulid', form='int'))", 'Revealed type is "builtins.int"'),
+        ("mintid.Generator('ulid').next_many(n=1)", 'error: Unexpected keyword argument "n"'),
+        ("reveal_type(mintid.gen('typeid', 3, prefix='user'))", 'Revealed type is "builtins.list[builtins.str]"'),
+        ("reveal_type(mintid.Generator('typeid', prefix='user').prefix)", 'Revealed type is "builtins.str"'),
+        # Format names are a Literal of the table's: a misspelt one does not type-check.
+        ("mintid.gen('nanoflak')", 'error: No overload variant of "gen" matches argument type "str"'),
+        ("mintid.Generator('nanoflak', node=1)", 'error: No overload variant of "Generator" matches'),
+        ("mintid.range('nanoflak', datetime.datetime.now(datetime.timezone.utc))", 'error: No overload variant'),
+        ("mintid.inspect('1c49kkphl4ow', 'nanoflak')", 'error: Argument 2 to "inspect" has incompatible type'),
+        ("name: mintid.FormatName = 'nanoflake'", None),
+        ("mintid.gen(name, node=1)", None),
+        # A Generator's IDs have the type its form= says.
+        ("g = mintid.Generator('nanoflake', form='int')", None),
+        ("reveal_type(g)", 'Revealed type is "mintid.Generator[builtins.int]"'),
+        ("reveal_type(g.next())", 'Revealed type is "builtins.int"'),
+        ("reveal_type(g.next_many(2))", 'Revealed type is "builtins.list[builtins.int]"'),
+        ("reveal_type(next(g))", 'Revealed type is "builtins.int"'),
+        ("t: str = g.next()", 'error: Incompatible types in assignment (expression has type "int", variable has '
+                              'type "str")'),
+        ("reveal_type(mintid.Generator('ulid').next())", 'Revealed type is "builtins.str"'),
+        ("reveal_type(mintid.Generator('ksuid', form='bytes').next())", 'Revealed type is "builtins.bytes"'),
+        ("u: mintid.Generator[uuid.UUID] = mintid.Generator('typeid', form='uuid')", None),
+        # form='uuid': a uuid.UUID, for the formats that have it.
+        ("reveal_type(mintid.gen('uuidv7', form='uuid'))", 'Revealed type is "uuid.UUID"'),
+        ("reveal_type(mintid.gen('ulid', 2, form='uuid'))", 'Revealed type is "builtins.list[uuid.UUID]"'),
+        ("reveal_type(mintid.convert('01ARZ3NDEKTSV4RRFFQ69G5FAV', 'uuid'))", 'Revealed type is "uuid.UUID"'),
+        ("mintid.gen('nanoflake', form='uuid')", 'error: No overload variant of "gen" matches'),
+        ("mintid.inspect(mintid.gen('uuidv7', form='uuid'))", None),
+    ]
+
     def test_stub_matches_the_module(self):
         py = mypy_python()
         self.assertIsNotNone(py, "no Python %d.%d here has mypy: make deps installs python3-mypy" %
                              sys.version_info[:2])
+        here = os.path.dirname(os.path.abspath(__file__))
         # stubtest: every name of the stub is in the module, and as the stub says.
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
-        run = subprocess.run([py, "-m", "mypy.stubtest", "mintid"], env=env, capture_output=True,
+        run = subprocess.run([py, "-m", "mypy.stubtest", "mintid", "--allowlist",
+                              os.path.join(here, "stubtest_allowlist.txt")], env=env, capture_output=True,
                              text=True, cwd=HOST_DIR)
         self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
         # What stubtest cannot see in a C function's signature: the types
-        # docs/python.md promises, and next_many's n positional only.
+        # docs/python.md promises, and next_many's n positional only. Every
+        # format of the library's table type-checks; a misspelt one does not.
+        head = ["import datetime", "import uuid", "import mintid"]
+        lines = head + ["mintid.gen(%r)" % name for name in mintid.formats()] + [code for code, _ in self.USE]
         use = os.path.join(HOST_DIR, "use.py")
         with open(use, "w", encoding="utf-8") as f:
-            f.write("import mintid\nreveal_type(mintid.gen('ulid'))\nreveal_type(mintid.gen('ulid', 10))\n"
-                    "reveal_type(mintid.gen('ulid', form='int'))\nmintid.Generator('ulid').next_many(n=1)\n"
-                    "reveal_type(mintid.gen('typeid', 3, prefix='user'))\n"
-                    "reveal_type(mintid.Generator('typeid', prefix='user').prefix)\n")
-        run = subprocess.run([py, "-m", "mypy", "--no-incremental", "--cache-dir", os.devnull, use],
+            f.write("\n".join(lines) + "\n")
+        run = subprocess.run([py, "-m", "mypy", "--strict", "--no-incremental", "--cache-dir", os.devnull, use],
                              env=env, capture_output=True, text=True, cwd=HOST_DIR)
-        self.assertIn('line 2: note: Revealed type is "builtins.str"', run.stdout.replace("use.py:", "line "))
-        self.assertIn('line 3: note: Revealed type is "builtins.list[builtins.str]"',
-                      run.stdout.replace("use.py:", "line "))
-        self.assertIn('line 4: note: Revealed type is "builtins.int"', run.stdout.replace("use.py:", "line "))
-        self.assertIn('line 5: error: Unexpected keyword argument "n"', run.stdout.replace("use.py:", "line "))
-        self.assertIn('line 6: note: Revealed type is "builtins.list[builtins.str]"',
-                      run.stdout.replace("use.py:", "line "))
-        self.assertIn('line 7: note: Revealed type is "builtins.str"', run.stdout.replace("use.py:", "line "))
+        said = {}
+        for line in run.stdout.splitlines():
+            if line.startswith("use.py:") and ": note: Possible overload" not in line:
+                number, text = line[len("use.py:"):].split(": ", 1)
+                said.setdefault(int(number), []).append(text)
+        offset = len(lines) - len(self.USE)
+        for k, (code, want) in enumerate(self.USE):
+            got = [t for t in said.pop(offset + k + 1, []) if not t.startswith("note:     def ")]
+            with self.subTest(code=code):
+                if want is None:
+                    self.assertEqual(got, [])
+                else:
+                    self.assertTrue(any(want in t for t in got), "%s: %s" % (want, got))
+        self.assertEqual(said, {}, run.stdout)  # nothing on the other lines: the table's names all type-check
+
+    def test_stub_format_names(self):
+        # The stub spells out the table's names, which a type checker cannot
+        # ask the module for: they must be the library's, in its order.
+        import ast
+
+        stub = os.path.join(os.path.dirname(mintid.__file__), "__init__.pyi")
+        with open(stub, encoding="utf-8") as f:
+            tree = ast.parse(f.read())
+        literals = {}
+        for node in tree.body:
+            target = node.target if isinstance(node, ast.AnnAssign) else node.targets[0] if isinstance(
+                node, ast.Assign) else None
+            if isinstance(target, ast.Name) and isinstance(node.value, ast.Subscript) and \
+                    isinstance(node.value.value, ast.Name) and node.value.value.id == "Literal":
+                elts = node.value.slice.elts if isinstance(node.value.slice, ast.Tuple) else [node.value.slice]
+                literals[target.id] = [e.value for e in elts]
+        info = mintid.formats()
+        self.assertEqual(literals["FormatName"], list(info))
+        self.assertEqual(literals["_UUIDFormat"], [f for f in info if "uuid" in info[f]["forms"]])
 
 
 class TestDocs(unittest.TestCase):
