@@ -533,11 +533,15 @@ MINTID_API int mintid_lookup_prefix(const mintid_format *fmt, int form, const ch
 
 /*
  * A node id for fmt (NULL: any format's, checked against the widest node
- * field): a decimal number, or "host" (MINTID_NODE_HOST, the host's
- * mintidd's, for a format whose node id is not optional).
- * mintid_check_node() checks a number (-1: none, always right; with fmt
- * NULL, -2 is host). MINTID_ERANGE when the number does not fit, or fmt
- * has no node id; MINTID_EINVAL when the text is no number.
+ * field): a decimal number, "host" (MINTID_NODE_HOST, the host's
+ * mintidd's, for a format whose node id is not optional), or "ordinal" /
+ * "ordinal+N": the number after the last '-' of the host name's first
+ * label (gethostname(); a StatefulSet's pod <set>-<ordinal>), plus N, as
+ * a number. mintid_check_node() checks a number (-1: none, always right;
+ * with fmt NULL, -2 is host). MINTID_ERANGE when the number (or ordinal
+ * plus N) does not fit, or fmt has no node id; MINTID_EINVAL when the
+ * text is no number, or the host name ends in no ordinal (or in one with
+ * a leading zero); the sentence names the host name.
  */
 MINTID_API int mintid_lookup_node(const mintid_format *fmt, const char *text, size_t len, int64_t *node, char *why,
                                   size_t cap);
@@ -916,7 +920,8 @@ MINTID_API const char *mintid_host_why(void);
  *   digits, '.', '_' and '-', into buf (MINTID_ID_SPACE_MAX + 1 bytes);
  *   unset or empty: MINTID_ID_SPACE_DEFAULT.
  * - mintid_env_node: MINTID_NODE, a node id in decimal, checked against
- *   fmt's node field (NULL: the widest of any format), or "host"
+ *   fmt's node field (NULL: the widest of any format), "ordinal[+N]" (the
+ *   host name's, as mintid_lookup_node() reads it), or "host"
  *   (MINTID_NODE_HOST: the host's mintidd's, see above); unset or empty: -1.
  */
 MINTID_API int mintid_env_host_dir(char *buf, size_t cap, char *why, size_t why_cap);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * voice.c - what every face says to people: names looked up (with the
- * name a person most likely meant), node ids, epochs and prefixes checked,
+ * name a person most likely meant), node ids (a number, the host's
+ * mintidd's, or the host name's ordinal), epochs and prefixes checked,
  * IDs read from text, bytes or an integer (the format guessed when none is
  * named), and why a generator could not be opened or mint. The command,
  * mintidd, the SQL extensions and the language modules each only add how
@@ -11,11 +12,13 @@
 #include "internal.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static int ok(char *why, size_t cap) {
     if (why != NULL && cap > 0)
@@ -291,7 +294,110 @@ int mintid_check_node(const mintid_format *fmt, int64_t node, char *why, size_t 
     return ok(why, cap);
 }
 
+/*
+ * A decimal number in s[0..len): digits only, and no leading zero (but
+ * "0" itself), since "03" and "3" would name one node id twice.
+ */
+typedef enum decimal_kind { DECIMAL_OK, DECIMAL_NONE, DECIMAL_ZERO, DECIMAL_PAST } decimal_kind;
+static decimal_kind decimal(const char *s, size_t len, uint64_t max, uint64_t *out) {
+    if (len == 0)
+        return DECIMAL_NONE;
+    for (size_t i = 0; i < len; i++)
+        if (s[i] < '0' || s[i] > '9')
+            return DECIMAL_NONE;
+    if (s[0] == '0' && len > 1)
+        return DECIMAL_ZERO;
+    uint64_t v = 0;
+    for (size_t i = 0; i < len; i++) {
+        uint64_t d = (uint64_t)(s[i] - '0');
+        if (d > max || v > (max - d) / 10)
+            return DECIMAL_PAST;
+        v = v * 10 + d;
+    }
+    *out = v;
+    return DECIMAL_OK;
+}
+
+#define ORDINAL "ordinal"
+#define ORDINAL_LEN (sizeof ORDINAL - 1)
+
+/*
+ * "ordinal" or "ordinal+N": the number that ends the host name's first
+ * label, plus N. Kubernetes names a StatefulSet's pods <set>-0, <set>-1,
+ * ... and gives each pod its name as host name (its first label, with
+ * setHostnameAsFQDN), so one setting gives every pod of the set its own
+ * node id, the same at every restart. The offset is checked before the
+ * host name is read: a setting no host could satisfy says so on every
+ * host.
+ */
+static int lookup_ordinal(const mintid_format *fmt, const char *text, size_t len, int64_t *node, char *why,
+                          size_t cap) {
+    char shown[MINTID_ESCAPED_MAX], host[256], host_shown[MINTID_ESCAPED_MAX];
+    unsigned bits = node_bits(fmt);
+    if (bits == 0)
+        return mintid__say(why, cap, MINTID_ERANGE, "%s has no node id", fmt->name);
+    uint64_t max = (UINT64_C(1) << bits) - 1, offset = 0;
+    const char *of = fmt != NULL ? fmt->name : "", *s = fmt != NULL ? "'s " : "";
+    mintid_escape(text, len, shown, sizeof shown);
+    if (len > ORDINAL_LEN) {
+        decimal_kind k = text[ORDINAL_LEN] == '+' ? decimal(text + ORDINAL_LEN + 1, len - ORDINAL_LEN - 1, max, &offset)
+                                                  : DECIMAL_NONE;
+        if (k == DECIMAL_PAST)
+            return mintid__say(why, cap, MINTID_ERANGE,
+                               "node '%s' is out of range whatever the host: %s%snode ids are 0..%" PRIu64, shown, of,
+                               s, max);
+        if (k != DECIMAL_OK)
+            return mintid__say(why, cap, MINTID_EINVAL,
+                               "node '%s' is not a node id: give ordinal, or ordinal+N with N in 0..%" PRIu64, shown,
+                               max);
+    }
+    if (gethostname(host, sizeof host - 1) != 0)
+        return mintid__say(why, cap, MINTID_EINVAL, "node '%s': the host name cannot be read: %s", shown,
+                           strerror(errno));
+    host[sizeof host - 1] = '\0';
+    mintid_escape(host, strlen(host), host_shown, sizeof host_shown);
+    size_t label = strcspn(host, ".");
+    const char *dash = NULL;
+    for (size_t i = 0; i < label; i++)
+        if (host[i] == '-')
+            dash = host + i;
+    uint64_t ordinal = 0;
+    decimal_kind k =
+        dash != NULL ? decimal(dash + 1, (size_t)(host + label - dash - 1), UINT64_MAX, &ordinal) : DECIMAL_NONE;
+    if (k == DECIMAL_NONE)
+        return mintid__say(why, cap, MINTID_EINVAL,
+                           "node '%s': the host name '%s' does not end in '-' and a number, as the names of a "
+                           "StatefulSet's pods do (web-0, web-1, ...)",
+                           shown, host_shown);
+    if (k == DECIMAL_ZERO) {
+        /* The pod the ordinal is meant for, had it no leading zero. */
+        size_t zeros = 0, digits = (size_t)(host + label - dash - 1);
+        while (zeros + 1 < digits && dash[1 + zeros] == '0')
+            zeros++;
+        char meant[sizeof host], meant_shown[MINTID_ESCAPED_MAX];
+        int n = snprintf(meant, sizeof meant, "%.*s%.*s", (int)(dash + 1 - host), host, (int)(digits - zeros),
+                         dash + 1 + zeros);
+        mintid_escape(meant, n > 0 ? strlen(meant) : 0, meant_shown, sizeof meant_shown);
+        return mintid__say(why, cap, MINTID_EINVAL,
+                           "node '%s': the number that ends the host name '%s' has a leading zero, which a "
+                           "StatefulSet never gives (and %s would take the same node id)",
+                           shown, host_shown, meant_shown);
+    }
+    if (k == DECIMAL_PAST || ordinal > max - offset) {
+        char value[32] = "";
+        if (k == DECIMAL_OK && ordinal <= UINT64_MAX - offset)
+            snprintf(value, sizeof value, " is %" PRIu64 ",", ordinal + offset);
+        return mintid__say(why, cap, MINTID_ERANGE,
+                           "node '%s' on host '%s'%s out of range: %s%snode ids are 0..%" PRIu64, shown, host_shown,
+                           value[0] != '\0' ? value : " is", of, s, max);
+    }
+    *node = (int64_t)(ordinal + offset);
+    return ok(why, cap);
+}
+
 int mintid_lookup_node(const mintid_format *fmt, const char *text, size_t len, int64_t *node, char *why, size_t cap) {
+    if (text != NULL && len >= ORDINAL_LEN && memcmp(text, ORDINAL, ORDINAL_LEN) == 0)
+        return lookup_ordinal(fmt, text, len, node, why, cap);
     char shown[MINTID_ESCAPED_MAX];
     int64_t n = -1;
     bool number = text != NULL && len > 0;

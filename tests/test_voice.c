@@ -8,8 +8,12 @@
 #include "check.h"
 #include "mintid.h"
 
+#include <errno.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 static const mintid_format *F(mintid_format_id id) { return mintid_format_get(id); }
 
@@ -134,6 +138,126 @@ static void test_lookups(void) {
     CHECK_INT(mintid_env_node(F(MINTID_NANOFLAKE), &node, why, sizeof why), MINTID_EINVAL);
     CHECK_STR(why, "MINTID_NODE: node 1024 is out of range: nanoflake's node ids are 0..1023");
     unsetenv("MINTID_NODE");
+}
+
+/*
+ * ordinal and ordinal+N: the number that ends the host name. The host
+ * name is set in a UTS namespace of a child's own (a user namespace's
+ * when not root), so that the test host's is never touched.
+ */
+static void ordinal_cases(void) {
+    static const struct {
+        const char *host, *text;
+        int format; /* -1: none given, the widest field */
+        int status;
+        int64_t node;
+        const char *why;
+    } cases[] = {
+        {"ids-3", "ordinal", MINTID_NANOFLAKE, MINTID_OK, 3, ""},
+        {"ids-3", "ordinal+2", MINTID_NANOFLAKE, MINTID_OK, 5, ""},
+        {"ids-0", "ordinal+0", MINTID_NANOFLAKE, MINTID_OK, 0, ""},
+        {"my-ids-1021", "ordinal+2", MINTID_NANOFLAKE, MINTID_OK, 1023, ""},
+        {"ids-65535", "ordinal", -1, MINTID_OK, 65535, ""},
+        {"ids-3", "ordinal+2", MINTID_SCRU160, MINTID_OK, 5, ""},
+        /* setHostnameAsFQDN: the pod's name is the first label. */
+        {"ids-7.ids.default.svc.cluster.local", "ordinal", MINTID_SNOWFLAKE, MINTID_OK, 7, ""},
+        {"ids", "ordinal+2", MINTID_NANOFLAKE, MINTID_EINVAL, -9,
+         "node 'ordinal+2': the host name 'ids' does not end in '-' and a number, as the names of a StatefulSet's "
+         "pods do (web-0, web-1, ...)"},
+        {"ids-x", "ordinal", MINTID_NANOFLAKE, MINTID_EINVAL, -9,
+         "node 'ordinal': the host name 'ids-x' does not end in '-' and a number, as the names of a StatefulSet's "
+         "pods do (web-0, web-1, ...)"},
+        {"ids-", "ordinal", MINTID_NANOFLAKE, MINTID_EINVAL, -9,
+         "node 'ordinal': the host name 'ids-' does not end in '-' and a number, as the names of a StatefulSet's "
+         "pods do (web-0, web-1, ...)"},
+        {"ids-+3", "ordinal", MINTID_NANOFLAKE, MINTID_EINVAL, -9,
+         "node 'ordinal': the host name 'ids-+3' does not end in '-' and a number, as the names of a StatefulSet's "
+         "pods do (web-0, web-1, ...)"},
+        {"ids-03", "ordinal", MINTID_NANOFLAKE, MINTID_EINVAL, -9,
+         "node 'ordinal': the number that ends the host name 'ids-03' has a leading zero, which a StatefulSet "
+         "never gives (and ids-3 would take the same node id)"},
+        {"ids-00", "ordinal", MINTID_NANOFLAKE, MINTID_EINVAL, -9,
+         "node 'ordinal': the number that ends the host name 'ids-00' has a leading zero, which a StatefulSet "
+         "never gives (and ids-0 would take the same node id)"},
+        {"ids-1022", "ordinal+2", MINTID_NANOFLAKE, MINTID_ERANGE, -9,
+         "node 'ordinal+2' on host 'ids-1022' is 1024, out of range: nanoflake's node ids are 0..1023"},
+        {"ids-32", "ordinal", MINTID_ULID_FLAKE_SCALABLE, MINTID_ERANGE, -9,
+         "node 'ordinal' on host 'ids-32' is 32, out of range: ulid-flake-scalable's node ids are 0..31"},
+        {"ids-65535", "ordinal+1", -1, MINTID_ERANGE, -9,
+         "node 'ordinal+1' on host 'ids-65535' is 65536, out of range: node ids are 0..65535"},
+        {"ids-18446744073709551615", "ordinal+1", MINTID_NANOFLAKE, MINTID_ERANGE, -9,
+         "node 'ordinal+1' on host 'ids-18446744073709551615' is out of range: nanoflake's node ids are 0..1023"},
+        {"ids-99999999999999999999", "ordinal", MINTID_NANOFLAKE, MINTID_ERANGE, -9,
+         "node 'ordinal' on host 'ids-99999999999999999999' is out of range: nanoflake's node ids are 0..1023"},
+        /* The offset is refused on any host, with or without an ordinal. */
+        {"ids", "ordinal+1024", MINTID_NANOFLAKE, MINTID_ERANGE, -9,
+         "node 'ordinal+1024' is out of range whatever the host: nanoflake's node ids are 0..1023"},
+        {"ids-3", "ordinal+99999999999999999999", MINTID_NANOFLAKE, MINTID_ERANGE, -9,
+         "node 'ordinal+99999999999999999999' is out of range whatever the host: nanoflake's node ids are 0..1023"},
+        {"ids-3", "ordinal+02", MINTID_NANOFLAKE, MINTID_EINVAL, -9,
+         "node 'ordinal+02' is not a node id: give ordinal, or ordinal+N with N in 0..1023"},
+        {"ids-3", "ordinal+", MINTID_NANOFLAKE, MINTID_EINVAL, -9,
+         "node 'ordinal+' is not a node id: give ordinal, or ordinal+N with N in 0..1023"},
+        {"ids-3", "ordinal-1", MINTID_NANOFLAKE, MINTID_EINVAL, -9,
+         "node 'ordinal-1' is not a node id: give ordinal, or ordinal+N with N in 0..1023"},
+        {"ids-3", "ordinal+-1", MINTID_NANOFLAKE, MINTID_EINVAL, -9,
+         "node 'ordinal+-1' is not a node id: give ordinal, or ordinal+N with N in 0..1023"},
+        {"ids-3", "ordinals", MINTID_NANOFLAKE, MINTID_EINVAL, -9,
+         "node 'ordinals' is not a node id: give ordinal, or ordinal+N with N in 0..1023"},
+        {"ids-3", "ordinal", MINTID_UUIDV7, MINTID_ERANGE, -9, "uuidv7 has no node id"},
+    };
+    char why[MINTID_WHY_MAX];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        if (sethostname(cases[i].host, strlen(cases[i].host)) != 0) {
+            fprintf(stderr, "sethostname(%s): %s\n", cases[i].host, strerror(errno));
+            check_failures++;
+            continue;
+        }
+        const mintid_format *fmt = cases[i].format >= 0 ? F((mintid_format_id)cases[i].format) : NULL;
+        int64_t node = -9;
+        int rc = mintid_lookup_node(fmt, cases[i].text, strlen(cases[i].text), &node, why, sizeof why);
+        if (rc != cases[i].status || node != cases[i].node || strcmp(why, cases[i].why) != 0) {
+            fprintf(stderr, "host %s, node %s: status %d, node %" PRId64 ", \"%s\"; expected %d, %" PRId64 ", \"%s\"\n",
+                    cases[i].host, cases[i].text, rc, node, why, cases[i].status, cases[i].node, cases[i].why);
+            check_failures++;
+        }
+    }
+    /* Not NUL-terminated: only len bytes count. */
+    CHECK_INT(sethostname("ids-3", 5), 0);
+    int64_t node = -9;
+    CHECK_INT(mintid_lookup_node(F(MINTID_NANOFLAKE), "ordinal+2x", 9, &node, why, sizeof why), MINTID_OK);
+    CHECK_INT(node, 5);
+    CHECK_INT(mintid_lookup_node(F(MINTID_NANOFLAKE), "ordinal+\0", 9, &node, why, sizeof why), MINTID_EINVAL);
+    CHECK_STR(why, "node 'ordinal+\\x00' is not a node id: give ordinal, or ordinal+N with N in 0..1023");
+
+    /* MINTID_NODE reads it the same way, for every embedded home. */
+    setenv("MINTID_NODE", "ordinal+2", 1);
+    CHECK_INT(mintid_env_node(F(MINTID_NANOFLAKE), &node, why, sizeof why), MINTID_OK);
+    CHECK_INT(node, 5);
+    CHECK_INT(sethostname("ids", 3), 0);
+    CHECK_INT(mintid_env_node(F(MINTID_NANOFLAKE), &node, why, sizeof why), MINTID_EINVAL);
+    CHECK_INT(node, -1);
+    CHECK_STR(why, "MINTID_NODE: node 'ordinal+2': the host name 'ids' does not end in '-' and a number, as the "
+                   "names of a StatefulSet's pods do (web-0, web-1, ...)");
+    unsetenv("MINTID_NODE");
+}
+
+static void test_ordinal(void) {
+    pid_t pid = fork();
+    CHECK(pid >= 0);
+    if (pid == 0) {
+        if (unshare(CLONE_NEWUTS) != 0 && unshare(CLONE_NEWUSER | CLONE_NEWUTS) != 0) {
+            fprintf(stderr, "test_ordinal needs root, or user namespaces, to set a host name of its own: %s\n",
+                    strerror(errno));
+            _exit(1);
+        }
+        ordinal_cases();
+        fflush(stderr);
+        _exit(check_failures != 0);
+    }
+    int status = 0;
+    CHECK(pid > 0 && waitpid(pid, &status, 0) == pid);
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 }
 
 static void test_read(void) {
@@ -513,6 +637,7 @@ static void test_forms(void) {
 int main(void) {
     test_suggest();
     test_lookups();
+    test_ordinal();
     test_read();
     test_inspect();
     test_describe();
