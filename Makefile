@@ -1,13 +1,14 @@
 # SPDX-License-Identifier: MIT
 # mintid: the two commands that do everything on a fresh Debian machine.
 #
-#   make run     install what is missing, build, and run the ID server
+#   make run     install what building and running the ID server needs (no
+#                other server, no npm), build, and run the ID server
 #                (mintidd) in the foreground on loopback
 #   make check   install what the tests need, build, and run every test: the
 #                plain build, AddressSanitizer + UndefinedBehaviorSanitizer
 #                with the fuzzers, and ThreadSanitizer for the thread tests
 #
-# Other targets: deps, build, sqlite, python, pg, check-pg, check-sanitized-faults, deb, check-deb, demo, bench, soak, install (PREFIX=...), format, clean.
+# Other targets: deps, deps-run, deps-python, build, sqlite, python, wheel, pg, check-pg, check-sanitized-faults, deb, check-deb, demo, bench, soak, install (PREFIX=...), format, clean.
 
 JOBS    ?= 2
 # Tests at a time: most of the server and fault tests wait on timers, leases
@@ -19,34 +20,55 @@ BUILD   := build
 ASAN    := build-asan
 TSAN    := build-tsan
 
-# Debian packages the build and the tests need. (npm too, but from Debian
-# only when the command is missing: a Node.js that ships its own npm, as
-# NodeSource's does, conflicts with Debian's npm package.)
-PACKAGES := build-essential cmake pkg-config clang libssl-dev libclang-rt-14-dev python3 faketime clang-format \
-            libevent-dev libcurl4-openssl-dev libjansson-dev curl redis-tools redis-server etcd-server wrk nginx \
-            nodejs postgresql-15 postgresql-server-dev-15 python3-redis libhiredis-dev \
+# Debian packages that building and running the server needs (make deps-run,
+# so make build and make run): a compiler, CMake and the libraries mintidd
+# links. None of them starts a service when installed, and none needs npm
+# (tests/test_run_deps.py checks).
+RUN_PACKAGES := build-essential cmake pkg-config libssl-dev libevent-dev libcurl4-openssl-dev libjansson-dev libsqlite3-dev
+# The Python module's (make python).
+PYTHON_PACKAGES := python3-dev python3-setuptools python3-wheel
+# What the tests, the sanitizer builds, the PostgreSQL extension and the
+# Debian packages add (make deps, which make check runs). Among them
+# are the servers the tests start on spare ports (redis-server, etcd-server,
+# nginx, prometheus, PostgreSQL), which Debian also starts as services where
+# systemd runs. (npm too, but from Debian only when the command is missing:
+# a Node.js that ships its own npm, as NodeSource's does, conflicts with
+# Debian's npm package.)
+TEST_PACKAGES := clang libclang-rt-14-dev python3 faketime clang-format curl redis-tools redis-server etcd-server wrk \
+            nginx nodejs postgresql-15 postgresql-server-dev-15 python3-redis libhiredis-dev \
             python3-yaml python3-jsonschema prometheus groff-base man-db bash-completion \
-            libsqlite3-dev sqlite3 python3-dev python3-setuptools python3-wheel python3-pip python3-venv python3-mypy \
+            sqlite3 python3-wheel python3-pip python3-venv python3-mypy \
             libsystemd-dev systemd debhelper dpkg-dev fakeroot lintian postgresql-server-dev-all \
             dh-python python3-all-dev chromium iproute2
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build sqlite python run demo check check-plain build-asan check-asan check-sanitized-faults check-tsan check-pg pg deb check-deb bench soak install format clean
+.PHONY: all deps deps-run deps-python build sqlite python wheel run demo check check-plain build-asan check-asan check-sanitized-faults check-tsan check-pg pg deb check-deb bench soak install format clean
 
 all: build
 
-deps:
-	@missing=""; \
-	for p in $(PACKAGES); do \
+# A recipe line that installs those of the Debian packages $(1) that are missing.
+define apt-install
+@missing=""; \
+	for p in $(1); do \
 	  dpkg-query -W -f='$${Status}' "$$p" 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
 	done; \
-	command -v npm >/dev/null 2>&1 || missing="$$missing npm"; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing:$$missing"; \
 	  $(SUDO) apt-get update -qq && \
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
+endef
+
+deps-run:
+	$(call apt-install,$(RUN_PACKAGES))
+
+deps-python: deps-run
+	$(call apt-install,$(PYTHON_PACKAGES))
+
+# Everything: what the tests need, and so make check.
+deps: deps-run deps-python
+	$(call apt-install,$(TEST_PACKAGES) $$(command -v npm >/dev/null 2>&1 || echo npm))
 	@# The npm reference implementations of tests/xcheck, at the versions its
 	@# package-lock.json pins; again whenever the lockfile is newer.
 	@if [ ! -f tests/xcheck/node_modules/.package-lock.json ] || \
@@ -61,21 +83,32 @@ deps:
 	  npm ci --prefix tests/clients --no-audit --no-fund --loglevel=error >/dev/null; \
 	fi
 
-$(BUILD)/Makefile:
+# Configured again when the installed packages change (after make deps,
+# say): CMake looks for the optional ones (python3-dev, libsystemd-dev,
+# libhiredis-dev, the sqlite3 shell) only when it configures.
+$(BUILD)/Makefile: $(wildcard /var/lib/dpkg/status)
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMINTID_WERROR=ON
+	touch $@
 
-build: deps $(BUILD)/Makefile
+build: deps-run $(BUILD)/Makefile
 	cmake --build $(BUILD) -j$(JOBS)
 
 # The SQLite extension alone, build/sqlite/mintid.so (part of build when
 # libsqlite3-dev is there); `.load build/sqlite/mintid` in the sqlite3 shell.
-sqlite: deps $(BUILD)/Makefile
+sqlite: deps-run $(BUILD)/Makefile
 	cmake --build $(BUILD) --target mintid_sqlite -j$(JOBS)
 
 # The Python module (python/, docs/python.md), built by its setup.py into
 # $(BUILD)/python, where test_python imports it; part of `build` too.
-python: deps $(BUILD)/Makefile
+python: deps-python $(BUILD)/Makefile
 	cmake --build $(BUILD) --target mintid_python
+
+# A wheel of the Python module for the CPython version of Debian's python3,
+# $(BUILD)/wheel/mintid-*.whl, which pip installs offline into a virtual
+# environment of any CPython of that version (docs/python.md); part of
+# `build` too where python3-wheel is installed.
+wheel: deps-python $(BUILD)/Makefile
+	cmake --build $(BUILD) --target mintid_wheel
 
 # The main job: mintidd in the foreground with the embedded default (node 0,
 # state in ./mintid-state, loopback only). Ctrl-C stops it cleanly.
@@ -99,7 +132,7 @@ demo: build
 check: check-plain check-asan check-tsan check-pg
 	@echo "make check: all test suites passed"
 
-check-plain: build
+check-plain: deps build
 	cd $(BUILD) && ctest --output-on-failure -j$(TEST_JOBS)
 
 build-asan: deps
@@ -164,7 +197,7 @@ deb: deps
 check-deb:
 	$(SUDO) python3 tests/deb/test_deb.py $(BUILD)/deb
 
-bench: build
+bench: deps build
 	cmake --build $(BUILD) --target bench_gen bench_uuidv7_lib bench_host bench_sqlite mintid_python -j$(JOBS)
 	$(BUILD)/bench/bench_gen
 	bench/cli_throughput.sh $(BUILD)/mintid

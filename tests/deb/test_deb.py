@@ -10,7 +10,14 @@ DEB_DIR on this machine, then
   - the unit: `systemd-analyze verify` says nothing, `systemd-analyze
     security --offline=true` rates it 2.0 or lower;
   - the conffile /etc/mintid/mintidd.conf is what the packaged mintidd
-    writes from its settings table, and the system user exists;
+    writes from its settings table;
+  - the package makes what the server needs without systemd: mintidd does
+    not depend on systemd; installing makes the system user mintid (no
+    login shell) and /var/lib/mintid, owned by it, with the unit's
+    StateDirectoryMode; and mintidd's postinst, run again in a mount
+    namespace of its own (/etc and /var/lib overlays that are thrown
+    away, no user mintid in them), makes the same user and directory with
+    systemd-sysusers and, with systemd-sysusers hidden, with adduser;
   - `mintid gen uuidv7` prints a version 7 UUID;
   - mintidd runs with the unit's own ExecStart line, as the unit's user,
     in its StateDirectory, with its UMask and LimitNOFILE, on spare
@@ -19,6 +26,12 @@ DEB_DIR on this machine, then
     (redis-cli), reloads with the unit's ExecReload line and stops it with
     SIGTERM, as systemctl would. (Where systemd runs as PID 1, the unit
     itself is started, with the ports in a runtime drop-in.)
+  - without systemd, as /usr/share/doc/mintidd/README.Debian says: its
+    command (the unit's ExecStart line after `runuser -u mintid --`, and
+    the one docs/server.md gives) is run as written, from a root shell
+    with nothing of systemd's: mintidd says it is ready, runs as mintid,
+    mints over HTTP and RESP, keeps its state private in /var/lib/mintid,
+    and Ctrl-C stops it cleanly;
   - the extension is created in a throwaway cluster (as postgres, spare
     port, stopped by its pid) from the packaged files;
   - as a plain user (nobody), from /, with nothing of the source tree in
@@ -42,23 +55,30 @@ Usage: test_deb.py DEB_DIR
 """
 
 import glob
+import gzip
 import grp
 import os
 import pwd
 import re
 import resource
+import shlex
 import shutil
 import signal
 import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 PACKAGES = ["libmintid0.4", "libmintid-dev", "mintid", "mintidd", "postgresql-15-mintid", "libsqlite3-mod-mintid",
             "python3-mintid"]
 UNIT = "/lib/systemd/system/mintidd.service"
 CONFFILE = "/etc/mintid/mintidd.conf"
+README_DEBIAN = "/usr/share/doc/mintidd/README.Debian"
+SOURCE_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+# A root shell's PATH, where runuser, adduser and systemd-sysusers are found.
+ROOT_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 PG_BIN = "/usr/lib/postgresql/15/bin"
 # Where the packages put files, and where their maintainer scripts may
 # (users, systemd's links, the state directory). The package manager's own
@@ -247,11 +267,10 @@ def server_as_the_unit_would(unit, http, resp):
     user, group = unit["User"][-1], unit["Group"][-1]
     umask = int(unit.get("UMask", ["0022"])[-1], 8)
     nofile = int(unit["LimitNOFILE"][-1])
+    # The state directory is the one the package made (systemd would make
+    # it too, but does not run here).
     state = os.path.join("/var/lib", unit["StateDirectory"][-1])
     pw = pwd.getpwnam(user)
-    os.makedirs(state, exist_ok=True)
-    os.chown(state, pw.pw_uid, pw.pw_gid)
-    os.chmod(state, int(unit.get("StateDirectoryMode", ["0755"])[-1], 8))
     start = unit["ExecStart"][-1].split()
     notify = Notify()
     env = {"PATH": "/usr/bin:/bin", "NOTIFY_SOCKET": notify.path, "MINTID_HTTP": f"127.0.0.1:{http}",
@@ -292,6 +311,195 @@ def server_as_the_unit_would(unit, http, resp):
             proc.wait()
         notify.close()
         errlog.close()
+
+
+def no_systemd_dependency(deb):
+    """Installing mintidd where systemd does not run pulls nothing of it in
+    (libsystemd0, the library sd_notify is in, is not systemd)."""
+    depends = run(["dpkg-deb", "-f", deb, "Pre-Depends", "Depends"]).stdout
+    names = [re.split(r"[\s(:]", alt.strip())[0] for field in depends.splitlines()
+             for group in field.partition(":")[2].split(",") for alt in group.split("|")]
+    systemd = [name for name in names if name == "systemd" or name.startswith("systemd-")]
+    check(names and not systemd, f"mintidd does not depend on systemd ({' '.join(depends.split())})")
+
+
+def state_dir_made(unit):
+    """Installing made the user and the unit's StateDirectory, owned by the
+    user, with its StateDirectoryMode: systemd is not needed for either."""
+    user = unit["User"][-1]
+    try:
+        pw = pwd.getpwnam(user)
+    except KeyError:
+        check(False, f"the system user {user} exists")
+        return
+    check(pw.pw_shell in ("/usr/sbin/nologin", "/sbin/nologin"), f"the system user {user} exists, without a login "
+          f"shell ({pw.pw_shell})")
+    state = os.path.join("/var/lib", unit["StateDirectory"][-1])
+    mode = int(unit.get("StateDirectoryMode", ["0755"])[-1], 8)
+    st = os.stat(state) if os.path.isdir(state) else None
+    check(st is not None and (st.st_uid, st.st_gid, st.st_mode & 0o7777) == (pw.pw_uid, pw.pw_gid, mode),
+          f"installing made {state}, owned by {user}, mode {mode:04o} "
+          f"({'missing' if st is None else f'{st.st_uid}:{st.st_gid} {st.st_mode & 0o7777:04o}'})")
+
+
+# Run by unshare(1) in a mount namespace of its own: /etc and /var/lib are
+# overlays on a tmpfs, so what the postinst writes there (the user, the
+# directory, systemd's links) goes with the namespace. The user mintid and
+# the state directory are taken out first, so that the postinst makes them;
+# systemd-sysusers is hidden by a file that cannot be executed, bound over
+# it, when its path is given.
+POSTINST_IN_A_NAMESPACE = r"""
+set -eu
+postinst=$1 scratch=$2 hide=$3
+mount -t tmpfs mintid-check-deb "$scratch"
+for d in etc var/lib; do
+    name=$(echo "$d" | tr / -)
+    mkdir "$scratch/$name-upper" "$scratch/$name-work"
+    mount -t overlay overlay -o "lowerdir=/$d,upperdir=$scratch/$name-upper,workdir=$scratch/$name-work" "/$d"
+done
+for f in passwd group shadow gshadow; do
+    sed -i '/^mintid:/d' "/etc/$f"
+done
+rm -rf /var/lib/mintid
+if [ -n "$hide" ]; then
+    : >"$scratch/absent"
+    chmod 0644 "$scratch/absent"
+    mount --bind "$scratch/absent" "$hide"
+fi
+status=0
+sh "$postinst" configure >"$scratch/log" 2>&1 || status=$?
+echo "status $status"
+echo "passwd $(getent passwd mintid || true)"
+echo "group $(getent group mintid || true)"
+echo "dir $(stat -c '%U %G %a' /var/lib/mintid 2>/dev/null || true)"
+echo "log"
+cat "$scratch/log"
+"""
+
+
+def postinst_in_a_namespace(postinst, hide):
+    """mintidd's postinst configure, in a throwaway namespace, with the
+    program HIDE (a path, or "") hidden: its exit status, the user's passwd
+    line, its group's line, the state directory's owner, group and mode,
+    and what the postinst wrote."""
+    scratch = tempfile.mkdtemp(prefix="mintid-postinst-")
+    try:
+        p = run(["unshare", "--mount", "--propagation", "private", "sh", "-c", POSTINST_IN_A_NAMESPACE, "sh",
+                 postinst, scratch, hide], check_rc=False, env={"PATH": ROOT_PATH, "LANG": "C.UTF-8"}, cwd="/")
+    finally:
+        os.rmdir(scratch)
+    out, _, log_text = p.stdout.partition("\nlog\n")
+    fields = dict(line.partition(" ")[::2] for line in out.splitlines())
+    if p.returncode != 0 or "status" not in fields:
+        raise RuntimeError(f"postinst in a namespace: exit status {p.returncode}\n{p.stdout}{p.stderr}")
+    return int(fields["status"]), fields["passwd"], fields["group"], fields["dir"], log_text.strip()
+
+
+def user_without_sysusers(deb):
+    """The user and the state directory the postinst makes with
+    systemd-sysusers, and the same with adduser where systemd-sysusers is
+    not installed."""
+    def as_they_are():
+        users = {p.pw_name: p for p in pwd.getpwall()}
+        return os.path.isdir("/var/lib/mintid"), users.get("mintid")
+
+    sysusers = shutil.which("systemd-sysusers", path=ROOT_PATH)
+    if not check(sysusers, "systemd-sysusers is installed here, to be hidden (make deps installs systemd)"):
+        return
+    real = as_they_are()
+    control = tempfile.mkdtemp(prefix="mintid-control-")
+    try:
+        run(["dpkg-deb", "-e", deb, control])
+        made = {}
+        for how, hide in (("systemd-sysusers", ""), ("adduser", os.path.realpath(sysusers))):
+            status, passwd, group, state, out = postinst_in_a_namespace(os.path.join(control, "postinst"), hide)
+            entry = passwd.split(":")
+            gid = group.split(":")[2] if group.count(":") == 3 else None
+            if len(entry) == 7:
+                entry[4] = entry[4].split(",")[0]  # the name of the GECOS field (adduser's has empty others)
+            ok = (status == 0 and len(entry) == 7 and entry[0] == "mintid" and int(entry[2]) < 1000
+                  and entry[3] == gid and entry[4:] == ["mintid ID server", "/var/lib/mintid", "/usr/sbin/nologin"]
+                  and state == "mintid mintid 750")
+            check(ok, f"postinst{' without systemd-sysusers' if hide else ''} makes the system user mintid with "
+                  f"{how} and /var/lib/mintid (status {status}, {passwd!r}, {group!r}, {state!r}"
+                  f"{'' if ok else ', ' + repr(out)})")
+            made[how] = entry[4:]
+        check(made["systemd-sysusers"] == made["adduser"], f"adduser gives the user what sysusers.d does ({made})")
+        check(as_they_are() == real, "the namespaces left the real user and state directory as they were")
+    finally:
+        shutil.rmtree(control, ignore_errors=True)
+
+
+def foreground_command(unit):
+    """The one command README.Debian gives for running without systemd (its
+    indented line that starts with runuser), split as sh would."""
+    found = [path for path in (README_DEBIAN, README_DEBIAN + ".gz") if os.path.isfile(path)]
+    if not check(found, f"{README_DEBIAN} is there"):
+        return None
+    with (gzip.open if found[0].endswith(".gz") else open)(found[0], "rt") as f:
+        lines = [line.strip() for line in f if line.startswith("    runuser ")]
+    if not check(len(lines) == 1, f"{README_DEBIAN} gives one command without systemd ({lines})"):
+        return None
+    line = lines[0]
+    argv = shlex.split(line)
+    check(argv[:4] == ["runuser", "-u", unit["User"][-1], "--"] and argv[4:] == unit["ExecStart"][-1].split(),
+          f"it is the unit's ExecStart line as its User ({line})")
+    with open(os.path.join(SOURCE_DIR, "docs", "server.md")) as f:
+        check(line in f.read(), "docs/server.md gives the same command")
+    return line
+
+
+def server_in_the_foreground(unit, http, resp):
+    """README.Debian's command, run as a root shell runs it (split into
+    words: it has no other syntax): no NOTIFY_SOCKET, no descriptor limit
+    or umask set for it, nothing of systemd's. Stopped as Ctrl-C stops it,
+    SIGINT to its process group."""
+    line = foreground_command(unit)
+    if line is None:
+        return
+    user = unit["User"][-1]
+    pw = pwd.getpwnam(user)
+    state = os.path.join("/var/lib", unit["StateDirectory"][-1])
+    env = {"PATH": ROOT_PATH, "HOME": "/root", "LANG": "C.UTF-8", "MINTID_HTTP": f"127.0.0.1:{http}",
+           "MINTID_RESP": f"127.0.0.1:{resp}", "MINTID_ID_SPACE": f"check-deb-{os.getpid()}"}
+    proc = subprocess.Popen(shlex.split(line), env=env, cwd="/", stdin=subprocess.DEVNULL,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    log(f"started as pid {proc.pid}: {line}")
+    lines, ready, failed_before = [], threading.Event(), len(failures)
+
+    def read_log():
+        for text in proc.stderr:
+            lines.append(text)
+            if " ready: " in text:
+                ready.set()
+
+    reader = threading.Thread(target=read_log)
+    reader.start()
+    try:
+        if not check(ready.wait(60) and proc.poll() is None, "mintidd says it is ready"):
+            return
+        with open(os.path.join(state, "pid")) as f:
+            pid = int(f.read())
+        with open(f"/proc/{pid}/status") as f:
+            uid = next(line.split()[1] for line in f if line.startswith("Uid:"))
+        check(int(uid) == pw.pw_uid, f"mintidd runs as {user}")
+        mint_over_both(http, resp)
+        files = {name: os.stat(os.path.join(state, name)) for name in os.listdir(state)}
+        check(files and all(st.st_uid == pw.pw_uid and st.st_mode & 0o077 == 0 for st in files.values()),
+              f"the state is in {state}, owned by {user} and private to it ({sorted(files)})")
+        os.killpg(proc.pid, signal.SIGINT)
+        status = proc.wait(30)
+        reader.join()
+        check(status == 0 and any(text.rstrip().endswith(" stopped") for text in lines),
+              f"Ctrl-C stops it cleanly (exit status {status})")
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+        reader.join()
+        proc.stderr.close()
+        if len(failures) > failed_before:
+            log("its log:\n" + "".join(lines))
 
 
 def extension_in_a_throwaway_cluster():
@@ -441,6 +649,7 @@ def main():
         sys.exit(f"test_deb: {' '.join(already)} already installed; this test purges what it installs, so it "
                  f"does not run over an installation of yours (apt-get purge {' '.join(already)} first)")
 
+    no_systemd_dependency(debs["mintidd"])
     changes = [os.path.join(debdir, f) for f in os.listdir(debdir) if f.endswith(".changes")]
     p = run(["lintian", "--fail-on", "error,warning"] + changes, check_rc=False)
     print(p.stdout + p.stderr, end="")
@@ -467,8 +676,9 @@ def main():
                 env=dict(os.environ, DEBIAN_FRONTEND="noninteractive"))
             log("installed " + " ".join(PACKAGES))
 
-            check(pwd.getpwnam("mintid").pw_shell in ("/usr/sbin/nologin", "/sbin/nologin"),
-                  "the system user mintid exists, without a login shell")
+            unit = unit_settings(UNIT)
+            state_dir_made(unit)
+            user_without_sysusers(debs["mintidd"])
             conffiles = run(["dpkg-query", "-W", "-f=${Conffiles}", "mintidd"]).stdout
             check(CONFFILE in conffiles, f"{CONFFILE} is a conffile")
             reference = run(["/usr/bin/mintidd", "--settings-reference", "conf"]).stdout
@@ -498,7 +708,8 @@ def main():
             else:
                 log(f"systemd is not running as PID 1 (systemctl is-system-running: {state}): "
                     "running the unit's command lines as systemd would")
-                server_as_the_unit_would(unit_settings(UNIT), http, resp)
+                server_as_the_unit_would(unit, http, resp)
+            server_in_the_foreground(unit, spare_port(), spare_port())
 
             extension_in_a_throwaway_cluster()
             sqlite_extension()
