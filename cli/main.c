@@ -380,11 +380,6 @@ static int cmd_gen(int argc, char **argv) {
         mintid_gen_why(fmt, &cfg, NULL, rc, errno, why, sizeof why);
         fprintf(stderr, "mintid: %s%s\n", why,
                 rc == MINTID_EHOST || rc == MINTID_EHOSTSTATE ? "; --local mints apart from other runs" : "");
-        /* A clock past the format's range (the epoch is not in the
-         * future) is the clock's, as when a mint finds it: not usage. */
-        int64_t now;
-        if (rc == MINTID_ETIME && mintid_clock_system(NULL, &now) == MINTID_OK && now >= cfg.epoch_ms)
-            return EXIT_FAILURE_RT;
         return exit_for(rc);
     }
 

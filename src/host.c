@@ -388,6 +388,26 @@ static bool needs_creation_floor(const mintid_format *fmt) {
     return (fmt->node_bits > 0 && !fmt->node_optional) || fmt->bits < 128;
 }
 
+/*
+ * The floor of a state made at st->created_ms (see the top of the file).
+ * A clock past the format's last millisecond (a faked clock's run) mints
+ * nothing, and a floor there would hold every later home of the host
+ * until then: such a state is left with created_ms 0, and the first
+ * process to look at it with a clock the format can carry sets the floor
+ * from its own (mintid__host_check()).
+ */
+static void set_creation_floor(const struct mintid__host *h, struct host_state *st) {
+    if (st->created_ms > mintid_format_last_ms(&h->f->pub, h->epoch_ms)) {
+        st->created_ms = 0;
+        return;
+    }
+    if (needs_creation_floor(&h->f->pub)) {
+        int64_t unit = h->f->pub.ts_unit_ms;
+        int64_t until = st->created_ms + 2 * MINTID_HOST_CHECK_MS;
+        mintid__core_raise_floor(&st->core, mintid__floor_div(until, unit) + 1 - mintid__floor_div(h->epoch_ms, unit));
+    }
+}
+
 /* Writes a new state for h's key into fd. */
 static int init_state(const struct mintid__host *h, int fd, struct host_state **out) {
     /* The blocks allocated now: a write through the mapping into a file
@@ -413,13 +433,6 @@ static int init_state(const struct mintid__host *h, int fd, struct host_state **
     int64_t real = 0, own;
     mintid_clock_system(NULL, &real);
     st->created_ms = h->clock(h->clock_ctx, &own) == MINTID_OK && own > real ? own : real;
-    /* Past the format's last millisecond nothing can be minted, and a
-     * state made now would hold every later home of the host until then
-     * (a faked clock's run): none is made. */
-    if (st->created_ms > mintid_format_last_ms(&h->f->pub, h->epoch_ms)) {
-        munmap(st, sizeof *st);
-        return MINTID_ETIME;
-    }
     memcpy(st->space, h->space, sizeof st->space);
     snprintf(st->boot_id, sizeof st->boot_id, "%s", this_boot());
     rc = make_lock(st);
@@ -428,11 +441,7 @@ static int init_state(const struct mintid__host *h, int fd, struct host_state **
         return rc;
     }
     mintid__core_init(h->f, &st->core);
-    if (needs_creation_floor(&h->f->pub)) {
-        int64_t unit = h->f->pub.ts_unit_ms;
-        int64_t until = st->created_ms + 2 * MINTID_HOST_CHECK_MS;
-        st->core.floor = mintid__floor_div(until, unit) + 1 - mintid__floor_div(h->epoch_ms, unit);
-    }
+    set_creation_floor(h, st);
     *out = st;
     return MINTID_OK;
 }
@@ -872,6 +881,11 @@ int mintid__host_check(struct mintid__host *h, int64_t now_ms, int64_t *quiet_fr
                 return rc;
         }
         h->checked_ms = t;
+    }
+    struct host_state *st = atomic_load(&h->st);
+    if (st->created_ms == 0) {
+        st->created_ms = now_ms;
+        set_creation_floor(h, st);
     }
     /* With the system clock, the caller may skip the call until the next
      * look is due; with another clock the looks are timed on the

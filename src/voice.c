@@ -668,11 +668,6 @@ int mintid_read_u64(const mintid_format *fmt, int64_t epoch_ms, uint64_t value, 
 
 /* ---- why a generator failed ------------------------------------------------------------- */
 
-/* The clock cfg names (the system's if none), as a generator would read it. */
-static bool clock_now(const mintid_config *cfg, int64_t *now) {
-    return (cfg->clock != NULL ? cfg->clock(cfg->clock_ctx, now) : mintid_clock_system(NULL, now)) == MINTID_OK;
-}
-
 int mintid_gen_why(const mintid_format *fmt, const mintid_config *cfg, mintid_gen *gen, int status, int err, char *why,
                    size_t cap) {
     char when[MINTID_TIME_MAX];
@@ -694,21 +689,10 @@ int mintid_gen_why(const mintid_format *fmt, const mintid_config *cfg, mintid_ge
                      "%s: %s is not a host-wide state this mintid can use: %s (stop every home minting there and "
                      "move it away, or mint with the version that wrote it)",
                      fmt->name, path != NULL && path[0] ? path : "?", mintid_strerror(status));
-    } else if (status == MINTID_ETIME && gen == NULL && cfg != NULL && fmt->epoch_settable &&
-               !(clock_now(cfg, &now) && now >= cfg->epoch_ms)) {
+    } else if (status == MINTID_ETIME && gen == NULL && cfg != NULL && fmt->epoch_settable) {
         if (mintid_format_time(cfg->epoch_ms, when, sizeof when) < 0)
             snprintf(when, sizeof when, "past year 99999");
         n = snprintf(why, cap, "%s: the epoch %" PRId64 " (%s) is in the future", fmt->name, cfg->epoch_ms, when);
-    } else if (status == MINTID_ETIME && gen == NULL && cfg != NULL && clock_now(cfg, &now)) {
-        /* A host-wide generator is not opened under a clock past the
-         * format's last millisecond (a faked clock's run): say so. */
-        char last[MINTID_TIME_MAX];
-        if (mintid_format_time(now, when, sizeof when) < 0)
-            snprintf(when, sizeof when, "%" PRId64, now);
-        if (mintid_format_time(mintid_format_last_ms(fmt, cfg->epoch_ms), last, sizeof last) < 0)
-            snprintf(last, sizeof last, "?");
-        n = snprintf(why, cap, "%s: %s: the clock reads %s, past the format's last millisecond, %s", fmt->name,
-                     mintid_strerror(status), when, last);
     } else {
         n = snprintf(why, cap, "%s: %s", fmt->name, mintid_strerror(status));
         /* A host-wide state ahead of the clock (a run under a clock set ahead) holds every later run

@@ -374,8 +374,7 @@ elif command -v faketime >/dev/null; then
     # the host's new state where the real clock is: the next run mints.
     new_host
     run 3 faketime '2081-01-01 00:00:00' "$M" gen snowflake
-    has_err "timestamp outside the format's range: the clock reads 2081-01-01T00:00:00"
-    has_err "past the format's last millisecond, 2080-07-10T17:30:30.208Z"
+    has_err "timestamp outside the format's range"
     run 0 "$M" gen snowflake --max-wait 1000
     # A clock that stands still: one millisecond's worth, then a bounded wait
     # and an error. (A process generator: a new host-wide state mints nothing

@@ -650,6 +650,49 @@ static void test_creator_clock_behind(void) {
 }
 
 /*
+ * A process whose clock is past the format's last millisecond (a faked
+ * clock's run) makes the new state: it mints nothing, and the state's
+ * first 100 ms are taken from the next process's clock, not from the
+ * creator's, which would hold every home of the host until then.
+ */
+static int past_range_clock(void *ctx, int64_t *unix_ms) {
+    (void)ctx;
+    const mintid_format *fmt = mintid_format_find("snowflake");
+    *unix_ms = mintid_format_last_ms(fmt, fmt->epoch_ms) + 86400000;
+    return MINTID_OK;
+}
+
+static void test_creator_clock_past_range(void) {
+    const mintid_format *fmt = mintid_format_find("snowflake");
+    mintid_config cfg = waiting_config(fmt);
+    cfg.clock = shared_clock;
+    cfg.max_wait_ms = 5;
+    mintid_gen *a, *b, *c;
+    mintid_id ia, ib, ic;
+    CHECK_INT(mintid_clock_system(NULL, &shared_ms), MINTID_OK);
+    CHECK_INT(mintid_gen_new_host(fmt, &cfg, dir, &a), MINTID_OK);
+    usleep(3 * MINTID_HOST_CHECK_MS * 1000);
+    CHECK_INT(mintid_clock_system(NULL, &shared_ms), MINTID_OK);
+    CHECK_INT(mintid_gen_next(a, &ia), MINTID_OK);
+    CHECK_INT(unlink(mintid_gen_host_path(a)), 0);
+    mintid_config past = cfg;
+    past.clock = past_range_clock;
+    CHECK_INT(mintid_gen_new_host(fmt, &past, dir, &b), MINTID_OK);
+    CHECK_INT(mintid_gen_next(b, &ib), MINTID_ETIME);
+    CHECK_INT(mintid_gen_new_host(fmt, &cfg, dir, &c), MINTID_OK);
+    /* The first 100 ms from c's clock: a's state may still be minting them. */
+    int rc = mintid_gen_next(c, &ic);
+    CHECK(rc != MINTID_OK || memcmp(&ia, &ic, sizeof ia) != 0);
+    CHECK_INT(rc, MINTID_ETIMEDOUT);
+    /* After them, c mints. */
+    shared_ms += 3 * MINTID_HOST_CHECK_MS;
+    CHECK_INT(mintid_gen_next(c, &ic), MINTID_OK);
+    mintid_gen_free(a);
+    mintid_gen_free(b);
+    mintid_gen_free(c);
+}
+
+/*
  * A process that cannot look at the path (it dropped its rights) fails,
  * but does not tell the others the state was replaced; a relative
  * directory is refused.
@@ -1236,6 +1279,7 @@ int main(int argc, char **argv) {
         T(test_batch_paused_while_replaced),
         T(test_callback_status),
         T(test_creator_clock_behind),
+        T(test_creator_clock_past_range),
         T(test_cannot_look),
         T(test_stopped_holder),
         T(test_reboot_with_the_clock_behind),
