@@ -18,6 +18,7 @@
 #include "resp/handle_resp.h"
 #include "service.h"
 #include "base/state.h"
+#include "stats.h"
 #include "net/tls.h"
 #include "workers.h"
 
@@ -131,8 +132,10 @@ static void on_reload(evutil_socket_t sig, short what, void *arg) {
 /* The TLS certificate and key, and the auth-file, read again. */
 static void reload_files(app *a) {
     server *srv = &a->srv;
-    if (srv->tls_ctx != NULL)
+    if (srv->tls_ctx != NULL) {
         tls_reload(srv);
+        stats_set_tls_cert_expiry(tls_cert_expiry(srv));
+    }
     if (srv->auth != NULL) {
         auth *next = srv->auth == &a->secrets[0] ? &a->secrets[1] : &a->secrets[0];
         if (auth_load(next, srv->cfg->auth_file) == 0) {
@@ -441,8 +444,13 @@ static void announce_ready(app *a, int64_t node, unsigned workers) {
     char procs[48] = "";
     if (workers > 1)
         snprintf(procs, sizeof procs, ", %u workers", workers);
-    log_msg(LOG_INFO, "mintidd %s ready: node %" PRId64 "%s, state in %s%s%s", MINTID_VERSION_STRING, node,
-            a->lease != NULL ? " (leased)" : "", cfg->state_dir, procs, epochs);
+    char from[CONFIG_STR_MAX + 32] = "";
+    if (a->lease != NULL)
+        snprintf(from, sizeof from, " (leased)");
+    else if (cfg->node_ordinal[0] != '\0')
+        snprintf(from, sizeof from, " (%s of the host name)", cfg->node_ordinal);
+    log_msg(LOG_INFO, "mintidd %s ready: node %" PRId64 "%s, state in %s%s%s", MINTID_VERSION_STRING, node, from,
+            cfg->state_dir, procs, epochs);
     /* The state is on disk and every listener accepts: clients may come. */
     notify_manager("READY=1");
 }
@@ -549,6 +557,7 @@ static int worker_loop(app *a) {
     bool tls = cfg->http_tls[0] != '\0' || cfg->resp_tls[0] != '\0';
     if (make_loop(srv) != 0 || (tls && tls_init(srv) != 0))
         return -1;
+    stats_set_tls_cert_expiry(tls_cert_expiry(srv));
     if (cfg->auth_file[0] != '\0') {
         if (auth_load(&a->secrets[0], cfg->auth_file) != 0)
             return -1;
@@ -705,6 +714,7 @@ static int run(int argc, char **argv) {
     }
     if (tls && tls_init(srv) != 0)
         goto out;
+    stats_set_tls_cert_expiry(tls_cert_expiry(srv));
     if (cfg.auth_file[0] != '\0') {
         if (auth_load(&a.secrets[0], cfg.auth_file) != 0)
             goto out;

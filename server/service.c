@@ -374,11 +374,18 @@ static int64_t unit_end(const mintid_format *fmt, int64_t ms) {
     return u == 1 || ms < 0 ? ms : (ms / u + 1) * u - 1;
 }
 
+/* Sentences that admission and readiness (service_ready) both give. */
+static const char state_unwritten[] = "the state file could not be written; no ID is issued beyond its mark";
+static const char etcd_behind_clock[] = "node lease: etcd is unreachable, so its mark for this node id cannot be "
+                                        "moved past the clock; not minting until etcd answers";
+static const char clock_went_back[] = "the clock went back: waiting for it to reach the last ID's time";
+
 /*
  * May an ID carry time `now`? MINTID_OK; or 0 with *wait_for (the Unix ms
- * to wait for) and *why; or a negative status with *why.
+ * to wait for) and *why; or a negative status with *why. With ask, a mark
+ * far enough ahead is asked of the state writer; readiness only reads.
  */
-static int admit(service *svc, const mintid_format *fmt, int64_t now, int64_t *wait_for, const char **why) {
+static int admit(service *svc, const mintid_format *fmt, int64_t now, bool ask, int64_t *wait_for, const char **why) {
     *wait_for = 0;
     if (atomic_load(&svc->st->dir_lost)) {
         *why = "the state directory is no longer the one this server locked (deleted, renamed or replaced); "
@@ -406,9 +413,7 @@ static int admit(service *svc, const mintid_format *fmt, int64_t now, int64_t *w
             return 0;
         }
         if (now > atomic_load(&l->mark_ms)) {
-            *why = unreachable ? "node lease: etcd is unreachable, so its mark for this node id cannot be moved "
-                                 "past the clock; not minting until etcd answers"
-                               : "node lease: the mark in etcd does not yet cover the clock";
+            *why = unreachable ? etcd_behind_clock : "node lease: the mark in etcd does not yet cover the clock";
             *wait_for = now + 1;
             return 0;
         }
@@ -425,11 +430,11 @@ static int admit(service *svc, const mintid_format *fmt, int64_t now, int64_t *w
         return 0;
     }
     int64_t reserve = (int64_t)svc->cfg->reserve_ahead;
-    if (now + reserve / 2 > atomic_load(&svc->st->wanted))
+    if (ask && now + reserve / 2 > atomic_load(&svc->st->wanted))
         ask_reserve(svc, now + reserve);
     if (now > atomic_load(&svc->st->mark)) {
         if (atomic_load(&svc->st->failing)) {
-            *why = "the state file could not be written; no ID is issued beyond its mark";
+            *why = state_unwritten;
             return MINTID_ECLOCK;
         }
         *why = "waiting for the state file to record the time";
@@ -453,7 +458,7 @@ long service_mint(service *svc, const mintid_format *fmt, size_t want, mintid_id
     uint64_t ns;
     int rc = wall_clock(&now, &ns);
     if (rc == MINTID_OK)
-        rc = admit(svc, fmt, now, &wait_for, why);
+        rc = admit(svc, fmt, now, true, &wait_for, why);
     if (rc < 0) {
         if (rc == MINTID_ECLOCK && *why == NULL)
             *why = mintid_strerror(rc);
@@ -504,7 +509,7 @@ long service_mint(service *svc, const mintid_format *fmt, size_t want, mintid_id
         /* The generator needs a later millisecond, and says which: its
          * sequence is used up, or the clock is behind its last ID (the
          * rollback policy waits). */
-        *why = later.reason == MINTID_ECLOCKBACK ? "the clock went back: waiting for it to reach the last ID's time"
+        *why = later.reason == MINTID_ECLOCKBACK ? clock_went_back
                                                  : "the millisecond's sequence is used up: waiting for the next";
         svc->wait_why[fmt->id] = *why;
         *retry_ns = until_ms(now, ns, later.retry_ms > now ? later.retry_ms : now + 1);
@@ -641,6 +646,20 @@ void service_lease_status(service *svc, lease_status *out) {
     out->expiry_s = out->valid && until > now ? (double)(until - now) / 1e9 : 0;
     out->keepalive_failures = atomic_load(&l->keepalive_failures);
     out->wait_s = (double)lease_wait_ns(l) / 1e9;
+    out->etcd_reachable = !lease_etcd_unreachable(l);
+    /* Each keepalive etcd acknowledges (and the grant) sets the lease's
+     * validity from when it was sent: TTL less the margin later. */
+    uint64_t span = (uint64_t)l->cfg.ttl_s * 1000000000u - (uint64_t)l->cfg.margin_ms * 1000000u;
+    out->acknowledged_s = until > span && now > until - span ? (double)(now - (until - span)) / 1e9 : -1;
+}
+
+static const char no_id_carries[] =
+    "no ID of it carries the clock's time (past its last timestamp, or before its epoch)";
+
+/* Whether an ID of fmt, under the server's epoch for it, can carry Unix ms `now`. */
+static bool carries(service *svc, const mintid_format *fmt, int64_t now) {
+    mintid_id lo, hi;
+    return mintid_range(fmt, now, config_epoch(svc->cfg, fmt), &lo, &hi) == MINTID_OK;
 }
 
 const char *service_unmintable(service *svc, char *buf, size_t cap) {
@@ -652,14 +671,91 @@ const char *service_unmintable(service *svc, char *buf, size_t cap) {
     }
     for (int i = 0; i < MINTID_FORMAT_COUNT; i++) {
         const mintid_format *fmt = mintid_format_get((mintid_format_id)i);
-        mintid_id lo, hi;
-        if (svc->gens[i] != NULL && mintid_range(fmt, now, config_epoch(svc->cfg, fmt), &lo, &hi) != MINTID_OK) {
-            snprintf(buf, cap,
-                     "%s cannot mint: no ID of it carries the clock's time (past its last timestamp, or "
-                     "before its epoch)",
-                     fmt->name);
+        if (svc->gens[i] != NULL && !carries(svc, fmt, now)) {
+            snprintf(buf, cap, "%s cannot mint: %s", fmt->name, no_id_carries);
             return buf;
         }
     }
     return NULL;
+}
+
+/*
+ * How long a mint of fmt at `now` would wait for the clock to reach the
+ * last ID issued in its sequence (by any home on the host): 0 when the
+ * clock is not behind it or the generator goes on, INT64_MAX when the
+ * generator refuses instead. As mintid_gen_try_next_n() says: the wait
+ * policy waits for the last ID's unit, reuse goes on in it (within the
+ * format's allowance), fail fails.
+ */
+static int64_t rollback_wait(service *svc, const mintid_format *fmt, int64_t now) {
+    mintid_gen_stats s;
+    mintid_gen_get_stats(svc->gens[fmt->id], &s);
+    if (s.last_unix_ms < 0 || now >= s.last_unix_ms) /* none yet, or not read now (another process holds it) */
+        return 0;
+    int64_t behind = s.last_unix_ms - now;
+    switch (mintid_gen_config(svc->gens[fmt->id])->rollback) {
+    case MINTID_ROLLBACK_WAIT:
+        return behind;
+    case MINTID_ROLLBACK_REUSE:
+        return fmt->rollback_allowance_ms == 0 || behind <= (int64_t)fmt->rollback_allowance_ms ? 0 : INT64_MAX;
+    case MINTID_ROLLBACK_FAIL:
+        return INT64_MAX;
+    }
+    return 0;
+}
+
+/* why, and that its wait (ms) is longer than a mint waits, into buf. */
+static const char *past_max_wait(service *svc, const char *why, int64_t wait_ms, char *buf, size_t cap) {
+    snprintf(buf, cap, "%s: %.1f s from now, longer than max-wait (%" PRIu64 " ms)", why, (double)wait_ms / 1000,
+             svc->cfg->max_wait);
+    return buf;
+}
+
+/*
+ * Why fmt (served) cannot mint at `now`, or NULL: what a mint of it would
+ * be told, decided by admit() as a mint is, but only read (nothing is
+ * asked of the state writer), and a wait counted as a refusal when it is
+ * longer than max-wait, or when it lasts until etcd answers.
+ */
+static const char *cannot_mint(service *svc, const mintid_format *fmt, int64_t now, char *buf, size_t cap) {
+    if (!carries(svc, fmt, now))
+        return no_id_carries;
+    int64_t wait_for;
+    const char *why = NULL;
+    int rc = admit(svc, fmt, now, false, &wait_for, &why);
+    if (rc < 0)
+        return why != NULL ? why : mintid_strerror(rc);
+    if (wait_for != 0 && why == etcd_behind_clock)
+        return why;
+    if (wait_for != 0 && wait_for - now > (int64_t)svc->cfg->max_wait)
+        return past_max_wait(svc, why, wait_for - now, buf, cap);
+    /* Minting goes on inside the reservation already made, and stops when
+     * it runs out: what keeps it ahead of the clock is failing now. */
+    if (atomic_load(&svc->st->failing))
+        return state_unwritten;
+    if (svc->lease != NULL && lease_etcd_unreachable(svc->lease))
+        return "node lease: etcd is unreachable; minting stops when the clock reaches the mark in etcd, or sooner "
+               "when the lease could expire";
+    int64_t behind = rollback_wait(svc, fmt, now);
+    if (behind == INT64_MAX)
+        return mintid_strerror(MINTID_ECLOCKBACK);
+    if (behind > (int64_t)svc->cfg->max_wait)
+        return past_max_wait(svc, clock_went_back, behind, buf, cap);
+    return NULL;
+}
+
+bool service_ready(service *svc, service_readiness *out) {
+    int64_t now = 0;
+    uint64_t ns;
+    bool clock = wall_clock(&now, &ns) == MINTID_OK, ready = true;
+    for (int i = 0; i < MINTID_FORMAT_COUNT; i++) {
+        const mintid_format *fmt = mintid_format_get((mintid_format_id)i);
+        out->why[i] = NULL;
+        if (svc->gens[i] == NULL)
+            continue;
+        out->why[i] =
+            !clock ? mintid_strerror(MINTID_ECLOCK) : cannot_mint(svc, fmt, now, out->text[i], sizeof out->text[i]);
+        ready = ready && out->why[i] == NULL;
+    }
+    return ready;
 }

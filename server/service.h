@@ -195,7 +195,9 @@ typedef struct lease_status {
     uint64_t id;
     double expiry_s; /* until minting stops without a keepalive */
     uint64_t keepalive_failures;
-    double wait_s; /* held, but not usable until the last holder must have stopped; 0 if not waiting */
+    double wait_s;         /* held, but not usable until the last holder must have stopped; 0 if not waiting */
+    bool etcd_reachable;   /* false while etcd does not answer (lease_etcd_unreachable) */
+    double acknowledged_s; /* since the keepalive etcd last acknowledged (or the grant) was sent; -1: no lease */
 } lease_status;
 void service_lease_status(service *svc, lease_status *out);
 
@@ -205,5 +207,26 @@ void service_lease_status(service *svc, lease_status *out);
  * epoch), written into buf; NULL if every served format can.
  */
 const char *service_unmintable(service *svc, char *buf, size_t cap);
+
+/* The longest sentence service_ready() puts together for a format. */
+#define SERVICE_WHY_MAX 320
+
+/*
+ * Whether every served format can mint now, decided by the admission a
+ * mint goes through (service_mint), read without asking anything of the
+ * state writer or etcd. A format cannot when a mint of it would be
+ * refused; or would wait longer than max-wait (the clock behind the
+ * state's mark or the last ID issued, a node id's last holder, the
+ * previous holder's mark), or until etcd answers; or when what keeps its
+ * reservation ahead of the clock is failing (the state file cannot be
+ * written, etcd does not answer), so that minting stops once the
+ * reservation is used up. Each worker decides on the same shared facts.
+ */
+typedef struct service_readiness {
+    const char *why[MINTID_FORMAT_COUNT];            /* the service's sentence; NULL: it can mint, or is not served */
+    char text[MINTID_FORMAT_COUNT][SERVICE_WHY_MAX]; /* where a sentence with figures is put together */
+} service_readiness;
+/* True when every served format can mint; out says why each that cannot. */
+bool service_ready(service *svc, service_readiness *out);
 
 #endif

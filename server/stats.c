@@ -2,7 +2,8 @@
 /*
  * stats.c - the service's counters and state as text: Prometheus text for
  * /metrics, Redis-style INFO sections, and the formats served as JSON. The
- * service (service.c) counts; this file only renders.
+ * service (service.c) counts; this file only renders, and keeps the one
+ * figure the process hands it (its TLS certificate's expiry).
  */
 #include "stats.h"
 
@@ -19,6 +20,11 @@ static const char *const proto_names[PROTO_COUNT] = {"http", "resp"};
 static const char *const key_count_names[KEYC_N] = {
     [KEYC_CREATED] = "created", [KEYC_REPLAYED] = "replayed", [KEYC_MISMATCH] = "mismatch", [KEYC_BUSY] = "conflict",
     [KEYC_FULL] = "full",       [KEYC_FOUND] = "found",       [KEYC_ABSENT] = "absent",     [KEYC_FAILED] = "failed"};
+
+/* The process's own (stats_set_tls_cert_expiry); set and read on its event loop's thread. */
+static int64_t tls_cert_expiry_s;
+
+void stats_set_tls_cert_expiry(int64_t unix_s) { tls_cert_expiry_s = unix_s; }
 
 static void emitf(emit_fn emit, void *ctx, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void emitf(emit_fn emit, void *ctx, const char *fmt, ...) {
@@ -94,6 +100,13 @@ void stats_metrics(service *svc, emit_fn emit, void *ctx) {
           "# HELP mintid_tls_handshake_failures_total TLS handshakes that failed or did not finish in time.\n"
           "# TYPE mintid_tls_handshake_failures_total counter\nmintid_tls_handshake_failures_total %" PRIu64 "\n",
           t.tls_handshake_failures);
+    if (tls_cert_expiry_s != 0)
+        emitf(emit, ctx,
+              "# HELP mintid_tls_cert_expiry_timestamp_seconds When the TLS certificate in use (tls-cert's first) "
+              "stops being valid, Unix seconds.\n"
+              "# TYPE mintid_tls_cert_expiry_timestamp_seconds gauge\n"
+              "mintid_tls_cert_expiry_timestamp_seconds %" PRId64 "\n",
+              tls_cert_expiry_s);
     emitf(emit, ctx,
           "# HELP mintid_node_id The node id; -1 while a lease is lost.\n# TYPE mintid_node_id gauge\n"
           "mintid_node_id %" PRId64 "\n",
@@ -122,6 +135,15 @@ void stats_metrics(service *svc, emit_fn emit, void *ctx) {
           "# TYPE mintid_state_failing gauge\nmintid_state_failing %d\n",
           atomic_load(&svc->st->mark), atomic_load(&svc->st->writes), atomic_load(&svc->st->failures),
           atomic_load(&svc->st->failing) ? 1 : 0);
+    service_readiness sr;
+    service_ready(svc, &sr);
+    emitf(emit, ctx,
+          "# HELP mintid_ready 1 while the format can mint now, 0 while it cannot (GET /readyz and READY say why).\n"
+          "# TYPE mintid_ready gauge\n");
+    for (int i = 0; i < MINTID_FORMAT_COUNT; i++)
+        if (svc->gens[i] != NULL)
+            emitf(emit, ctx, "mintid_ready{format=\"%s\"} %d\n", mintid_format_get((mintid_format_id)i)->name,
+                  sr.why[i] == NULL);
     emitf(emit, ctx,
           "# HELP mintid_requests_parked_total Requests that waited for their format: its sequence used up, the clock, "
           "the state file or the lease behind.\n"
@@ -173,8 +195,9 @@ void stats_info(service *svc, emit_fn emit, void *ctx) {
         service_lease_status(svc, &ls);
         emitf(emit, ctx,
               "\r\n# Lease\r\nlease_valid:%d\r\nlease_id:%" PRIx64 "\r\nlease_expiry_seconds:%.3f\r\n"
-              "lease_keepalive_failures:%" PRIu64 "\r\n",
-              ls.valid, ls.id, ls.expiry_s, ls.keepalive_failures);
+              "lease_keepalive_failures:%" PRIu64 "\r\nlease_etcd_reachable:%d\r\n"
+              "lease_acknowledged_seconds_ago:%.3f\r\n",
+              ls.valid, ls.id, ls.expiry_s, ls.keepalive_failures, ls.etcd_reachable, ls.acknowledged_s);
     }
     emitf(emit, ctx, "\r\n# Clients\r\nconnected_clients:%" PRIu64 "\r\nhttp_clients:%" PRIu64 "\r\n",
           t.connections[PROTO_RESP], t.connections[PROTO_HTTP]);

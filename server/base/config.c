@@ -43,7 +43,8 @@ static const setting base_settings[] = {
     {"tls-handshake-timeout", UINT(tls_handshake_timeout, 1, 300), "10",
      "seconds a TLS client has to finish its handshake"},
     {"node", UINT(node, 0, 0) /* up to config_node_max() */, "0",
-     "node id of the formats with a node field; a format whose field is too narrow for it is not served"},
+     "node id of the formats with a node field, or ordinal (ordinal+N): the number that ends the host name (plus "
+     "N), a StatefulSet pod's ordinal; a format whose field is too narrow for it is not served"},
     {"state-dir", STR(state_dir), "mintid-state", "directory for the lock and the timestamp high-water mark"},
     {"host-dir", STR(host_dir), MINTID_HOST_DIR_DEFAULT,
      "absolute directory of the host-wide generators' state, shared with the mintid command, Python and SQLite on "
@@ -96,7 +97,7 @@ static const setting base_settings[] = {
      "file whose first line is etcd-user's password (never give the password itself)"},
     {"auth-file", STR(auth_file), "",
      "file of secrets, one per line: RESP clients must AUTH with one, HTTP requests carry one as "
-     "'Authorization: Bearer' (but GET /healthz); empty: no authentication"},
+     "'Authorization: Bearer' (but GET /healthz and GET /readyz, and READY); empty: no authentication"},
     {"auth-failures-per-address", UINT(auth_failures_per_address, 1, 1000000), "10",
      "wrong secrets a second one client address (an IPv6 /64) may give across its connections; past it its "
      "secrets are refused unchecked"},
@@ -178,6 +179,21 @@ static bool set_value(config *cfg, const setting *s, const char *value, char *er
         memcpy(field, value, strlen(value) + 1);
         return true;
     case SET_UINT: {
+        if (s->offset == offsetof(config, node)) {
+            cfg->node_ordinal[0] = '\0';
+            /* ordinal[+N]: the host name read by the library's look-up, as every home reads it. */
+            if (strncmp(value, "ordinal", 7) == 0) {
+                int64_t n;
+                char why[MINTID_WHY_MAX];
+                if (mintid_lookup_node(NULL, value, strlen(value), &n, why, sizeof why) != MINTID_OK) {
+                    snprintf(err, errcap, "%s: %s", s->name, why);
+                    return false;
+                }
+                cfg->node = (uint64_t)n;
+                snprintf(cfg->node_ordinal, sizeof cfg->node_ordinal, "%s", value);
+                return true;
+            }
+        }
         char *end;
         errno = 0;
         unsigned long long v = strtoull(value, &end, 10);
@@ -599,6 +615,13 @@ int config_load(config *cfg, int argc, char **argv) {
                 (unsigned long long)cfg->lease_margin, (unsigned long long)cfg->lease_ttl);
         return -1;
     }
+    if (cfg->node_ordinal[0] != '\0' && cfg->node_lease[0] != '\0') {
+        fprintf(stderr,
+                "mintidd: node = %s takes the node id from the host name, node-lease from etcd: give one or the "
+                "other\n",
+                cfg->node_ordinal);
+        return -1;
+    }
     if ((cfg->etcd_cert[0] != '\0') != (cfg->etcd_key[0] != '\0')) {
         fprintf(stderr, "mintidd: etcd-cert and etcd-key go together: give both or neither\n");
         return -1;
@@ -611,8 +634,9 @@ int config_load(config *cfg, int argc, char **argv) {
         fprintf(stderr, "mintidd: etcd-ca and etcd-cert are for TLS: node-lease must start with etcds://\n");
         return -1;
     }
-    if (cfg->http[0] == '\0' && cfg->resp[0] == '\0') {
-        fprintf(stderr, "mintidd: nothing to serve: both http and resp are empty\n");
+    /* Any one listener is enough: a server may speak TLS alone. */
+    if (cfg->http[0] == '\0' && cfg->resp[0] == '\0' && cfg->http_tls[0] == '\0' && cfg->resp_tls[0] == '\0') {
+        fprintf(stderr, "mintidd: nothing to serve: http, resp, http-tls and resp-tls are all empty\n");
         return -1;
     }
     return 0;

@@ -41,6 +41,7 @@ typedef struct config {
     char etcd_user[CONFIG_STR_MAX];  /* etcd user; empty: no authentication */
     char etcd_password_file[CONFIG_STR_MAX]; /* its password, on the file's first line */
     uint64_t node;
+    char node_ordinal[CONFIG_STR_MAX]; /* "ordinal[+N]" when node is the host name's ordinal, else empty */
     int64_t epoch[MINTID_FORMAT_COUNT]; /* Unix ms, by format id, for formats whose epoch is settable */
     uint64_t max_count;                 /* IDs per request */
     uint64_t max_request;               /* bytes per request */

@@ -9,7 +9,7 @@
  *   GET /v1/{format}/{id}[?from=FORM]      inspect (JSON)
  *   GET /v1/inspect/{id}                   inspect, the format guessed (JSON; 300 lists the candidates)
  *   GET /v1/range/{format}?from=T[&to=T]   the IDs that bound a time window
- *   GET /v1/formats, /healthz, /metrics
+ *   GET /v1/formats, /healthz, /readyz, /livez, /metrics
  *   GET /                                  the page that shows an ID (server/page/)
  *
  * Every route answers GET and HEAD, /v1/{format} POST too; any other method is 405.
@@ -426,9 +426,53 @@ static void route_healthz(conn *c, const http_request *req, struct evbuffer *out
     if (svc->lease != NULL)
         evbuffer_add_printf(srv->scratch,
                             ",\"lease\":{\"valid\":%s,\"id\":\"%" PRIx64 "\",\"expiry_seconds\":%.3f,"
-                            "\"keepalive_failures\":%" PRIu64 "}",
-                            ls.valid ? "true" : "false", ls.id, ls.expiry_s, ls.keepalive_failures);
+                            "\"keepalive_failures\":%" PRIu64 ",\"etcd_reachable\":%s,"
+                            "\"acknowledged_seconds_ago\":%.3f}",
+                            ls.valid ? "true" : "false", ls.id, ls.expiry_s, ls.keepalive_failures,
+                            ls.etcd_reachable ? "true" : "false", ls.acknowledged_s);
     evbuffer_add(srv->scratch, "}\n", 2);
+    http_send_response(c, req, out, &r);
+}
+
+/*
+ * GET /livez: the process serves (a liveness probe). Always 200 when it
+ * answers at all: an orchestrator that restarts a server whose formats
+ * cannot mint (etcd away, the clock behind) would only lose its state's
+ * reservation and its lease; /readyz takes it out of rotation instead.
+ */
+static void route_livez(conn *c, const http_request *req, struct evbuffer *out, const char *rest, size_t rest_len,
+                        const char *q, size_t qlen) {
+    (void)rest, (void)rest_len, (void)q, (void)qlen;
+    response r = {200, "application/json", true};
+    evbuffer_add_printf(c->srv->scratch, "{\"status\":\"alive\"}\n");
+    http_send_response(c, req, out, &r);
+}
+
+/*
+ * GET /readyz: whether every served format can mint now (service_ready),
+ * for a load balancer to send requests elsewhere meanwhile; 503 names
+ * each format that cannot, with the service's sentence.
+ */
+static void route_readyz(conn *c, const http_request *req, struct evbuffer *out, const char *rest, size_t rest_len,
+                         const char *q, size_t qlen) {
+    (void)rest, (void)rest_len, (void)q, (void)qlen;
+    struct evbuffer *body = c->srv->scratch;
+    service_readiness sr;
+    bool ready = service_ready(c->srv->svc, &sr);
+    response r = {ready ? 200 : 503, "application/json", true};
+    evbuffer_add_printf(body, "{\"status\":\"%s\"", ready ? "ready" : "not ready");
+    if (!ready) {
+        evbuffer_add(body, ",\"cannot_mint\":{", 16);
+        for (int i = 0, n = 0; i < MINTID_FORMAT_COUNT; i++) {
+            if (sr.why[i] == NULL)
+                continue;
+            evbuffer_add_printf(body, "%s\"%s\":\"", n++ > 0 ? "," : "", mintid_format_get((mintid_format_id)i)->name);
+            http_json_text(body, sr.why[i]);
+            evbuffer_add(body, "\"", 1);
+        }
+        evbuffer_add(body, "}", 1);
+    }
+    evbuffer_add(body, "}\n", 2);
     http_send_response(c, req, out, &r);
 }
 
@@ -480,6 +524,8 @@ static void route_format_path(conn *c, const http_request *req, struct evbuffer 
 /* clang-format off */
 static const route_entry routes[] = {
     {GET_HEAD, "/healthz",    true,  route_healthz},
+    {GET_HEAD, "/readyz",     true,  route_readyz},
+    {GET_HEAD, "/livez",      true,  route_livez},
     {GET_HEAD, "/metrics",    false, route_metrics},
     {GET_HEAD, "/v1/formats", false, route_formats},
     {GET_HEAD, "/v1/range/",  false, route_range},

@@ -7,6 +7,11 @@
  * other read or write: none blocks the loop, and conn.c drops one that has
  * not finished within tls-handshake-timeout.
  *
+ * The certificate's dates are checked at every load: one expired or not
+ * yet valid is warned about at start, where there is nothing else to serve,
+ * and refused by a reload, which keeps the one in use (a renewal that went
+ * wrong must not take TLS down).
+ *
  * Kept out of conn.c so that the connection layer links without libssl.
  */
 #include "net/tls.h"
@@ -16,7 +21,9 @@
 #include <errno.h>
 #include <openssl/err.h>
 #include <openssl/ssl.h>
+#include <openssl/x509.h>
 #include <string.h>
+#include <time.h>
 
 /* The newest OpenSSL error, for a log line. */
 static const char *ssl_error(void) {
@@ -69,6 +76,61 @@ static SSL_CTX *make_ctx(const config *cfg) {
 fail:
     SSL_CTX_free(ctx);
     return NULL;
+}
+
+/* An ASN1_TIME as Unix seconds, and as text for a person. -1 if it does not parse. */
+static int cert_time(const ASN1_TIME *t, int64_t *unix_s, char *text, size_t size) {
+    struct tm tm;
+    if (ASN1_TIME_to_tm(t, &tm) != 1)
+        return -1;
+    *unix_s = (int64_t)timegm(&tm);
+    strftime(text, size, "%Y-%m-%d %H:%M:%S UTC", &tm);
+    return 0;
+}
+
+/* A certificate's subject, one line (RFC 2253: "CN=ids.example.com"), for a person. */
+static void cert_subject(X509 *x, char *out, size_t size) {
+    out[0] = '\0';
+    BIO *b = BIO_new(BIO_s_mem());
+    if (b == NULL)
+        return;
+    if (X509_NAME_print_ex(b, X509_get_subject_name(x), 0, XN_FLAG_RFC2253) >= 0) {
+        int n = BIO_read(b, out, (int)size - 1);
+        out[n > 0 ? n : 0] = '\0';
+    }
+    BIO_free(b);
+}
+
+/*
+ * The dates of the certificate ctx serves (tls-cert's first) against the
+ * clock: *until is its end, Unix seconds, and until_text says it for a
+ * person. Returns 0 when it is valid now; -1 with a sentence in why when it
+ * is not. The rest of the chain is not looked at: chains that clients
+ * accept may carry an expired certificate beside the path they build (a
+ * cross-signature kept for old clients).
+ */
+static int check_dates(const SSL_CTX *ctx, int64_t *until, char *until_text, size_t until_size, char *why,
+                       size_t why_size) {
+    X509 *x = SSL_CTX_get0_certificate(ctx);
+    const ASN1_TIME *not_before = x != NULL ? X509_get0_notBefore(x) : NULL;
+    const ASN1_TIME *not_after = x != NULL ? X509_get0_notAfter(x) : NULL;
+    int64_t start;
+    char start_text[40];
+    *until = 0;
+    until_text[0] = why[0] = '\0';
+    if (x == NULL || cert_time(not_after, until, until_text, until_size) != 0 ||
+        cert_time(not_before, &start, start_text, sizeof start_text) != 0)
+        return 0; /* OpenSSL loaded it: it is there, and its dates parse */
+    /* X509_cmp_current_time(): -1 before now, 1 after, 0 for an error. */
+    bool expired = X509_cmp_current_time(not_after) < 0;
+    bool early = X509_cmp_current_time(not_before) > 0;
+    if (!expired && !early)
+        return 0;
+    char subject[256];
+    cert_subject(x, subject, sizeof subject);
+    snprintf(why, why_size, "certificate '%s' %s %s", subject, expired ? "expired at" : "is not valid until",
+             expired ? until_text : start_text);
+    return -1;
 }
 
 static void tls_log_failure(conn *c, const char *what, int err) {
@@ -173,6 +235,13 @@ int tls_init(server *srv) {
     SSL_CTX *ctx = make_ctx(srv->cfg);
     if (ctx == NULL)
         return -1;
+    /* Served all the same: the plain listeners and the other protocols
+     * work, and a renewed certificate is taken by SIGHUP. */
+    int64_t until;
+    char until_text[40], why[512];
+    if (check_dates(ctx, &until, until_text, sizeof until_text, why, sizeof why) != 0)
+        log_msg(LOG_WARN, "tls-cert %s: %s; TLS clients refuse it: replace it, then send SIGHUP", srv->cfg->tls_cert,
+                why);
     srv->tls_ctx = ctx;
     srv->tls_attach = tls_attach;
     return 0;
@@ -184,11 +253,29 @@ int tls_reload(server *srv) {
         log_msg(LOG_ERROR, "TLS: certificates not reloaded; the previous ones stay in use");
         return -1;
     }
+    int64_t until;
+    char until_text[40], why[512];
+    if (check_dates(ctx, &until, until_text, sizeof until_text, why, sizeof why) != 0) {
+        SSL_CTX_free(ctx);
+        log_msg(LOG_ERROR, "tls-cert %s: %s, and TLS clients would refuse it", srv->cfg->tls_cert, why);
+        log_msg(LOG_ERROR, "TLS: certificates not reloaded; the previous ones stay in use");
+        return -1;
+    }
     /* Connections keep a reference to the context they started with. */
     SSL_CTX_free(srv->tls_ctx);
     srv->tls_ctx = ctx;
-    log_msg(LOG_INFO, "TLS: certificates reloaded from %s and %s", srv->cfg->tls_cert, srv->cfg->tls_key);
+    log_msg(LOG_INFO, "TLS: certificates reloaded from %s and %s, valid until %s", srv->cfg->tls_cert,
+            srv->cfg->tls_key, until_text);
     return 0;
+}
+
+int64_t tls_cert_expiry(const server *srv) {
+    if (srv->tls_ctx == NULL)
+        return 0;
+    int64_t until;
+    char until_text[40], why[512];
+    check_dates(srv->tls_ctx, &until, until_text, sizeof until_text, why, sizeof why);
+    return until;
 }
 
 void tls_shutdown(server *srv) {

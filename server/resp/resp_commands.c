@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * resp_commands.c - the Redis protocol's commands, from one table: MINT,
- * KEYGET, INSPECT and RANGE, and what Redis clients send on their own to
- * connect and keep house (HELLO, AUTH, CLIENT, PING, ECHO, INFO, QUIT,
- * RESET, COMMAND, CONFIG GET, SELECT 0, MULTI/EXEC/DISCARD); and the
+ * KEYGET, INSPECT, RANGE and READY, and what Redis clients send on their
+ * own to connect and keep house (HELLO, AUTH, CLIENT, PING, ECHO, INFO,
+ * QUIT, RESET, COMMAND, CONFIG GET, SELECT 0, MULTI/EXEC/DISCARD); and the
  * resp_dispatch that checks a command against the table and runs or queues it.
  * Their replies are resp_reply.c's.
  */
@@ -219,6 +219,54 @@ static void cmd_ping(conn *c, const resp_command *cmd, struct evbuffer *out) {
         resp_reply_bulk(out, cmd->argv[1].ptr, cmd->argv[1].len);
     else
         evbuffer_add(out, "+PONG\r\n", 7);
+}
+
+/*
+ * READY: +OK when every served format can mint now (service_ready, as
+ * GET /readyz), else TRYAGAIN naming the formats that cannot, those with
+ * one reason together ("every format" when that is all of them), each
+ * group with the service's sentence, the groups apart by " | ".
+ */
+static void cmd_ready(conn *c, const resp_command *cmd, struct evbuffer *out) {
+    (void)cmd;
+    service *svc = c->srv->svc;
+    service_readiness sr;
+    if (service_ready(svc, &sr)) {
+        resp_reply_ok(out);
+        return;
+    }
+    /* Every served format for one reason (a lease, the state file): said once. */
+    const char *first = NULL;
+    bool every = true;
+    for (int i = 0; i < MINTID_FORMAT_COUNT; i++) {
+        if (first == NULL)
+            first = sr.why[i];
+        if (svc->gens[i] != NULL)
+            every = every && sr.why[i] != NULL && strcmp(sr.why[i], first) == 0;
+    }
+    /* Written here rather than through resp_reply_coded(), whose line is
+     * bounded: the formats may each have a sentence of their own (the
+     * clock behind each one's last ID by another time). The sentences are
+     * the service's, without CR or LF. */
+    struct evbuffer *b = c->srv->scratch;
+    evbuffer_add_printf(b, "-TRYAGAIN not ready: ");
+    bool said[MINTID_FORMAT_COUNT] = {false};
+    for (int i = 0, groups = 0; i < MINTID_FORMAT_COUNT; i++) {
+        if (sr.why[i] == NULL || said[i])
+            continue;
+        evbuffer_add(b, " | ", groups++ > 0 ? 3 : 0);
+        for (int j = i, n = 0; j < MINTID_FORMAT_COUNT; j++) {
+            if (sr.why[j] != NULL && strcmp(sr.why[j], sr.why[i]) == 0) {
+                said[j] = true;
+                if (!every)
+                    evbuffer_add_printf(b, "%s%s", n++ > 0 ? ", " : "", mintid_format_get((mintid_format_id)j)->name);
+            }
+        }
+        evbuffer_add_printf(b, "%s: %s", every ? "every format" : "", sr.why[i]);
+    }
+    evbuffer_add(b, "\r\n", 2);
+    evbuffer_add_buffer(out, b);
+    svc->c->errors[PROTO_RESP]++;
 }
 
 static void cmd_echo(conn *c, const resp_command *cmd, struct evbuffer *out) {
@@ -640,6 +688,7 @@ static const resp_cmd commands[] = {
     {"INSPECT", 2, 3, 0, "readonly fast", cmd_inspect},
     {"RANGE", 3, 6, 0, "readonly fast", cmd_range},
     {"PING", 1, 2, CMD_BINARY, "fast", cmd_ping},
+    {"READY", 1, 1, CMD_NOAUTH, "loading stale fast no_auth", cmd_ready},
     {"ECHO", 2, 2, CMD_BINARY, "fast", cmd_echo},
     {"INFO", 1, -1, 0, "loading stale", cmd_info},
     {"HELLO", 1, 7, CMD_NOAUTH | CMD_BINARY, "noscript loading stale fast no_auth", cmd_hello},

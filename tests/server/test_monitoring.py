@@ -6,9 +6,10 @@ contrib/ against the metrics a running mintidd exports.
   `promtool test rules` on its unit tests, in which every alert fires;
 - every query of contrib/grafana/mintid.json is PromQL that promtool
   accepts, on the data source the dashboard's variable names;
-- every metric a mintidd exports on /metrics (one with a static node id,
-  and one leasing its node id from an etcd started here, for the lease's
-  metrics) is used by a dashboard panel, and every metric the dashboard and
+- every metric a mintidd exports on /metrics (one with a static node id
+  and a TLS listener, for the certificate's metric, and one leasing its
+  node id from an etcd started here, for the lease's metrics) is used by a
+  dashboard panel, and every metric the dashboard and
   the rules name is exported; counters are read through rate() or
   increase(), gauges never.
 
@@ -29,7 +30,7 @@ import urllib.request
 import yaml
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import Etcd, Server  # noqa: E402
+from harness import Etcd, Server, make_certs, spare_port  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 MINTIDD = None
@@ -130,8 +131,11 @@ class Monitoring(unittest.TestCase):
             return cls._exported
         types = {}
         etcd = Etcd()
+        certs_dir = tempfile.TemporaryDirectory(prefix="mintidd-monitoring-")
         try:
-            for args in (["--node", "3"], etcd.lease_args("monitoring", "0-3")):
+            certs = make_certs(certs_dir.name)
+            tls = ["--resp-tls", f"127.0.0.1:{spare_port()}", "--tls-cert", certs["cert"], "--tls-key", certs["key"]]
+            for args in (["--node", "3", *tls], etcd.lease_args("monitoring", "0-3")):
                 with Server(MINTIDD, args=args) as srv:
                     with urllib.request.urlopen(f"http://127.0.0.1:{srv.http_port}/metrics", timeout=10) as r:
                         text = r.read().decode()
@@ -142,7 +146,9 @@ class Monitoring(unittest.TestCase):
                     assert re.search(rf"^{name}(\{{| )", text, re.M), f"{name} has no sample"
         finally:
             etcd.stop()
+            certs_dir.cleanup()
         assert "mintid_lease_valid" in types, "the leased server exports no lease metrics"
+        assert "mintid_tls_cert_expiry_timestamp_seconds" in types, "the TLS server exports no certificate metric"
         cls._exported = types
         return types
 

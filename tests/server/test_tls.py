@@ -1,13 +1,18 @@
 # SPDX-License-Identifier: MIT
 """test_tls.py - mintidd's TLS listeners, black-box, with a throwaway CA
-made by `openssl req`: RESP and HTTPS over TLS beside the plain listeners,
-TLS 1.2 as the floor, handshakes that never hold up other clients and time
-out, certificates reloaded on SIGHUP, client certificates with tls-ca.
+made by `openssl req`: RESP and HTTPS over TLS beside the plain listeners
+or alone, TLS 1.2 as the floor, handshakes that never hold up other clients
+and time out, certificates reloaded on SIGHUP, client certificates with
+tls-ca; certificates expired or not yet valid (dated by `openssl ca`)
+warned about at start and refused by a reload, and their expiry in
+/metrics.
 
 Usage: python3 test_tls.py --mintidd PATH
 """
 
 import argparse
+import calendar
+import datetime
 import http.client
 import os
 import re
@@ -41,6 +46,35 @@ class TlsResp(Resp):
         self.buf = b""
 
 
+def dated_cert(directory, name, not_before, not_after, cn="localhost"):
+    """A server certificate for 127.0.0.1 and localhost, valid from
+    not_before to not_after (datetimes, UTC), signed by the CA make_certs
+    made in directory with `openssl ca`, which takes any dates. Writes
+    name.crt and name.key there; returns their paths and not_after as Unix
+    seconds."""
+    conf = os.path.join(directory, "ca.cnf")
+    if not os.path.exists(conf):
+        open(os.path.join(directory, "index.txt"), "w").close()
+        with open(conf, "w") as f:
+            f.write(f"[ca]\ndefault_ca = signer\n[signer]\ndatabase = {directory}/index.txt\n"
+                    f"new_certs_dir = {directory}\nrand_serial = yes\ndefault_md = sha256\npolicy = anything\n"
+                    "copy_extensions = copy\nunique_subject = no\n[anything]\ncommonName = supplied\n")
+    crt, key, csr = (os.path.join(directory, name + ext) for ext in (".crt", ".key", ".csr"))
+    # An EC key: made at once, where an RSA key takes a good part of a second.
+    for args in (["req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", key,
+                  "-out", csr, "-subj", "/CN=" + cn, "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost"],
+                 ["ca", "-batch", "-config", conf, "-in", csr, "-out", crt, "-notext",
+                  "-cert", os.path.join(directory, "ca.crt"), "-keyfile", os.path.join(directory, "ca.key"),
+                  "-startdate", not_before.strftime("%Y%m%d%H%M%SZ"), "-enddate", not_after.strftime("%Y%m%d%H%M%SZ")]):
+        subprocess.run(["openssl", *args], check=True, capture_output=True)
+    return crt, key, calendar.timegm(not_after.utctimetuple())
+
+
+def days_from_now(days):
+    now = datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0)
+    return now + datetime.timedelta(days=days)
+
+
 def client_ctx(certs, client_cert=False):
     ctx = ssl.create_default_context(cafile=certs["ca"])
     if client_cert:
@@ -67,7 +101,15 @@ class Tls(unittest.TestCase):
         c.request("GET", "/metrics")
         body = c.getresponse().read().decode()
         c.close()
-        return int(re.search(r"^%s (\d+)$" % name, body, re.M)[1])
+        found = re.search(r"^%s (\d+)$" % name, body, re.M)
+        self.assertIsNotNone(found, f"{name} is not in /metrics")
+        return int(found[1])
+
+    def expiries(self, srv, times=20):
+        """mintid_tls_cert_expiry_timestamp_seconds from `times` connections
+        of their own, which the workers take in turn as they come: the set
+        of values seen."""
+        return {self.metric(srv, "mintid_tls_cert_expiry_timestamp_seconds") for _ in range(times)}
 
     def test_side_by_side(self):
         srv = self.start()
@@ -173,6 +215,124 @@ class Tls(unittest.TestCase):
         self.assertIn("certificates not reloaded; the previous ones stay in use", srv.log.decode())
         self.assertEqual(self.peer_cn(srv), "reloaded")
         old.close()
+
+    def test_tls_alone(self):
+        """Either TLS listener is enough with the plain ones turned off."""
+        tmp = tempfile.TemporaryDirectory(prefix="mintidd-tls-")
+        self.addCleanup(tmp.cleanup)
+        certs = make_certs(tmp.name)
+        for listener in ["--http-tls", "--resp-tls"]:
+            with self.subTest(listener=listener):
+                port = spare_port()
+                srv = Server(MINTIDD, args=["--http", "", "--resp", "", listener, f"127.0.0.1:{port}",
+                                            "--tls-cert", certs["cert"], "--tls-key", certs["key"]])
+                srv.start(expect_ready=False)
+                self.addCleanup(srv.__exit__, None, None, None)
+                deadline = time.monotonic() + 20
+                while b" ready: " not in srv.log and srv.proc.poll() is None and time.monotonic() < deadline:
+                    time.sleep(0.05)
+                self.assertIn(b" ready: ", srv.log, srv.log.decode())
+                if listener == "--http-tls":
+                    c = http.client.HTTPSConnection("127.0.0.1", port, timeout=10, context=client_ctx(certs))
+                    c.request("GET", "/v1/nanoflake?count=2")
+                    resp = c.getresponse()
+                    self.assertEqual((resp.status, len(resp.read().split())), (200, 2))
+                    c.close()
+                else:
+                    with TlsResp(port, client_ctx(certs)) as r:
+                        self.assertEqual(len(r.call("MINT", "nanoflake", 2)), 2)
+                for plain in [srv.http_port, srv.resp_port]:
+                    with self.assertRaises(ConnectionRefusedError):
+                        socket.create_connection(("127.0.0.1", plain), timeout=5).close()
+                status, log = srv.stop()
+                self.assertEqual(status, 0, log)
+
+    def test_no_listener_at_all(self):
+        srv = Server(MINTIDD, args=["--http", "", "--resp", ""])
+        srv.start(expect_ready=False)
+        status, log = srv.wait(30)
+        srv.__exit__(None, None, None)
+        self.assertEqual(status, 2, log)
+        self.assertIn("nothing to serve: http, resp, http-tls and resp-tls are all empty", log)
+
+    def test_certificate_dates_at_start(self):
+        """A certificate expired or not yet valid is served, with a warning,
+        and its end is in /metrics. An expired certificate after the
+        server's in its chain file (a cross-signature kept for old clients)
+        is none of the server's business: clients that build their path
+        without it accept the chain."""
+        tmp = tempfile.TemporaryDirectory(prefix="mintidd-tls-")
+        self.addCleanup(tmp.cleanup)
+        certs = make_certs(tmp.name)
+        d = datetime.datetime
+        expired, expired_key, expired_end = dated_cert(tmp.name, "expired", d(2020, 1, 1), d(2020, 1, 2))
+        early_start = days_from_now(400)
+        early, early_key, early_end = dated_cert(tmp.name, "early", early_start, days_from_now(800))
+        good, good_key, good_end = dated_cert(tmp.name, "good", days_from_now(-1), days_from_now(30))
+        chain = os.path.join(tmp.name, "chain.crt")
+        with open(chain, "w") as out:
+            for part in [good, expired]:
+                with open(part) as f:
+                    out.write(f.read())
+        for cert, key, end, warning in [
+                (expired, expired_key, expired_end,
+                 "certificate 'CN=localhost' expired at 2020-01-02 00:00:00 UTC; TLS clients refuse it"),
+                (early, early_key, early_end,
+                 f"certificate 'CN=localhost' is not valid until {early_start:%Y-%m-%d %H:%M:%S} UTC; "
+                 "TLS clients refuse it"),
+                (chain, good_key, good_end, None)]:
+            with self.subTest(cert=os.path.basename(cert)):
+                srv = self.start(certs=dict(certs, cert=cert, key=key))
+                self.assertEqual(self.expiries(srv, 4), {end})
+                if warning is not None:
+                    self.assertTrue(srv.wait_log(warning.encode()), srv.log.decode())
+                    with self.assertRaises(ssl.SSLCertVerificationError):
+                        TlsResp(srv.resp_tls, client_ctx(certs)).close()
+                else:
+                    with TlsResp(srv.resp_tls, client_ctx(certs)) as r:
+                        self.assertEqual(r.call("PING"), "PONG")
+                status, log = srv.stop()
+                self.assertEqual(status, 0, log)
+                if warning is None:
+                    self.assertNotIn("TLS clients refuse it", log)
+
+    def test_sighup_refuses_expired_or_early_certificates(self):
+        """A reload to a certificate expired or not yet valid is refused in
+        every worker, which goes on serving the one it had (and showing its
+        end in /metrics); a valid one is then taken by every worker."""
+        tmp = tempfile.TemporaryDirectory(prefix="mintidd-tls-")
+        self.addCleanup(tmp.cleanup)
+        certs = make_certs(tmp.name)
+        cert, key = os.path.join(tmp.name, "in-use.crt"), os.path.join(tmp.name, "in-use.key")
+
+        def install(name, not_before, not_after):
+            crt, k, end = dated_cert(tmp.name, name, not_before, not_after, cn=name)
+            shutil.copy(crt, cert)
+            shutil.copy(k, key)
+            return end
+
+        first_end = install("first", days_from_now(-1), days_from_now(30))
+        srv = self.start(certs=dict(certs, cert=cert, key=key))
+        self.assertEqual(self.peer_cn(srv), "first")
+        self.assertEqual(self.expiries(srv), {first_end})
+        refusals = 0
+        for name, not_before, not_after, why in [
+                ("expired", datetime.datetime(2020, 1, 1), datetime.datetime(2020, 1, 2),
+                 "certificate 'CN=expired' expired at 2020-01-02 00:00:00 UTC, and TLS clients would refuse it"),
+                ("early", days_from_now(400), days_from_now(800), "certificate 'CN=early' is not valid until ")]:
+            install(name, not_before, not_after)
+            srv.proc.send_signal(signal.SIGHUP)
+            refusals += srv.workers
+            self.assertTrue(srv.wait_log(b"TLS: certificates not reloaded; the previous ones stay in use", refusals),
+                            "not every worker refused:\n" + srv.log.decode())
+            self.assertEqual(srv.log.count(why.encode()), srv.workers, srv.log.decode())
+            self.assertEqual(self.peer_cn(srv), "first")
+            self.assertEqual(self.expiries(srv), {first_end})
+        renewed_end = install("renewed", days_from_now(-1), days_from_now(60))
+        srv.proc.send_signal(signal.SIGHUP)
+        self.assertTrue(srv.wait_log(b"TLS: certificates reloaded"), "not every worker reloaded:\n" + srv.log.decode())
+        self.assertEqual(self.peer_cn(srv), "renewed")
+        self.assertEqual(self.expiries(srv), {renewed_end})
 
     def test_client_certificates(self):
         tmp = tempfile.TemporaryDirectory(prefix="mintidd-tls-")
