@@ -42,11 +42,17 @@ job_state job_step(conn *c, size_t *budget, uint64_t *retry_ns) {
             job_end(c, (int)n, why);
             return JOB_DONE;
         }
-        if (n > 0)
+        if (n > 0) {
             j->deadline_ns = 0; /* max-wait bounds each wait, not a whole batch that keeps progressing */
+            j->wait_why = NULL;
+        }
         if (n == 0) {
+            /* A lock another worker holds a moment (minting as the clock
+             * comes right) is not why a request waited its max-wait. */
+            if (why != service_lock_busy || j->wait_why == NULL)
+                j->wait_why = why;
             if (j->deadline_ns != 0 && monotonic_ns() >= j->deadline_ns) {
-                job_end(c, MINTID_ETIMEDOUT, why);
+                job_end(c, MINTID_ETIMEDOUT, j->wait_why);
                 return JOB_DONE;
             }
             return JOB_PARKED;
@@ -85,6 +91,7 @@ void job_start(conn *c, const mintid_format *fmt, int form, const char *prefix, 
     j->parked = false;
     j->done = 0;
     j->deadline_ns = 0;
+    j->wait_why = NULL;
     j->waited = false;
     j->error = 0;
 }

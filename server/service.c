@@ -444,6 +444,8 @@ static int admit(service *svc, const mintid_format *fmt, int64_t now, bool ask, 
     return MINTID_OK;
 }
 
+const char service_lock_busy[] = "waiting for the host-wide lock, which another process holds";
+
 long service_mint(service *svc, const mintid_format *fmt, size_t want, mintid_id *out, uint64_t *retry_ns,
                   const char **why) {
     *retry_ns = 0;
@@ -485,7 +487,7 @@ long service_mint(service *svc, const mintid_format *fmt, size_t want, mintid_id
             *why = svc->host_why;
         } else {
             *why = svc->wait_why[fmt->id] != NULL ? svc->wait_why[fmt->id]
-                                                  : "waiting for the host-wide lock, which another process holds";
+                                                  : service_lock_busy;
         }
         *retry_ns = until_ms(now, ns, now + 1);
         return 0;

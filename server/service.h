@@ -145,6 +145,9 @@ void service_totals(service *svc, service_counters *out);
 void service_count_gens(service *svc);
 void service_free(service *svc);
 
+/* service_mint()'s *why while another process holds the format's lock a moment (compared by address). */
+extern const char service_lock_busy[];
+
 /*
  * Mints up to `want` IDs of fmt into out without ever waiting, and returns
  * how many (> 0). When none can be minted yet (the millisecond's sequence is

@@ -215,6 +215,9 @@ class Workers(unittest.TestCase):
             self.assertTrue(wait_for(lambda: len(children(srv.proc.pid)) == 2 and victim not in children(srv.proc.pid),
                                      5), "the worker was not restarted")
             restarted = time.monotonic()
+            # The restarted worker counted once it is ready (its process is there before).
+            self.assertTrue(wait_for(lambda: metrics(srv.http_port)["mintid_workers"] == 2, 5),
+                            f"the restarted worker is not counted: {metrics(srv.http_port)['mintid_workers']}")
             # IDs minted with both workers up again (the restarted one's too, as the kernel deals connections).
             self.assertTrue(m.wait_for_ids(2000), m.problems)
             after = metrics(srv.http_port)
