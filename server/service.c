@@ -486,8 +486,7 @@ long service_mint(service *svc, const mintid_format *fmt, size_t want, mintid_id
             snprintf(svc->host_why, sizeof svc->host_why, "%s", mintid_host_why());
             *why = svc->host_why;
         } else {
-            *why = svc->wait_why[fmt->id] != NULL ? svc->wait_why[fmt->id]
-                                                  : service_lock_busy;
+            *why = svc->wait_why[fmt->id] != NULL ? svc->wait_why[fmt->id] : service_lock_busy;
         }
         *retry_ns = until_ms(now, ns, now + 1);
         return 0;
