@@ -322,7 +322,8 @@ class LeaseReady(Case):
         self.assertTrue(wait_for(lambda: readyz(srv.http_port)[0] == 200, 30),
                         f"not ready 30 s after the lease was revoked: {readyz(srv.http_port)}")
         self.assert_ready(srv)
-        self.assertEqual(mint(srv.http_port)[0], 200)
+        status, body = mint(srv.http_port)[:2]
+        self.assertEqual(status, 200, body)
 
 
 def main():
