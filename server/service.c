@@ -691,7 +691,15 @@ const char *service_unmintable(service *svc, char *buf, size_t cap) {
 static int64_t rollback_wait(service *svc, const mintid_format *fmt, int64_t now) {
     mintid_gen_stats s;
     mintid_gen_get_stats(svc->gens[fmt->id], &s);
-    if (s.last_unix_ms < 0 || now >= s.last_unix_ms) /* none yet, or not read now (another process holds it) */
+    /* Another process holds the lock: since when, as a mint counts it
+     * (a holder stopped with it is a cause, see cannot_mint()). */
+    if (s.last_unix_ms == -2) {
+        if (svc->busy_since_ns[fmt->id] == 0)
+            svc->busy_since_ns[fmt->id] = monotonic_ns();
+        return 0;
+    }
+    svc->busy_since_ns[fmt->id] = 0;
+    if (s.last_unix_ms < 0 || now >= s.last_unix_ms) /* none yet */
         return 0;
     int64_t behind = s.last_unix_ms - now;
     switch (mintid_gen_config(svc->gens[fmt->id])->rollback) {
@@ -738,6 +746,14 @@ static const char *cannot_mint(service *svc, const mintid_format *fmt, int64_t n
         return "node lease: etcd is unreachable; minting stops when the clock reaches the mark in etcd, or sooner "
                "when the lease could expire";
     int64_t behind = rollback_wait(svc, fmt, now);
+    uint64_t busy = svc->busy_since_ns[fmt->id], held_ms = busy != 0 ? (monotonic_ns() - busy) / 1000000u : 0;
+    if (busy != 0 && held_ms >= svc->cfg->max_wait) {
+        snprintf(buf, cap,
+                 "another process has held the format's host-wide lock for %.1f s, longer than max-wait (%" PRIu64
+                 " ms): stopped, or in a debugger?",
+                 (double)held_ms / 1000, svc->cfg->max_wait);
+        return buf;
+    }
     if (behind == INT64_MAX)
         return mintid_strerror(MINTID_ECLOCKBACK);
     if (behind > (int64_t)svc->cfg->max_wait)

@@ -884,7 +884,10 @@ int mintid__host_check(struct mintid__host *h, int64_t now_ms, int64_t *quiet_fr
     }
     struct host_state *st = atomic_load(&h->st);
     if (st->created_ms == 0) {
-        st->created_ms = now_ms;
+        /* The later of this clock and the system's, as init_state() takes. */
+        int64_t real = 0;
+        mintid_clock_system(NULL, &real);
+        st->created_ms = now_ms > real ? now_ms : real;
         set_creation_floor(h, st);
     }
     /* With the system clock, the caller may skip the call until the next
@@ -911,6 +914,11 @@ int mintid__host_cover(struct mintid__host *h, int64_t unix_ms) {
     struct host_state *st = atomic_load(&h->st);
     if (unix_ms <= st->mark_ms)
         return MINTID_OK;
+    /* No ID carries a time past the format's last millisecond, so no mark
+     * goes there either (a faked clock's run): a reboot's recovery would
+     * make it a floor that holds every later home of the host. */
+    if (unix_ms > mintid_format_last_ms(&h->f->pub, h->epoch_ms))
+        return MINTID_ETIME;
     int64_t was = st->mark_ms;
     st->mark_ms = unix_ms > INT64_MAX - MINTID_HOST_MARK_AHEAD_MS ? INT64_MAX : unix_ms + MINTID_HOST_MARK_AHEAD_MS / 2;
     int rc = sync_state(st);

@@ -856,6 +856,32 @@ static void forget_boot(const char *path) {
  * Without the mark (a floor of only the last ID's unit, say, or the state
  * of the last boot taken as it is) the IDs of those 5 s would come again.
  */
+/*
+ * A run under a clock past the format's last millisecond leaves no mark
+ * there: after a reboot (the state's recovery raises its floor past the
+ * mark), the real clock still mints.
+ */
+static void test_past_range_leaves_no_mark(void) {
+    const mintid_format *fmt = mintid_format_find("snowflake");
+    mintid_config past = waiting_config(fmt);
+    past.node = 7;
+    past.clock = past_range_clock;
+    mintid_gen *g;
+    mintid_id id;
+    CHECK_INT(mintid_gen_new_host(fmt, &past, dir, &g), MINTID_OK);
+    CHECK_INT(mintid_gen_next(g, &id), MINTID_ETIME);
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s", mintid_gen_host_path(g));
+    mintid_gen_free(g);
+    forget_boot(path);
+    mintid_config now = waiting_config(fmt);
+    now.node = 7;
+    now.max_wait_ms = 2000;
+    CHECK_INT(mintid_gen_new_host(fmt, &now, dir, &g), MINTID_OK);
+    CHECK_INT(mintid_gen_next(g, &id), MINTID_OK);
+    mintid_gen_free(g);
+}
+
 static void test_reboot_with_the_clock_behind(void) {
     for (int f = 0; f < MINTID_FORMAT_COUNT; f++) {
         const mintid_format *fmt = fmt_at(f);
@@ -1280,6 +1306,7 @@ int main(int argc, char **argv) {
         T(test_callback_status),
         T(test_creator_clock_behind),
         T(test_creator_clock_past_range),
+        T(test_past_range_leaves_no_mark),
         T(test_cannot_look),
         T(test_stopped_holder),
         T(test_reboot_with_the_clock_behind),

@@ -13,6 +13,7 @@ Usage: python3 test_stall.py --mintidd PATH --mintid PATH [--sanitized] [--long]
 
 import fcntl
 import http.client
+import json
 import os
 import re
 import resource
@@ -605,6 +606,14 @@ class StoppedLockHolder(FaultCase):
             self.assertIn("another process holds the lock", body)
             self.assertLess(took, max_wait_ms / 1000 + 1.0, "nanoflake was not answered by max-wait")
             self.assertGreater(took, max_wait_ms / 1000 * 0.5)
+            # Not ready for nanoflake alone, in the worker that has seen the lock held past max-wait.
+            conn.request("GET", "/readyz")
+            resp = conn.getresponse()
+            body = resp.read().decode()
+            self.assertEqual(resp.status, 503, body)
+            cannot = json.loads(body)["cannot_mint"]
+            self.assertEqual(list(cannot), ["nanoflake"], body)
+            self.assertIn("another process has held the format's host-wide lock", cannot["nanoflake"])
         finally:
             conn.close()
             r.close()
