@@ -12,6 +12,7 @@
 
 #include "net/blocked.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /* Queues the reply of a finished (or failed) job and clears it. */
@@ -44,15 +45,17 @@ job_state job_step(conn *c, size_t *budget, uint64_t *retry_ns) {
         }
         if (n > 0) {
             j->deadline_ns = 0; /* max-wait bounds each wait, not a whole batch that keeps progressing */
-            j->wait_why = NULL;
+            j->wait_why[0] = '\0';
         }
         if (n == 0) {
             /* A lock another worker holds a moment (minting as the clock
-             * comes right) is not why a request waited its max-wait. */
-            if (why != service_lock_busy || j->wait_why == NULL)
-                j->wait_why = why;
+             * comes right) is not why a request waited its max-wait. A
+             * copy: the service's sentences may be in a buffer that the
+             * next request's mint writes. */
+            if (why != NULL && (why != service_lock_busy || j->wait_why[0] == '\0'))
+                snprintf(j->wait_why, sizeof j->wait_why, "%s", why);
             if (j->deadline_ns != 0 && monotonic_ns() >= j->deadline_ns) {
-                job_end(c, MINTID_ETIMEDOUT, j->wait_why);
+                job_end(c, MINTID_ETIMEDOUT, j->wait_why[0] != '\0' ? j->wait_why : why);
                 return JOB_DONE;
             }
             return JOB_PARKED;
@@ -91,7 +94,7 @@ void job_start(conn *c, const mintid_format *fmt, int form, const char *prefix, 
     j->parked = false;
     j->done = 0;
     j->deadline_ns = 0;
-    j->wait_why = NULL;
+    j->wait_why[0] = '\0';
     j->waited = false;
     j->error = 0;
 }

@@ -72,7 +72,7 @@ typedef struct mint_job {
     char prefix[MINTID_PREFIX_MAX + 1]; /* typeid's type prefix; "" for none */
     uint64_t count, done;
     uint64_t deadline_ns;  /* CLOCK_MONOTONIC: a parked request fails after this; 0 before it parks */
-    const char *wait_why;  /* why it waits (not a moment's busy lock): the refusal's reason at the deadline */
+    char wait_why[192];    /* why it waits (not a moment's busy lock): the refusal's reason at the deadline */
     bool waited;           /* it has waited in its format's queue (counted in parked_total) */
     int error;             /* set by encode when an ID cannot be encoded */
     struct evbuffer *body; /* the IDs encoded so far */
