@@ -159,7 +159,7 @@ check-tsan: deps
 	cmake -S . -B $(TSAN) -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMINTID_WERROR=ON \
 	  -DMINTID_SANITIZE=thread -DMINTID_BENCH=OFF -DMINTID_TEST_WORKERS=1
 	@# Only what the tests labelled threads run: the library's, the server.
-	cmake --build $(TSAN) -j$(JOBS) --target test_threads test_host host_lock mintidd mintid_cli
+	cmake --build $(TSAN) -j$(JOBS) --target test_threads test_host test_region host_lock mintidd mintid_cli
 	cd $(TSAN) && ctest --output-on-failure -L threads
 
 # The PostgreSQL extension (pg/, PGXS against pg_config), built and installed

@@ -11,7 +11,8 @@
  *      global state and no allocation; they are safe to call from any thread.
  *   3. The generator: a thread-safe object that mints strictly increasing IDs
  *      of one format from a clock and a CSPRNG, both replaceable; its state
- *      in the process, or shared by every process of the host.
+ *      in the process, shared by every process of the host, or in memory
+ *      the caller owns under the caller's lock (a region).
  *   4. The generator's core and its driver, for a caller that keeps the
  *      state itself (a database's shared memory, an event loop): the next
  *      ID from a state, a time and random bytes, with no clock, lock or wait
@@ -962,6 +963,97 @@ typedef struct mintid_gen_stats {
     uint64_t reserved_[4]; /* room to grow without changing the size */
 } mintid_gen_stats;
 MINTID_API void mintid_gen_get_stats(mintid_gen *gen, mintid_gen_stats *out);
+
+/* ------------------------------------------------------------------------ */
+/* A generator whose state is in the caller's memory                          */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * A region generator keeps its state in memory the caller owns (a
+ * database's shared memory, a mapping the processes of a pre-forked server
+ * share) under the caller's own lock, so that every generator made over
+ * that memory, in any thread or process, continues one strictly increasing
+ * sequence. It is used as any generator (mintid_gen_next and the others,
+ * mintid_gen_try_next_n, mintid_gen_set_floor, mintid_gen_get_stats,
+ * mintid_gen_free), thread-safe as any, and the same code drives it: the
+ * policies, the bounded waits, the counters (each generator's own); a
+ * floor set on one holds for every generator over the state.
+ *
+ * The state is a mintid_region_state: plain data without pointers, so it
+ * may be mapped at another address in each process. The caller places it
+ * (static, malloc(), mmap(MAP_SHARED), a database's shared memory):
+ * sizeof(mintid_region_state) bytes aligned as its type is (8 bytes), set
+ * up once with mintid_region_state_init() while no generator is over it
+ * (at start, or after a restart), for one format, node id and epoch:
+ * a generator of another format, node id or epoch (in whole timestamp
+ * units) is refused. floor_ms: no ID of the state carries a time before it
+ * (rounded up to its unit), INT64_MIN for none; after a restart, the last
+ * mark the caller made durable (below), so that a clock that comes back
+ * behind it never replays an ID, and the next mark is raised from it.
+ * MINTID_OK, or MINTID_EINVAL (state or fmt NULL, cfg not one
+ * mintid_gen_new() accepts).
+ *
+ * The region (mintid_region, set with mintid_region_init(), then the
+ * caller's fields) describes how every generator over the state reaches
+ * it; mintid_gen_new_region() copies it, so it need not outlive the call,
+ * but the state and ctx must outlive every generator over them:
+ * - lock(ctx), unlock(ctx): the caller's lock around every use of the
+ *   state, the same for every generator over it (process-shared where
+ *   processes share the state: PTHREAD_PROCESS_SHARED, an LWLock). A
+ *   generator takes it once per call, never nested, and lets it go while
+ *   it waits for the clock; cfg's clock and random source are called with
+ *   it held. lock returns MINTID_OK once taken; MINTID_REGION_RECOVERED
+ *   when taken but its last holder died holding it (a robust mutex's
+ *   EOWNERDEAD, made consistent by the callback): the state may be half
+ *   written, and the generator then mints only in units after every one
+ *   the state may have issued; or a negative status, which the call
+ *   returns with nothing minted (MINTID_EBUSY for a lock not free now, by a
+ *   caller that never waits: mintid_gen_try_next_n() then says to come
+ *   back the next millisecond; MINTID_ETIMEDOUT).
+ * - mark(ctx, unix_ms), optional (NULL: the state is as durable as its
+ *   memory): called with the lock held before an ID within
+ *   MINTID_HOST_MARK_AHEAD_MS / 2 of the last mark leaves. It makes durable (a WAL record flushed, a file
+ *   fsynced) that no ID of the state carries a time at or past unix_ms, and
+ *   returns MINTID_OK, or a negative status, which the call returns with no
+ *   ID past the old mark. unix_ms is always above the mark made durable; the
+ *   mark runs MINTID_HOST_MARK_AHEAD_MS ahead of the IDs, so it is called
+ *   about once every MINTID_HOST_MARK_AHEAD_MS / 2 while minting, and at
+ *   the first ID of a state. Every generator over a state gives it, or none.
+ * - shared: nonzero when the state and the lock are shared with the
+ *   processes this one forks (MAP_SHARED memory, a process-shared lock): a
+ *   generator inherited by a child then goes on there, with a random pool
+ *   of its own, as a host-wide one does. 0: as a process generator, it
+ *   fails with MINTID_EFORKED in a child, whose memory is a copy.
+ *
+ * mintid_gen_new_region(): the errors of mintid_gen_new(), and
+ * MINTID_EINVAL, with mintid_gen_why() (gen NULL) saying which argument is
+ * wrong: no region, a region not set with mintid_region_init(), no state or
+ * one not aligned, a lock without unlock, a state not set up by
+ * mintid_region_state_init() (or of another library version), or set up
+ * for another format, node id or epoch.
+ */
+typedef struct mintid_region_state {
+    uint64_t opaque_[32]; /* 256 bytes, 8-byte aligned */
+} mintid_region_state;
+
+#define MINTID_REGION_RECOVERED 1
+
+/* How generators reach a region's state. May grow: set it with mintid_region_init(). */
+typedef struct mintid_region {
+    size_t size;                /* sizeof(mintid_region) of the caller's header */
+    mintid_region_state *state; /* set up by mintid_region_state_init() */
+    int (*lock)(void *ctx);     /* MINTID_OK, MINTID_REGION_RECOVERED, or a negative status: nothing locked */
+    void (*unlock)(void *ctx);
+    int (*mark)(void *ctx, int64_t unix_ms); /* NULL: no durable mark */
+    void *ctx;                               /* passed to the three */
+    int shared;                              /* nonzero: state and lock shared with forked children */
+} mintid_region;
+
+MINTID_API int mintid_region_state_init(mintid_region_state *state, const mintid_format *fmt,
+                                        const mintid_config *cfg, int64_t floor_ms);
+MINTID_API void mintid_region_init(mintid_region *region);
+MINTID_API int mintid_gen_new_region(const mintid_format *fmt, const mintid_config *cfg, const mintid_region *region,
+                                     mintid_gen **out);
 
 /* ------------------------------------------------------------------------ */
 /* The generator's core and its driver                                        */

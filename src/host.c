@@ -2,7 +2,9 @@
 /*
  * host.c - the host-wide generator's state: a generator core in a small
  * file of shared memory that every process on the host maps, under a
- * process-shared robust mutex.
+ * process-shared robust mutex; the generator reaches it as one of its
+ * stores (store.h), and the host-wide generator's own functions are here
+ * (opening one, its path, mintidd's warrant and published node ids).
  *
  * Three things can go wrong beyond what a process generator meets, and
  * each is closed here:
@@ -49,7 +51,7 @@
  *   floor raised past the mark. Recoveries are serialised by an open file
  *   description lock on the file.
  */
-#include "internal.h"
+#include "store.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -59,6 +61,7 @@
 #include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,6 +122,7 @@ typedef struct mapping {
  * this process may be about to lock one.
  */
 struct mintid__host {
+    mintid__store base; /* the generator's view of it (store.h) */
     _Atomic(struct host_state *) st;
     dev_t dev; /* the file of st */
     ino_t ino;
@@ -1150,3 +1154,206 @@ int mintid__host_lookup(const mintid_format *fmt, const char *dir, const char *s
 }
 
 void mintid__host_need_warrant(struct mintid__host *h) { h->need_warrant = true; }
+
+/* ---- the host-wide state as a generator's store (store.h) --------------------------- */
+
+static struct mintid__host *host_of(mintid__store *s) { return (struct mintid__host *)(void *)s; }
+
+static int store_lock(mintid__store *s) { return mintid__host_lock(host_of(s)); }
+
+static void store_unlock(mintid__store *s) { mintid__host_unlock(host_of(s)); }
+
+/* The state the generator holds the lock of: a lock or a look may move it to the path's new one. */
+static void store_where(mintid__store *s, mintid__view *v) {
+    struct host_state *st = atomic_load(&host_of(s)->st);
+    v->core = &st->core;
+    v->last_value = &st->last_value;
+    v->mark = &st->mark_ms;
+}
+
+static int store_look(mintid__store *s, int64_t now_ms, int64_t *quiet_from, int64_t *quiet_until) {
+    return mintid__host_check(host_of(s), now_ms, quiet_from, quiet_until);
+}
+
+/* A warrant in force (or needed, node host) is asked about every ID: its holder moves its bounds. */
+static int store_admit(mintid__store *s, int64_t end_ms, bool *lasting) {
+    struct mintid__host *h = host_of(s);
+    if (atomic_load(&h->st)->warrant_pid == 0 && !h->need_warrant)
+        return MINTID_OK;
+    *lasting = false;
+    return mintid__host_warrant_check(h, end_ms);
+}
+
+static int store_cover(mintid__store *s, int64_t unix_ms) { return mintid__host_cover(host_of(s), unix_ms); }
+
+static bool store_bound(mintid__store *s) { return mintid__host_under_warrant(host_of(s)); }
+
+static bool store_bound_behind(mintid__store *s, int64_t end_ms) {
+    return mintid__host_warrant_ahead(host_of(s), end_ms);
+}
+
+static void store_close(mintid__store *s) { mintid__host_close(host_of(s)); }
+
+static const mintid__store_ops host_ops = {
+    .survives_fork = true,
+    .sleeps_unlocked = true,
+    .lock = store_lock,
+    .unlock = store_unlock,
+    .where = store_where,
+    .look = store_look,
+    .admit = store_admit,
+    .cover = store_cover,
+    .bound = store_bound,
+    .bound_behind = store_bound_behind,
+    .close = store_close,
+};
+
+/* The host-wide store of gen; NULL for a generator over another store. */
+static struct mintid__host *gen_host(const mintid_gen *gen) {
+    mintid__store *s = mintid__gen_store(gen);
+    return s->ops == &host_ops ? host_of(s) : NULL;
+}
+
+/*
+ * Where a host-wide state lives: opt's directory and id space, else the
+ * environment's (mintid_env_host_dir(), mintid_env_id_space()), into dir
+ * (PATH_MAX bytes) and space. MINTID_EINVAL for a relative or too long
+ * directory, or an id space that is none.
+ */
+static int host_where(const mintid_host_options *opt, char *dir, char *space) {
+    if (opt->dir != NULL ? opt->dir[0] != '/' || strlen(opt->dir) >= PATH_MAX
+                         : mintid_env_host_dir(dir, PATH_MAX, NULL, 0) != MINTID_OK)
+        return MINTID_EINVAL;
+    if (opt->id_space != NULL ? !mintid__id_space_valid(opt->id_space)
+                              : mintid_env_id_space(space, MINTID_ID_SPACE_MAX + 1, NULL, 0) != MINTID_OK)
+        return MINTID_EINVAL;
+    if (opt->dir != NULL)
+        memcpy(dir, opt->dir, strlen(opt->dir) + 1);
+    if (opt->id_space != NULL)
+        memcpy(space, opt->id_space, strlen(opt->id_space) + 1);
+    return MINTID_OK;
+}
+
+/* What opening a host-wide generator needs between its two steps (host_settle(), host_open()). */
+typedef struct host_args {
+    mintid_host_options opt;
+    bool too_small; /* the caller's options are of no struct this library knows */
+    char dir[PATH_MAX];
+    char space[MINTID_ID_SPACE_MAX + 1];
+    bool node_host;
+} host_args;
+
+/* Where the state lives, and with node host the node id and epoch the host's mintidd mints the format with. */
+static int host_settle(const mintid__format_impl *f, mintid_config *cfg, void *ctx) {
+    host_args *a = ctx;
+    const mintid_format *fmt = &f->pub;
+    if (a->too_small)
+        return MINTID_EINVAL;
+    int rc = host_where(&a->opt, a->dir, a->space);
+    if (rc != MINTID_OK)
+        return rc;
+    a->node_host = cfg->node == MINTID_NODE_HOST;
+    if (!a->node_host)
+        return MINTID_OK;
+    if (fmt->node_bits == 0 || fmt->node_optional)
+        return MINTID_EINVAL;
+    mintid__host_why("%s", "");
+    return mintid__host_lookup(fmt, a->dir, a->space, &cfg->node, &cfg->epoch_ms);
+}
+
+static int host_open(const mintid__format_impl *f, const mintid_config *cfg, void *ctx, mintid__store **out) {
+    host_args *a = ctx;
+    struct mintid__host *h;
+    int rc = mintid__host_open(f, cfg, a->dir, a->space, a->opt.try_lock != 0, &h);
+    if (rc != MINTID_OK)
+        return rc;
+    if (a->node_host)
+        mintid__host_need_warrant(h);
+    h->base.ops = &host_ops;
+    *out = &h->base;
+    return MINTID_OK;
+}
+
+static const mintid__store_maker host_maker = {.settle = host_settle, .open = host_open};
+
+void mintid_host_options_init(mintid_host_options *opt) {
+    memset(opt, 0, sizeof *opt);
+    opt->size = sizeof *opt;
+}
+
+int mintid_gen_open_host(const mintid_format *fmt, const mintid_config *cfg, const mintid_host_options *opt,
+                         mintid_gen **out) {
+    host_args a = {0};
+    mintid_host_options_init(&a.opt);
+    if (opt != NULL) {
+        /* A caller built against an older, smaller struct: its fields only. */
+        a.too_small = opt->size < offsetof(mintid_host_options, id_space) + sizeof opt->id_space;
+        if (!a.too_small) {
+            a.opt.dir = opt->dir;
+            a.opt.id_space = opt->id_space;
+            if (opt->size >= offsetof(mintid_host_options, try_lock) + sizeof opt->try_lock)
+                a.opt.try_lock = opt->try_lock;
+        }
+    }
+    return mintid__gen_new(fmt, cfg, &host_maker, &a, out);
+}
+
+int mintid_gen_new_host(const mintid_format *fmt, const mintid_config *cfg, const char *dir, mintid_gen **out) {
+    host_args a = {0};
+    mintid_host_options_init(&a.opt);
+    a.opt.dir = dir;
+    return mintid__gen_new(fmt, cfg, &host_maker, &a, out);
+}
+
+const char *mintid_gen_host_path(const mintid_gen *gen) {
+    struct mintid__host *h = gen_host(gen);
+    return h != NULL ? h->path : NULL;
+}
+
+void mintid_warrant_init(mintid_warrant *w) {
+    memset(w, 0, sizeof *w);
+    w->size = sizeof *w;
+    w->floor_ms = INT64_MIN;
+    w->asked_ms = INT64_MIN;
+}
+
+int mintid_gen_warrant(mintid_gen *gen, mintid_warrant *w) {
+    const mintid_format *fmt = mintid_gen_format(gen);
+    struct mintid__host *h = gen_host(gen);
+    if (h == NULL || fmt->node_bits == 0 || fmt->node_optional)
+        return MINTID_EINVAL;
+    /* A caller built against an older, smaller struct: refused (every field is needed). */
+    if (w != NULL && w->size < offsetof(mintid_warrant, asked_ms) + sizeof w->asked_ms)
+        return MINTID_EINVAL;
+    /* The holder is known before the lock is taken: its generators mint
+     * past its warrant even while a renewal finds the lock held. A lapse
+     * waits for the lock: it must not be lost to a moment's contention. */
+    bool lapse = w == NULL || w->until_ns == 0;
+    if (w != NULL)
+        mintid__host_set_holder(h, w->pid);
+    int rc = lapse ? mintid__host_lock_waiting(h) : mintid__host_lock(h);
+    if (rc != MINTID_OK)
+        return rc;
+    /* Into the path's state, if it was replaced: the warrant goes where the homes mint. */
+    int64_t now = 0, from, until;
+    mintid_clock_system(NULL, &now);
+    rc = mintid__host_check(h, now, &from, &until);
+    if (rc == MINTID_OK)
+        rc = mintid__host_warrant(h, w);
+    mintid__host_unlock(h);
+    return rc;
+}
+
+int mintid_host_publish(const mintid_host_options *opt, int64_t pid, const mintid_host_node *nodes, size_t n) {
+    char dir[PATH_MAX], space[MINTID_ID_SPACE_MAX + 1];
+    if (opt == NULL || opt->size < offsetof(mintid_host_options, id_space) + sizeof opt->id_space || pid <= 0 ||
+        (n > 0 && nodes == NULL))
+        return MINTID_EINVAL;
+    int rc = host_where(opt, dir, space);
+    if (rc != MINTID_OK)
+        return rc;
+    for (size_t i = 0; i < n; i++)
+        if (nodes[i].fmt == NULL || nodes[i].node < 0 || nodes[i].epoch_ms < 0)
+            return MINTID_EINVAL;
+    return mintid__host_publish(dir, space, pid, nodes, n);
+}

@@ -620,6 +620,15 @@ void mintid__host_why(const char *fmt, ...) __attribute__((format(printf, 1, 2))
 int mintid__say(char *why, size_t cap, int status, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 /* The host-wide state the calling thread last tried to open ("" if none): for mintid_gen_why(). */
 const char *mintid__host_tried(void);
+/*
+ * One sentence for people on why the calling thread's last opening of a
+ * generator was refused with MINTID_EINVAL (a region's arguments), or ""
+ * if it was not: for mintid_gen_why(). Every opening clears it first
+ * (generator.c); mintid__gen_refuse() sets it (printf-like) and returns
+ * MINTID_EINVAL.
+ */
+int mintid__gen_refuse(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+const char *mintid__gen_refused(void);
 
 /* ---- clock and entropy (clock.c, entropy.c) ------------------------------ */
 

@@ -689,6 +689,8 @@ int mintid_gen_why(const mintid_format *fmt, const mintid_config *cfg, mintid_ge
                      "%s: %s is not a host-wide state this mintid can use: %s (stop every home minting there and "
                      "move it away, or mint with the version that wrote it)",
                      fmt->name, path != NULL && path[0] ? path : "?", mintid_strerror(status));
+    } else if (status == MINTID_EINVAL && gen == NULL && mintid__gen_refused()[0] != '\0') {
+        n = snprintf(why, cap, "%s: %s", fmt->name, mintid__gen_refused());
     } else if (status == MINTID_ETIME && gen == NULL && cfg != NULL && fmt->epoch_settable) {
         if (mintid_format_time(cfg->epoch_ms, when, sizeof when) < 0)
             snprintf(when, sizeof when, "past year 99999");
