@@ -3,8 +3,8 @@
 """test_deb.py - the Debian packages of `make deb`, as an operator meets them.
 
 Run as root (make check-deb): it installs libmintid0.4, libmintid-dev, mintid,
-mintidd, postgresql-15-mintid, libsqlite3-mod-mintid and python3-mintid from
-DEB_DIR on this machine, then
+mintidd, postgresql-15-mintid, libsqlite3-mod-mintid, python3-mintid and
+mariadb-plugin-mintid from DEB_DIR on this machine, then
 
   - lintian: no error and no warning (overrides carry their reason);
   - the unit: `systemd-analyze verify` says nothing, `systemd-analyze
@@ -39,6 +39,10 @@ DEB_DIR on this machine, then
     mintid`) and mints, and so does Python's sqlite3 module
     (load_extension('mintid')); the system python3 imports mintid from
     the package and mints (`mintid.gen('uuidv7')`);
+  - the MariaDB functions are created in a throwaway mariadbd (as mysql,
+    spare port, a data directory of its own, stopped by its pid) that
+    loads them from the packaged plugin directory, by the packaged
+    install.sql, and mint;
 
 and purges every package, then checks that nothing is left behind: no
 package, no file the packages shipped, no new path under /etc, /usr, /lib,
@@ -72,7 +76,7 @@ import threading
 import time
 
 PACKAGES = ["libmintid0.4", "libmintid-dev", "mintid", "mintidd", "postgresql-15-mintid", "libsqlite3-mod-mintid",
-            "python3-mintid"]
+            "python3-mintid", "mariadb-plugin-mintid"]
 UNIT = "/lib/systemd/system/mintidd.service"
 CONFFILE = "/etc/mintid/mintidd.conf"
 README_DEBIAN = "/usr/share/doc/mintidd/README.Debian"
@@ -598,6 +602,32 @@ def sqlite_extension():
           f"{p.stderr.strip()})")
 
 
+def mariadb_functions():
+    """The packaged mintid.so in the plugin directory of Debian's MariaDB, created by the packaged install.sql in a
+    throwaway server (tests/mariadb/mariadb_server.py), never the system's service."""
+    so = "/usr/lib/mysql/plugin/mintid.so"
+    owner = owner_of(so)
+    check(owner == "mariadb-plugin-mintid", f"{so} is mariadb-plugin-mintid's ({owner})")
+    sys.path.insert(0, os.path.join(SOURCE_DIR, "tests", "mariadb"))
+    import mariadb_server
+
+    root = tempfile.mkdtemp(prefix="mintid-mariadb-")
+    server = mariadb_server.Server(root, so, plugin_dir=os.path.dirname(so))
+    try:
+        server.install()
+        server.start()
+        log(f"mariadbd started as pid {server.pid} on port {server.port}")
+        server.install_functions("/usr/share/mintid/mariadb/install.sql")
+        out = server.sql("SELECT mintid('uuidv7'), mintid_int('nanoflake'), "
+                         "JSON_VALUE(mintid_inspect(mintid_bin('ulid'), 'ulid'), '$.format')").split()
+        check(len(out) == 3 and UUIDV7.match(out[0]) is not None and out[1].isdigit() and out[2] == "ulid",
+              f"MariaDB: install.sql from the package, then mintid('uuidv7'), mintid_int('nanoflake'), "
+              f"mintid_inspect(mintid_bin('ulid'), 'ulid') ({out})")
+    finally:
+        server.stop()
+        shutil.rmtree(root, ignore_errors=True)
+
+
 def python_module():
     """import mintid with the system python3, from the package."""
     script = "import mintid; print(mintid.__file__); print(mintid.gen('uuidv7'))"
@@ -714,6 +744,7 @@ def main():
             extension_in_a_throwaway_cluster()
             sqlite_extension()
             python_module()
+            mariadb_functions()
         finally:
             purged = purge()
             log("purged " + " ".join(purged))
