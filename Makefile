@@ -8,7 +8,7 @@
 #                plain build, AddressSanitizer + UndefinedBehaviorSanitizer
 #                with the fuzzers, and ThreadSanitizer for the thread tests
 #
-# Other targets: deps, deps-run, deps-python, build, sqlite, python, wheel, pg, check-pg, check-sanitized-faults, deb, check-deb, demo, bench, soak, install (PREFIX=...), format, clean.
+# Other targets: deps, deps-run, deps-python, deps-node, build, sqlite, python, wheel, node, pg, check-pg, check-sanitized-faults, deb, check-deb, demo, bench, soak, install (PREFIX=...), format, clean.
 
 JOBS    ?= 2
 # Tests at a time: most of the server and fault tests wait on timers, leases
@@ -39,11 +39,11 @@ TEST_PACKAGES := clang libclang-rt-14-dev python3 faketime clang-format curl red
             python3-yaml python3-jsonschema prometheus groff-base man-db bash-completion \
             sqlite3 python3-wheel python3-pip python3-venv python3-mypy \
             libsystemd-dev systemd debhelper dpkg-dev fakeroot lintian postgresql-server-dev-all \
-            dh-python python3-all-dev chromium iproute2
+            dh-python python3-all-dev chromium iproute2 mariadb-server libmariadb-dev
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps deps-run deps-python build sqlite python wheel run demo check check-plain build-asan check-asan check-sanitized-faults check-tsan check-pg pg deb check-deb bench soak install format clean
+.PHONY: all deps deps-run deps-python deps-node build sqlite python wheel node run demo check check-plain build-asan check-asan check-sanitized-faults check-tsan check-pg pg deb check-deb bench soak install format clean
 
 all: build
 
@@ -66,8 +66,21 @@ deps-run:
 deps-python: deps-run
 	$(call apt-install,$(PYTHON_PACKAGES))
 
+# The Node.js package's (make node): Node.js and npm (npm from Debian only
+# when the command is missing, as below), and the npm packages of node/ at
+# the versions its package-lock.json pins: Node-API's C headers, and for
+# the tests TypeScript and the packages mintid/compat is checked against;
+# again whenever the lockfile is newer.
+deps-node: deps-run
+	$(call apt-install,nodejs $$(command -v npm >/dev/null 2>&1 || echo npm))
+	@if [ ! -f node/node_modules/.package-lock.json ] || \
+	    [ node/package-lock.json -nt node/node_modules/.package-lock.json ]; then \
+	  echo "installing the npm packages of node"; \
+	  npm ci --prefix node --no-audit --no-fund --loglevel=error >/dev/null; \
+	fi
+
 # Everything: what the tests need, and so make check.
-deps: deps-run deps-python
+deps: deps-run deps-python deps-node
 	$(call apt-install,$(TEST_PACKAGES) $$(command -v npm >/dev/null 2>&1 || echo npm))
 	@# The npm reference implementations of tests/xcheck, at the versions its
 	@# package-lock.json pins; again whenever the lockfile is newer.
@@ -109,6 +122,14 @@ python: deps-python $(BUILD)/Makefile
 # `build` too where python3-wheel is installed.
 wheel: deps-python $(BUILD)/Makefile
 	cmake --build $(BUILD) --target mintid_wheel
+
+# The Node.js package (node/, docs/node.md): the addon built into
+# $(BUILD)/node/package, where the tests load it, and packed by npm pack
+# into $(BUILD)/node/mintid-*.tgz, which npm installs offline into any
+# project on Linux x86-64 without a compiler; part of `build` too where
+# Node.js and node/'s npm packages are installed.
+node: deps-node $(BUILD)/Makefile
+	cmake --build $(BUILD) --target mintid_node_package -j$(JOBS)
 
 # The main job: mintidd in the foreground with the embedded default (node 0,
 # state in ./mintid-state, loopback only). Ctrl-C stops it cleanly.
@@ -181,7 +202,8 @@ check-pg: pg build
 	$(SUDO) python3 -W error::ResourceWarning tests/faces/test_one_voice.py --build $(BUILD) --faces pg
 
 # The Debian packages (debian/: libmintid0.4, libmintid-dev, mintid, mintidd,
-# postgresql-15-mintid, libsqlite3-mod-mintid, python3-mintid), built with
+# postgresql-15-mintid, libsqlite3-mod-mintid, python3-mintid,
+# mariadb-plugin-mintid), built with
 # dpkg-buildpackage from a copy of the files git tracks, as they are in the
 # work tree, in $(BUILD)/deb/src; the .deb files and the .changes land in
 # $(BUILD)/deb/, and lintian reports on them. The version of debian/changelog must be include/mintid.h's.
@@ -202,7 +224,7 @@ check-deb:
 	$(SUDO) python3 tests/deb/test_deb.py $(BUILD)/deb
 
 bench: deps build
-	cmake --build $(BUILD) --target bench_gen bench_uuidv7_lib bench_host bench_sqlite mintid_python -j$(JOBS)
+	cmake --build $(BUILD) --target bench_gen bench_uuidv7_lib bench_host bench_sqlite mintid_python mintid_node_package mintid_mariadb -j$(JOBS)
 	$(BUILD)/bench/bench_gen
 	bench/cli_throughput.sh $(BUILD)/mintid
 	$(BUILD)/bench/bench_uuidv7_lib
@@ -212,6 +234,8 @@ bench: deps build
 	python3 bench/bench_fairness.py $(BUILD)/mintidd
 	$(BUILD)/bench/bench_sqlite --module $(BUILD)/sqlite/mintid
 	PYTHONPATH=$(BUILD)/python python3 bench/bench_python.py
+	node bench/bench_node.mjs $(BUILD)/node/package
+	bench/bench_mariadb.sh $(BUILD)/mariadb/mintid.so
 
 # The fault scenarios at length (tests/fault/README.md): more kill -9 rounds
 # and longer load under every fault than in `make check`.
@@ -228,7 +252,7 @@ install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)
 
 format:
-	clang-format -i include/*.h src/*.[ch] src/formats/*.c cli/*.[ch] server/*.[ch] pg/*.[ch] tests/*.[ch] python/mintid/*.c $(wildcard fuzz/*.c bench/*.c sqlite/*.c tests/sqlite/*.c)
+	clang-format -i include/*.h src/*.[ch] src/formats/*.c cli/*.[ch] server/*.[ch] pg/*.[ch] tests/*.[ch] python/mintid/*.c $(wildcard fuzz/*.c bench/*.c sqlite/*.c tests/sqlite/*.c mariadb/*.c node/src/*.c)
 
 clean:
 	rm -rf $(BUILD) $(ASAN) $(TSAN)

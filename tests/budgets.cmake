@@ -19,7 +19,9 @@ set(_mintid_budgets
   test_promise=120 test_lease=90 test_threads=70 test_cli=60 test_generator=60 test_server=60 test_host=60
   test_tls=75 test_protocol=60 test_workers=60 test_keys=60 test_clients=60 test_independent=60 test_page=60
   test_keys_etcd=60 test_sqlite=60 test_python=60 xcheck_npm=60 test_edges=60 test_openapi=60 test_install=60
-  test_ready=60 test_table=60 test_one_voice=90 test_monitoring=60 test_sqlite_fuzz=60 test_sqlite_fork=60 test_notify=60)
+  test_ready=60 test_table=60 test_one_voice=90 test_node=60 test_node_hostwide=60 test_node_types=60
+  test_node_package=60 test_monitoring=60 test_sqlite_fuzz=60 test_sqlite_fork=60 test_notify=60
+  test_mariadb=60 test_one_voice_mariadb=60)
 get_property(_mintid_here DIRECTORY PROPERTY TESTS)
 foreach(_test ${_mintid_here})
   get_test_property(${_test} TIMEOUT _set)

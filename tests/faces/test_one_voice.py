@@ -40,7 +40,7 @@ CASES = [
     {"name": "ambiguous", "kind": "id", "format": None, "id": "12345"},
 ]
 
-ALL_FACES = ["cli", "http", "resp", "sqlite", "python", "pg"]
+ALL_FACES = ["cli", "http", "resp", "sqlite", "python", "node", "pg"]
 
 
 def probe(build, case):
