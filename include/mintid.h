@@ -1049,8 +1049,8 @@ typedef struct mintid_region {
     int shared;                              /* nonzero: state and lock shared with forked children */
 } mintid_region;
 
-MINTID_API int mintid_region_state_init(mintid_region_state *state, const mintid_format *fmt,
-                                        const mintid_config *cfg, int64_t floor_ms);
+MINTID_API int mintid_region_state_init(mintid_region_state *state, const mintid_format *fmt, const mintid_config *cfg,
+                                        int64_t floor_ms);
 MINTID_API void mintid_region_init(mintid_region *region);
 MINTID_API int mintid_gen_new_region(const mintid_format *fmt, const mintid_config *cfg, const mintid_region *region,
                                      mintid_gen **out);
