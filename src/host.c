@@ -924,7 +924,7 @@ int mintid__host_cover(struct mintid__host *h, int64_t unix_ms) {
     if (unix_ms > mintid_format_last_ms(&h->f->pub, h->epoch_ms))
         return MINTID_ETIME;
     int64_t was = st->mark_ms;
-    st->mark_ms = unix_ms > INT64_MAX - MINTID_HOST_MARK_AHEAD_MS ? INT64_MAX : unix_ms + MINTID_HOST_MARK_AHEAD_MS / 2;
+    st->mark_ms = mintid__store_mark_past(unix_ms);
     int rc = sync_state(st);
     if (rc != MINTID_OK)
         st->mark_ms = was; /* not on disk: no ID may count on it */

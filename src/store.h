@@ -91,6 +91,11 @@ typedef struct mintid__store_ops {
     void (*close)(mintid__store *s);
 } mintid__store_ops;
 
+/* The mark a cover() writes for unix_ms: MINTID_HOST_MARK_AHEAD_MS / 2 beyond it, saturating. */
+static inline int64_t mintid__store_mark_past(int64_t unix_ms) {
+    return unix_ms > INT64_MAX - MINTID_HOST_MARK_AHEAD_MS ? INT64_MAX : unix_ms + MINTID_HOST_MARK_AHEAD_MS / 2;
+}
+
 /*
  * How a store is made for a new generator: the store's file hands these
  * to mintid__gen_new(), which calls them in order around its own checks.

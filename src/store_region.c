@@ -123,8 +123,7 @@ static void region_unlock(mintid__store *s) {
 
 static int region_cover(mintid__store *s, int64_t unix_ms) {
     region_store *r = (region_store *)s;
-    int64_t mark =
-        unix_ms > INT64_MAX - MINTID_HOST_MARK_AHEAD_MS ? INT64_MAX : unix_ms + MINTID_HOST_MARK_AHEAD_MS / 2;
+    int64_t mark = mintid__store_mark_past(unix_ms);
     int rc = r->mark(r->ctx, mark);
     if (rc != MINTID_OK)
         return rc < 0 ? rc : MINTID_EINVAL; /* not durable: no ID may count on it */
