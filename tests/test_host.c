@@ -623,13 +623,19 @@ static int behind_clock(void *ctx, int64_t *unix_ms) {
     return MINTID_OK;
 }
 
-static void test_creator_clock_behind(void) {
+/*
+ * The state deleted after a minted an ID, a new one made by a generator on
+ * creator_clock (whose mint, if it tries one, returns creator_rc): c, on
+ * the real clock, mints nothing in the new state's first 100 ms (a's state
+ * may still be minting them), then mints.
+ */
+static void check_new_state_made_by(int (*creator_clock)(void *, int64_t *), int creator_rc) {
     const mintid_format *fmt = mintid_format_find("snowflake");
     mintid_config cfg = waiting_config(fmt);
     cfg.clock = shared_clock;
     cfg.max_wait_ms = 5;
     mintid_gen *a, *b, *c;
-    mintid_id ia, ic;
+    mintid_id ia, ib, ic;
     CHECK_INT(mintid_clock_system(NULL, &shared_ms), MINTID_OK);
     CHECK_INT(mintid_gen_new_host(fmt, &cfg, dir, &a), MINTID_OK);
     /* The clock the IDs carry is the system's (stood still for the test), past the first state's first 100 ms. */
@@ -637,17 +643,23 @@ static void test_creator_clock_behind(void) {
     CHECK_INT(mintid_clock_system(NULL, &shared_ms), MINTID_OK);
     CHECK_INT(mintid_gen_next(a, &ia), MINTID_OK);
     CHECK_INT(unlink(mintid_gen_host_path(a)), 0);
-    mintid_config behind = cfg;
-    behind.clock = behind_clock;
-    CHECK_INT(mintid_gen_new_host(fmt, &behind, dir, &b), MINTID_OK);
+    mintid_config creator = cfg;
+    creator.clock = creator_clock;
+    CHECK_INT(mintid_gen_new_host(fmt, &creator, dir, &b), MINTID_OK);
+    if (creator_rc != MINTID_OK)
+        CHECK_INT(mintid_gen_next(b, &ib), creator_rc);
     CHECK_INT(mintid_gen_new_host(fmt, &cfg, dir, &c), MINTID_OK);
     int rc = mintid_gen_next(c, &ic);
     CHECK(rc != MINTID_OK || memcmp(&ia, &ic, sizeof ia) != 0);
     CHECK_INT(rc, MINTID_ETIMEDOUT); /* the clock has not moved past the new state's first 100 ms */
+    shared_ms += 3 * MINTID_HOST_CHECK_MS;
+    CHECK_INT(mintid_gen_next(c, &ic), MINTID_OK);
     mintid_gen_free(a);
     mintid_gen_free(b);
     mintid_gen_free(c);
 }
+
+static void test_creator_clock_behind(void) { check_new_state_made_by(behind_clock, MINTID_OK); }
 
 /*
  * A process whose clock is past the format's last millisecond (a faked
@@ -662,35 +674,7 @@ static int past_range_clock(void *ctx, int64_t *unix_ms) {
     return MINTID_OK;
 }
 
-static void test_creator_clock_past_range(void) {
-    const mintid_format *fmt = mintid_format_find("snowflake");
-    mintid_config cfg = waiting_config(fmt);
-    cfg.clock = shared_clock;
-    cfg.max_wait_ms = 5;
-    mintid_gen *a, *b, *c;
-    mintid_id ia, ib, ic;
-    CHECK_INT(mintid_clock_system(NULL, &shared_ms), MINTID_OK);
-    CHECK_INT(mintid_gen_new_host(fmt, &cfg, dir, &a), MINTID_OK);
-    usleep(3 * MINTID_HOST_CHECK_MS * 1000);
-    CHECK_INT(mintid_clock_system(NULL, &shared_ms), MINTID_OK);
-    CHECK_INT(mintid_gen_next(a, &ia), MINTID_OK);
-    CHECK_INT(unlink(mintid_gen_host_path(a)), 0);
-    mintid_config past = cfg;
-    past.clock = past_range_clock;
-    CHECK_INT(mintid_gen_new_host(fmt, &past, dir, &b), MINTID_OK);
-    CHECK_INT(mintid_gen_next(b, &ib), MINTID_ETIME);
-    CHECK_INT(mintid_gen_new_host(fmt, &cfg, dir, &c), MINTID_OK);
-    /* The first 100 ms from c's clock: a's state may still be minting them. */
-    int rc = mintid_gen_next(c, &ic);
-    CHECK(rc != MINTID_OK || memcmp(&ia, &ic, sizeof ia) != 0);
-    CHECK_INT(rc, MINTID_ETIMEDOUT);
-    /* After them, c mints. */
-    shared_ms += 3 * MINTID_HOST_CHECK_MS;
-    CHECK_INT(mintid_gen_next(c, &ic), MINTID_OK);
-    mintid_gen_free(a);
-    mintid_gen_free(b);
-    mintid_gen_free(c);
-}
+static void test_creator_clock_past_range(void) { check_new_state_made_by(past_range_clock, MINTID_ETIME); }
 
 /*
  * A process that cannot look at the path (it dropped its rights) fails,
