@@ -1015,6 +1015,18 @@ static napi_value fn_format_index(napi_env env, napi_callback_info info) {
     return failed(env, a, napi_create_int32(env, (int32_t)fmt->id, &v)) ? NULL : v;
 }
 
+/* fromForm: the text form an ID is read in, MINTID_FORM_ANY when absent; INT_MIN with an exception set. */
+static int from_form_arg(napi_env env, addon *a, const mintid_format *fmt, napi_value v) {
+    if (absent(env, v))
+        return MINTID_FORM_ANY;
+    if (fmt == NULL) {
+        throw_arg(env, a, ARG_VALUE, "fromForm needs the format option");
+        return INT_MIN;
+    }
+    int from = text_form_arg(env, a, fmt, v, "fromForm", "");
+    return from < 0 ? INT_MIN : from;
+}
+
 /* inspect(id, index, epoch, fromForm): the ID described as the library's JSON (lib/ parses it). */
 static napi_value fn_inspect(napi_env env, napi_callback_info info) {
     napi_value argv[4], v;
@@ -1022,13 +1034,9 @@ static napi_value fn_inspect(napi_env env, napi_callback_info info) {
     const mintid_format *fmt;
     if (!format_at(env, a, argv[1], true, &fmt))
         return NULL;
-    int from = MINTID_FORM_ANY;
-    if (!absent(env, argv[3])) {
-        if (fmt == NULL)
-            return throw_arg(env, a, ARG_VALUE, "fromForm needs the format option");
-        if ((from = text_form_arg(env, a, fmt, argv[3], "fromForm", "")) < 0)
-            return NULL;
-    }
+    int from = from_form_arg(env, a, fmt, argv[3]);
+    if (from == INT_MIN)
+        return NULL;
     /* Without a format, an epoch any format knows ('discord'): the ID's format is not known yet. */
     int64_t epoch;
     mintid_reading r;
@@ -1048,13 +1056,9 @@ static napi_value fn_convert(napi_env env, napi_callback_info info) {
     const mintid_format *fmt;
     if (!format_at(env, a, argv[2], true, &fmt))
         return NULL;
-    int from = MINTID_FORM_ANY;
-    if (!absent(env, argv[3])) {
-        if (fmt == NULL)
-            return throw_arg(env, a, ARG_VALUE, "fromForm needs the format option");
-        if ((from = text_form_arg(env, a, fmt, argv[3], "fromForm", "")) < 0)
-            return NULL;
-    }
+    int from = from_form_arg(env, a, fmt, argv[3]);
+    if (from == INT_MIN)
+        return NULL;
     mintid_reading r;
     if (!read_id(env, a, argv[0], fmt, from, MINTID_EPOCH_DEFAULT, &r))
         return NULL;
